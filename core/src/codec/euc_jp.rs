@@ -1,0 +1,441 @@
+//! [EUC-JP](https://encoding.spec.whatwg.org/#euc-jp): the decoder and encoder.
+
+use mojiscope_indexes::{jis0208, jis0212};
+
+use crate::decoder::{Handler, Step};
+use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
+use crate::provenance::DecodeErrorKind;
+
+/// The [EUC-JP decoder](https://encoding.spec.whatwg.org/#euc-jp-decoder).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EucJpDecoder {
+    /// EUC-JP jis0212: the pending pair follows 0x8F and is looked up in
+    /// index jis0212. Only ever true while `leading` is not 0x00.
+    jis0212: bool,
+    /// EUC-JP leading: 0x00 when no sequence is pending.
+    leading: u8,
+}
+
+impl Handler for EucJpDecoder {
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        // Step 3: 0x8E introduces a single halfwidth katakana.
+        if self.leading == 0x8E && (0xA1..=0xDF).contains(&byte) {
+            self.leading = 0;
+            let code_point = 0xFF61 - 0xA1 + u32::from(byte);
+            return Step::Scalar(
+                char::from_u32(code_point).expect("U+FF61..=U+FF9F are scalar values"),
+            );
+        }
+        // Step 4: 0x8F introduces a JIS X 0212 pair; this byte is its leading byte.
+        if self.leading == 0x8F && (0xA1..=0xFE).contains(&byte) {
+            self.jis0212 = true;
+            self.leading = byte;
+            return Step::Continue;
+        }
+        // Step 5: a leading byte is pending; this byte completes the pair.
+        if self.leading != 0 {
+            // Steps 5.1-5.3, and 5.5 ahead of time: the flag is only needed
+            // for the lookup below.
+            let leading = self.leading;
+            let jis0212 = self.jis0212;
+            self.leading = 0;
+            self.jis0212 = false;
+            // Step 5.4: without both bytes in 0xA1..=0xFE there is no pointer
+            // (this is also where 0x8E and 0x8F end up with a byte they cannot
+            // take).
+            if !(0xA1..=0xFE).contains(&leading) || !(0xA1..=0xFE).contains(&byte) {
+                return trail_error(DecodeErrorKind::InvalidTrail, byte);
+            }
+            let pointer = usize::from(leading - 0xA1) * 94 + usize::from(byte - 0xA1);
+            let code_point = if jis0212 {
+                jis0212::code_point(pointer)
+            } else {
+                jis0208::code_point(pointer)
+            };
+            // Step 5.6.
+            if let Some(c) = code_point {
+                return Step::Scalar(c);
+            }
+            // Steps 5.7-5.8.
+            return trail_error(
+                DecodeErrorKind::UnassignedPointer {
+                    pointer: pointer as u32,
+                },
+                byte,
+            );
+        }
+        match byte {
+            // Step 6.
+            0x00..=0x7F => Step::Scalar(char::from(byte)),
+            // Step 7.
+            0x8E | 0x8F | 0xA1..=0xFE => {
+                self.leading = byte;
+                Step::Continue
+            }
+            // Step 8: 0x80..=0x8D, 0x90..=0xA0 and 0xFF.
+            _ => Step::error(DecodeErrorKind::InvalidByte),
+        }
+    }
+
+    fn handle_end(&mut self) -> Step {
+        // Step 1.
+        if self.leading != 0 {
+            self.leading = 0;
+            // Not in spec: the standard leaves EUC-JP jis0212 as it is here;
+            // nothing is decoded after end-of-queue, so clearing it changes
+            // no output and keeps the flag's invariant.
+            self.jis0212 = false;
+            return Step::error(DecodeErrorKind::TruncatedSequence);
+        }
+        // Step 2.
+        Step::Finished
+    }
+
+    #[inline]
+    fn is_ascii_ground(&self) -> bool {
+        self.leading == 0
+    }
+}
+
+/// Steps 5.7-5.8: the error after a leading byte, with an ASCII `byte`
+/// restored to the input (the error then covers the bytes before it).
+#[inline]
+fn trail_error(kind: DecodeErrorKind, byte: u8) -> Step {
+    if byte.is_ascii() {
+        Step::error_restoring_byte(kind)
+    } else {
+        Step::error(kind)
+    }
+}
+
+/// The [EUC-JP encoder](https://encoding.spec.whatwg.org/#euc-jp-encoder).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct EucJpEncoder;
+
+impl EncodeHandler for EucJpEncoder {
+    #[inline]
+    fn handle(&mut self, c: char) -> EncodeStep {
+        let code_point = match c {
+            // Step 2.
+            '\0'..='\u{7F}' => return EncodeStep::Bytes(Encoded::one(c as u8)),
+            // Step 3.
+            '\u{A5}' => return EncodeStep::Bytes(Encoded::one(0x5C)),
+            // Step 4.
+            '\u{203E}' => return EncodeStep::Bytes(Encoded::one(0x7E)),
+            // Step 5: halfwidth katakana are 0x8E and a byte in 0xA1..=0xDF.
+            '\u{FF61}'..='\u{FF9F}' => {
+                return EncodeStep::Bytes(Encoded::two(0x8E, (u32::from(c) - 0xFF61 + 0xA1) as u8));
+            }
+            // Step 6: MINUS SIGN encodes as FULLWIDTH HYPHEN-MINUS.
+            '\u{2212}' => '\u{FF0D}',
+            _ => c,
+        };
+        // Steps 7-8.
+        let Some(pointer) = jis0208::pointer(code_point) else {
+            return EncodeStep::Error(code_point);
+        };
+        // Steps 9-11. As the standard notes, a first pointer is below 8836 =
+        // 94 × 94, so both bytes are at most 0xFE.
+        let leading = (pointer / 94) as u8 + 0xA1;
+        let trailing = (pointer % 94) as u8 + 0xA1;
+        EncodeStep::Bytes(Encoded::two(leading, trailing))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::EUC_JP;
+    use crate::decoder::{BomHandling, DecodeErrorMode, Decoder};
+    use crate::encoder::{EncodeErrorMode, Encoder};
+    use crate::provenance::DecodeErrorKind::*;
+    use crate::testing::{Item::*, check_decode, check_encode};
+
+    #[test]
+    fn decodes_ascii() {
+        check_decode(
+            EUC_JP,
+            b"a\x00\x5C\x7E\x7F",
+            &[S('a', 1), S('\0', 1), S('\\', 1), S('~', 1), S('\u{7F}', 1)],
+        );
+    }
+
+    #[test]
+    fn bytes_that_cannot_begin_a_sequence() {
+        check_decode(
+            EUC_JP,
+            b"\x80\x8D\x90\xA0\xFFa",
+            &[
+                E(InvalidByte, 1),
+                E(InvalidByte, 1),
+                E(InvalidByte, 1),
+                E(InvalidByte, 1),
+                E(InvalidByte, 1),
+                S('a', 1),
+            ],
+        );
+    }
+
+    #[test]
+    fn decodes_jis0208_pairs() {
+        check_decode(
+            EUC_JP,
+            b"\xA1\xA1\xA4\xA2\xC6\xFC\xCB\xDC",
+            &[S('\u{3000}', 2), S('あ', 2), S('日', 2), S('本', 2)],
+        );
+        // NEC row 13, and NEC's selection of IBM extensions (rows 89-92).
+        check_decode(
+            EUC_JP,
+            b"\xAD\xA1\xF9\xA1\xFC\xFE",
+            &[S('①', 2), S('纊', 2), S('＂', 2)],
+        );
+    }
+
+    #[test]
+    fn decodes_halfwidth_katakana_after_0x8e() {
+        check_decode(
+            EUC_JP,
+            b"\x8E\xA1\x8E\xB1\x8E\xDF",
+            &[S('｡', 2), S('ｱ', 2), S('ﾟ', 2)],
+        );
+        // Past 0xDF there is no katakana and no pointer (0x8E is not in
+        // 0xA1..=0xFE): the non-ASCII byte is consumed with 0x8E.
+        check_decode(EUC_JP, b"\x8E\xE0", &[E(InvalidTrail, 2)]);
+        check_decode(EUC_JP, b"\x8E\xA0a", &[E(InvalidTrail, 2), S('a', 1)]);
+        check_decode(
+            EUC_JP,
+            b"\x8E\x8E\xA1",
+            &[E(InvalidTrail, 2), E(TruncatedSequence, 1)],
+        );
+        // An ASCII byte is restored.
+        check_decode(EUC_JP, b"\x8EA", &[E(InvalidTrail, 1), S('A', 1)]);
+    }
+
+    #[test]
+    fn decodes_jis0212_after_0x8f() {
+        check_decode(
+            EUC_JP,
+            b"\x8F\xA2\xAF\x8F\xB0\xA1\x8F\xED\xE3",
+            &[S('˘', 3), S('丂', 3), S('龥', 3)],
+        );
+        // The flag lasts for one pair only: the same bytes without 0x8F are jis0208.
+        check_decode(EUC_JP, b"\x8F\xB0\xA1\xB0\xA1", &[S('丂', 3), S('亜', 2)]);
+        check_decode(
+            EUC_JP,
+            b"\x8F\xA2\xB7\xA2\xB7",
+            &[S('～', 3), E(UnassignedPointer { pointer: 116 }, 2)],
+        );
+        // Pointers of index jis0212 without a code point: an ASCII trailing
+        // byte is restored, so the error covers 0x8F and the leading byte.
+        check_decode(
+            EUC_JP,
+            b"\x8F\xA1\xA1",
+            &[E(UnassignedPointer { pointer: 0 }, 3)],
+        );
+        check_decode(
+            EUC_JP,
+            b"\x8F\xED\xE4",
+            &[E(UnassignedPointer { pointer: 7211 }, 3)],
+        );
+        check_decode(
+            EUC_JP,
+            b"\x8F\xFE\xFE",
+            &[E(UnassignedPointer { pointer: 8835 }, 3)],
+        );
+        check_decode(EUC_JP, b"\x8F\xB0A", &[E(InvalidTrail, 2), S('A', 1)]);
+        check_decode(EUC_JP, b"\x8F\xB0\xFF", &[E(InvalidTrail, 3)]);
+        check_decode(
+            EUC_JP,
+            b"\x8F\xB0\xA0\xA4\xA2",
+            &[E(InvalidTrail, 3), S('あ', 2)],
+        );
+        // The flag is cleared after an error: the next pair is jis0208.
+        check_decode(
+            EUC_JP,
+            b"\x8F\xA1\xA1\xB0\xA1",
+            &[E(UnassignedPointer { pointer: 0 }, 3), S('亜', 2)],
+        );
+        check_decode(
+            EUC_JP,
+            b"\x8F\xA1\x0A\xB0\xA1",
+            &[E(InvalidTrail, 2), S('\n', 1), S('亜', 2)],
+        );
+        // 0x8F with a byte outside 0xA1..=0xFE: no pointer.
+        check_decode(EUC_JP, b"\x8F\x8F", &[E(InvalidTrail, 2)]);
+        check_decode(EUC_JP, b"\x8F\xFF", &[E(InvalidTrail, 2)]);
+        check_decode(EUC_JP, b"\x8F\xA0", &[E(InvalidTrail, 2)]);
+        check_decode(EUC_JP, b"\x8F!", &[E(InvalidTrail, 1), S('!', 1)]);
+    }
+
+    #[test]
+    fn trailing_byte_out_of_range() {
+        check_decode(EUC_JP, b"\xA4A", &[E(InvalidTrail, 1), S('A', 1)]);
+        check_decode(EUC_JP, b"\xA4\x0A", &[E(InvalidTrail, 1), S('\n', 1)]);
+        check_decode(EUC_JP, b"\xA4\xFF", &[E(InvalidTrail, 2)]);
+        check_decode(EUC_JP, b"\xA4\xA0", &[E(InvalidTrail, 2)]);
+        // 0x8E and 0x8F after a leading byte are consumed with it; they do not
+        // begin a new sequence.
+        check_decode(
+            EUC_JP,
+            b"\xA4\x8E\xB1",
+            &[E(InvalidTrail, 2), E(TruncatedSequence, 1)],
+        );
+        check_decode(
+            EUC_JP,
+            b"\xA4\x8F\xA4\xA2",
+            &[E(InvalidTrail, 2), S('あ', 2)],
+        );
+    }
+
+    #[test]
+    fn unassigned_jis0208_pointers() {
+        check_decode(
+            EUC_JP,
+            b"\xA2\xAF",
+            &[E(UnassignedPointer { pointer: 108 }, 2)],
+        );
+        check_decode(
+            EUC_JP,
+            b"\xA9\xA1\xF5\xA1",
+            &[
+                E(UnassignedPointer { pointer: 752 }, 2),
+                E(UnassignedPointer { pointer: 7896 }, 2),
+            ],
+        );
+        check_decode(
+            EUC_JP,
+            b"\xFE\xFE",
+            &[E(UnassignedPointer { pointer: 8835 }, 2)],
+        );
+    }
+
+    #[test]
+    fn end_of_queue() {
+        check_decode(EUC_JP, b"\xA4", &[E(TruncatedSequence, 1)]);
+        check_decode(EUC_JP, b"\x8E", &[E(TruncatedSequence, 1)]);
+        check_decode(EUC_JP, b"\x8F", &[E(TruncatedSequence, 1)]);
+        check_decode(EUC_JP, b"\x8F\xA2", &[E(TruncatedSequence, 2)]);
+        check_decode(
+            EUC_JP,
+            b"a\xA4\xA2\x8F\xA2",
+            &[S('a', 1), S('あ', 2), E(TruncatedSequence, 2)],
+        );
+        check_decode(EUC_JP, b"", &[]);
+    }
+
+    #[test]
+    fn encodes() {
+        check_encode(EUC_JP, "a\u{7F}\\~", b"a\x7F\\~", &[]);
+        check_encode(EUC_JP, "¥‾", b"\x5C\x7E", &[]);
+        check_encode(EUC_JP, "｡ｱﾟ", b"\x8E\xA1\x8E\xB1\x8E\xDF", &[]);
+        check_encode(
+            EUC_JP,
+            "\u{3000}あ日本①",
+            b"\xA1\xA1\xA4\xA2\xC6\xFC\xCB\xDC\xAD\xA1",
+            &[],
+        );
+        // MINUS SIGN becomes FULLWIDTH HYPHEN-MINUS (pointer 60).
+        check_encode(EUC_JP, "\u{2212}\u{FF0D}", b"\xA1\xDD\xA1\xDD", &[]);
+    }
+
+    #[test]
+    fn encodes_the_first_pointer() {
+        // Plain "index pointer": ≒ is at 159 and 1207, 纊 at 8272 and 10744,
+        // ⅰ at 8634 and 10716; the first pointer of each (no Shift_JIS
+        // exclusion here).
+        check_encode(EUC_JP, "≒纊ⅰ", b"\xA2\xE2\xF9\xA1\xFC\xF1", &[]);
+    }
+
+    #[test]
+    fn unencodable() {
+        // JIS X 0212 is never encoded; nor are U+0080 and the Private Use Area.
+        check_encode(
+            EUC_JP,
+            "˘a\u{80}\u{E000}😀",
+            b"&#728;a&#128;&#57344;&#128512;",
+            &['˘', '\u{80}', '\u{E000}', '😀'],
+        );
+    }
+
+    /// Decodes with this crate in replacement mode, without BOM handling.
+    fn decode(bytes: &[u8]) -> String {
+        let mut decoder = Decoder::new(EUC_JP, DecodeErrorMode::Replacement, BomHandling::None);
+        let mut text = String::new();
+        let _ = decoder.decode(bytes, true, &mut text);
+        text
+    }
+
+    /// Encodes with this crate in html mode.
+    fn encode(text: &str) -> Vec<u8> {
+        let mut encoder = Encoder::new(EUC_JP, EncodeErrorMode::Html);
+        let mut bytes = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let (_, read) = encoder.encode(rest, true, &mut bytes);
+            rest = &rest[read..];
+        }
+        bytes
+    }
+
+    /// Every byte sequence `prefix` + two bytes that decodes differently here
+    /// and in `encoding_rs`.
+    fn pair_differences(prefix: &[u8]) -> Vec<(Vec<u8>, String, String)> {
+        let mut differences = Vec::new();
+        for first in 0..=255u8 {
+            for second in 0..=255u8 {
+                let mut bytes = prefix.to_vec();
+                bytes.extend_from_slice(&[first, second]);
+                let ours = decode(&bytes);
+                let (theirs, _) = encoding_rs::EUC_JP.decode_without_bom_handling(&bytes);
+                if ours != theirs {
+                    let theirs = theirs.into_owned();
+                    differences.push((bytes, ours, theirs));
+                }
+            }
+        }
+        differences
+    }
+
+    #[test]
+    fn every_byte_pair_matches_encoding_rs() {
+        let differences = pair_differences(b"");
+        assert!(
+            differences.is_empty(),
+            "{} differences, first: {:?}",
+            differences.len(),
+            differences.first()
+        );
+    }
+
+    #[test]
+    fn every_jis0212_sequence_matches_encoding_rs() {
+        // 0x8F followed by every pair of bytes.
+        let differences = pair_differences(b"\x8F");
+        assert!(
+            differences.is_empty(),
+            "{} differences, first: {:?}",
+            differences.len(),
+            differences.first()
+        );
+    }
+
+    #[test]
+    fn every_scalar_value_matches_encoding_rs() {
+        let mut differences = Vec::new();
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let mut buffer = [0; 4];
+            let text = c.encode_utf8(&mut buffer);
+            let ours = encode(text);
+            let (theirs, _, _) = encoding_rs::EUC_JP.encode(text);
+            if ours != *theirs {
+                differences.push((c, ours, theirs.into_owned()));
+            }
+        }
+        assert!(
+            differences.is_empty(),
+            "{} differences, first: {:?}",
+            differences.len(),
+            differences.first()
+        );
+    }
+}

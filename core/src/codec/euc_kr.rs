@@ -1,0 +1,276 @@
+//! [EUC-KR](https://encoding.spec.whatwg.org/#euc-kr): the decoder and encoder.
+
+use mojiscope_indexes::euc_kr;
+
+use crate::decoder::{Handler, Step};
+use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
+use crate::provenance::DecodeErrorKind;
+
+/// The [EUC-KR decoder](https://encoding.spec.whatwg.org/#euc-kr-decoder).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EucKrDecoder {
+    /// EUC-KR leading: 0x00 when no sequence is pending.
+    leading: u8,
+}
+
+impl Handler for EucKrDecoder {
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        // Step 3: a leading byte is pending; this byte completes the pair.
+        if self.leading != 0 {
+            // Steps 3.1-3.2.
+            let leading = self.leading;
+            self.leading = 0;
+            // Step 3.4: only 0x41..=0xFE can trail, so any other byte leaves the
+            // pointer null.
+            if !(0x41..=0xFE).contains(&byte) {
+                return trail_error(DecodeErrorKind::InvalidTrail, byte);
+            }
+            let pointer = usize::from(leading - 0x81) * 190 + usize::from(byte - 0x41);
+            // Steps 3.5-3.6.
+            if let Some(c) = euc_kr::code_point(pointer) {
+                return Step::Scalar(c);
+            }
+            // Steps 3.7-3.8.
+            return trail_error(
+                DecodeErrorKind::UnassignedPointer {
+                    pointer: pointer as u32,
+                },
+                byte,
+            );
+        }
+        match byte {
+            // Step 4.
+            0x00..=0x7F => Step::Scalar(char::from(byte)),
+            // Step 5.
+            0x81..=0xFE => {
+                self.leading = byte;
+                Step::Continue
+            }
+            // Step 6: 0x80 and 0xFF cannot begin a sequence.
+            _ => Step::error(DecodeErrorKind::InvalidByte),
+        }
+    }
+
+    fn handle_end(&mut self) -> Step {
+        // Step 1.
+        if self.leading != 0 {
+            self.leading = 0;
+            return Step::error(DecodeErrorKind::TruncatedSequence);
+        }
+        // Step 2.
+        Step::Finished
+    }
+
+    #[inline]
+    fn is_ascii_ground(&self) -> bool {
+        self.leading == 0
+    }
+}
+
+/// Steps 3.7-3.8: the error after a leading byte, with an ASCII `byte`
+/// restored to the input (the error then covers the leading byte alone).
+#[inline]
+fn trail_error(kind: DecodeErrorKind, byte: u8) -> Step {
+    if byte.is_ascii() {
+        Step::error_restoring_byte(kind)
+    } else {
+        Step::error(kind)
+    }
+}
+
+/// The [EUC-KR encoder](https://encoding.spec.whatwg.org/#euc-kr-encoder).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct EucKrEncoder;
+
+impl EncodeHandler for EucKrEncoder {
+    #[inline]
+    fn handle(&mut self, c: char) -> EncodeStep {
+        // Step 2.
+        if c.is_ascii() {
+            return EncodeStep::Bytes(Encoded::one(c as u8));
+        }
+        // Steps 3-4.
+        let Some(pointer) = euc_kr::pointer(c) else {
+            return EncodeStep::Error(c);
+        };
+        // Steps 5-7. The index has fewer than 126 × 190 pointers, so both
+        // bytes fit: leading is at most 0xFE, trailing at most 0xFE.
+        let leading = (pointer / 190) as u8 + 0x81;
+        let trailing = (pointer % 190) as u8 + 0x41;
+        EncodeStep::Bytes(Encoded::two(leading, trailing))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::EUC_KR;
+    use crate::decoder::{BomHandling, DecodeErrorMode, Decoder};
+    use crate::encoder::{EncodeErrorMode, Encoder};
+    use crate::provenance::DecodeErrorKind::*;
+    use crate::testing::{Item::*, check_decode, check_encode};
+
+    #[test]
+    fn decodes_ascii_and_pairs() {
+        check_decode(
+            EUC_KR,
+            b"a\x7F\x00",
+            &[S('a', 1), S('\u{7F}', 1), S('\0', 1)],
+        );
+        // 가 is at pointer 9026: (0xB0 - 0x81) × 190 + (0xA1 - 0x41).
+        check_decode(EUC_KR, b"\xB0\xA1", &[S('가', 2)]);
+        // The Unified Hangul Code extension: pointer 0 and trailing bytes
+        // below 0xA1, including ASCII letters.
+        check_decode(
+            EUC_KR,
+            b"\x81\x41\x81\x5A\x81\x61\xA1\x41",
+            &[S('갂', 2), S('갴', 2), S('갵', 2), S('좥', 2)],
+        );
+        // The last pointer of the index, 0xFD 0xFE = 124 × 190 + 189.
+        check_decode(EUC_KR, b"\xFD\xFE", &[S('詰', 2)]);
+    }
+
+    #[test]
+    fn bytes_that_cannot_begin_a_sequence() {
+        check_decode(
+            EUC_KR,
+            b"\x80\xFFa",
+            &[E(InvalidByte, 1), E(InvalidByte, 1), S('a', 1)],
+        );
+    }
+
+    #[test]
+    fn trailing_byte_out_of_range() {
+        // An ASCII byte below 0x41 is restored: the error covers the lead only.
+        check_decode(EUC_KR, b"\x81\x40", &[E(InvalidTrail, 1), S('@', 1)]);
+        check_decode(EUC_KR, b"\xB0\x0A", &[E(InvalidTrail, 1), S('\n', 1)]);
+        // 0xFF is the only non-ASCII byte outside the range: both bytes are consumed.
+        check_decode(EUC_KR, b"\xB0\xFFa", &[E(InvalidTrail, 2), S('a', 1)]);
+    }
+
+    #[test]
+    fn unassigned_pointers() {
+        // 0xC9 0x41: pointer 72 × 190 = 13680 is not in the index; 0x41 is
+        // ASCII, so it is restored and decodes as 'A'.
+        check_decode(
+            EUC_KR,
+            b"\xC9\x41",
+            &[E(UnassignedPointer { pointer: 13680 }, 1), S('A', 1)],
+        );
+        // Past the index's last pointer: 0xFE 0xFE is pointer 23939.
+        check_decode(
+            EUC_KR,
+            b"\xFE\xFE",
+            &[E(UnassignedPointer { pointer: 23939 }, 2)],
+        );
+        // 0xC9 0xA1: a user-defined row, no code point; 0xA1 is consumed.
+        let pointer = (0xC9 - 0x81) * 190 + (0xA1 - 0x41);
+        check_decode(EUC_KR, b"\xC9\xA1", &[E(UnassignedPointer { pointer }, 2)]);
+        // 0x81 0x5B..0x60 are between the ranges of the extension's trail bytes.
+        check_decode(
+            EUC_KR,
+            b"\x81\x5B",
+            &[E(UnassignedPointer { pointer: 26 }, 1), S('[', 1)],
+        );
+        // 0x80 is in the trailing range (pointer 63 has no code point).
+        check_decode(
+            EUC_KR,
+            b"\x81\x80",
+            &[E(UnassignedPointer { pointer: 63 }, 2)],
+        );
+        // A lead followed by a lead: both consumed, as the second is not ASCII.
+        check_decode(
+            EUC_KR,
+            b"\xC9\xC9\xB0\xA1",
+            &[
+                E(
+                    UnassignedPointer {
+                        pointer: (0xC9 - 0x81) * 190 + (0xC9 - 0x41),
+                    },
+                    2,
+                ),
+                S('가', 2),
+            ],
+        );
+    }
+
+    #[test]
+    fn end_of_queue() {
+        check_decode(EUC_KR, b"\xB0", &[E(TruncatedSequence, 1)]);
+        check_decode(EUC_KR, b"a\xFE", &[S('a', 1), E(TruncatedSequence, 1)]);
+        check_decode(EUC_KR, b"", &[]);
+    }
+
+    #[test]
+    fn encodes() {
+        check_encode(
+            EUC_KR,
+            "a\u{7F}가갂詰",
+            b"a\x7F\xB0\xA1\x81\x41\xFD\xFE",
+            &[],
+        );
+        check_encode(EUC_KR, "☃가€", b"&#9731;\xB0\xA1\xA2\xE6", &['☃']);
+        check_encode(EUC_KR, "\u{80}😀", b"&#128;&#128512;", &['\u{80}', '😀']);
+    }
+
+    /// Decodes with this crate in replacement mode, without BOM handling.
+    fn decode(bytes: &[u8]) -> String {
+        let mut decoder = Decoder::new(EUC_KR, DecodeErrorMode::Replacement, BomHandling::None);
+        let mut text = String::new();
+        let _ = decoder.decode(bytes, true, &mut text);
+        text
+    }
+
+    /// Encodes with this crate in html mode.
+    fn encode(text: &str) -> Vec<u8> {
+        let mut encoder = Encoder::new(EUC_KR, EncodeErrorMode::Html);
+        let mut bytes = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let (_, read) = encoder.encode(rest, true, &mut bytes);
+            rest = &rest[read..];
+        }
+        bytes
+    }
+
+    #[test]
+    fn every_byte_pair_matches_encoding_rs() {
+        let mut differences = Vec::new();
+        for first in 0..=255u8 {
+            for second in 0..=255u8 {
+                let bytes = [first, second];
+                let ours = decode(&bytes);
+                let (theirs, _) = encoding_rs::EUC_KR.decode_without_bom_handling(&bytes);
+                if ours != theirs {
+                    differences.push((bytes, ours, theirs.into_owned()));
+                }
+            }
+        }
+        assert!(
+            differences.is_empty(),
+            "{} differences, first: {:?}",
+            differences.len(),
+            differences.first()
+        );
+    }
+
+    #[test]
+    fn every_scalar_value_matches_encoding_rs() {
+        let mut differences = Vec::new();
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let mut buffer = [0; 4];
+            let text = c.encode_utf8(&mut buffer);
+            let ours = encode(text);
+            let (theirs, _, _) = encoding_rs::EUC_KR.encode(text);
+            if ours != *theirs {
+                differences.push((c, ours, theirs.into_owned()));
+            }
+        }
+        assert!(
+            differences.is_empty(),
+            "{} differences, first: {:?}",
+            differences.len(),
+            differences.first()
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! The decoders and encoders of the standard, one module per section, and
+//! the enum dispatch over them. Dispatch happens once per call, not per byte:
+//! each arm runs the driver monomorphised for that handler.
+
+mod big5;
+mod euc_jp;
+mod euc_kr;
+mod gb18030;
+mod iso_2022_jp;
+mod replacement;
+mod shift_jis;
+mod single_byte;
+mod utf_16;
+mod utf_8;
+mod x_user_defined;
+
+use crate::decoder::{DecodeErrorMode, DecoderResult, Driver};
+use crate::encoder::{EncodeDriver, EncoderResult};
+use crate::encoding::{Encoding, Family};
+use crate::provenance::DecodeSink;
+
+/// The decoder instance of one encoding, with the standard's state.
+#[derive(Clone, Debug)]
+pub(crate) enum DecoderCodec {
+    Utf8(utf_8::Utf8Decoder),
+    SingleByte(single_byte::SingleByteDecoder),
+    Gb18030(gb18030::Gb18030Decoder),
+    Big5(big5::Big5Decoder),
+    EucJp(euc_jp::EucJpDecoder),
+    Iso2022Jp(iso_2022_jp::Iso2022JpDecoder),
+    ShiftJis(shift_jis::ShiftJisDecoder),
+    EucKr(euc_kr::EucKrDecoder),
+    Replacement(replacement::ReplacementDecoder),
+    Utf16(utf_16::Utf16Decoder),
+    XUserDefined(x_user_defined::XUserDefinedDecoder),
+}
+
+impl DecoderCodec {
+    /// A fresh decoder instance for `encoding`.
+    pub(crate) fn new(encoding: &'static Encoding) -> Self {
+        match encoding.family() {
+            Family::Utf8 => Self::Utf8(utf_8::Utf8Decoder::default()),
+            Family::SingleByte => Self::SingleByte(single_byte::SingleByteDecoder::new(encoding)),
+            // The GBK decoder is the gb18030 decoder.
+            Family::Gbk | Family::Gb18030 => Self::Gb18030(gb18030::Gb18030Decoder::default()),
+            Family::Big5 => Self::Big5(big5::Big5Decoder::default()),
+            Family::EucJp => Self::EucJp(euc_jp::EucJpDecoder::default()),
+            Family::Iso2022Jp => Self::Iso2022Jp(iso_2022_jp::Iso2022JpDecoder::default()),
+            Family::ShiftJis => Self::ShiftJis(shift_jis::ShiftJisDecoder::default()),
+            Family::EucKr => Self::EucKr(euc_kr::EucKrDecoder::default()),
+            Family::Replacement => Self::Replacement(replacement::ReplacementDecoder::default()),
+            Family::Utf16Be => Self::Utf16(utf_16::Utf16Decoder::new(true)),
+            Family::Utf16Le => Self::Utf16(utf_16::Utf16Decoder::new(false)),
+            Family::XUserDefined => Self::XUserDefined(x_user_defined::XUserDefinedDecoder),
+        }
+    }
+
+    /// Runs the driver with this decoder's handler.
+    pub(crate) fn run<S: DecodeSink>(
+        &mut self,
+        driver: &mut Driver,
+        input: &[u8],
+        last: bool,
+        mode: DecodeErrorMode,
+        sink: &mut S,
+    ) -> (DecoderResult, usize) {
+        match self {
+            Self::Utf8(h) => driver.run(h, input, last, mode, sink),
+            Self::SingleByte(h) => driver.run(h, input, last, mode, sink),
+            Self::Gb18030(h) => driver.run(h, input, last, mode, sink),
+            Self::Big5(h) => driver.run(h, input, last, mode, sink),
+            Self::EucJp(h) => driver.run(h, input, last, mode, sink),
+            Self::Iso2022Jp(h) => driver.run(h, input, last, mode, sink),
+            Self::ShiftJis(h) => driver.run(h, input, last, mode, sink),
+            Self::EucKr(h) => driver.run(h, input, last, mode, sink),
+            Self::Replacement(h) => driver.run(h, input, last, mode, sink),
+            Self::Utf16(h) => driver.run(h, input, last, mode, sink),
+            Self::XUserDefined(h) => driver.run(h, input, last, mode, sink),
+        }
+    }
+}
+
+/// The encoder instance of one encoding, with the standard's state.
+#[derive(Clone, Debug)]
+pub(crate) enum EncoderCodec {
+    Utf8(utf_8::Utf8Encoder),
+    SingleByte(single_byte::SingleByteEncoder),
+    Gb18030(gb18030::Gb18030Encoder),
+    Big5(big5::Big5Encoder),
+    EucJp(euc_jp::EucJpEncoder),
+    Iso2022Jp(iso_2022_jp::Iso2022JpEncoder),
+    ShiftJis(shift_jis::ShiftJisEncoder),
+    EucKr(euc_kr::EucKrEncoder),
+    XUserDefined(x_user_defined::XUserDefinedEncoder),
+}
+
+impl EncoderCodec {
+    /// A fresh encoder instance for `encoding`, which must have an encoder
+    /// (the caller applies "get an output encoding" first).
+    pub(crate) fn new(encoding: &'static Encoding) -> Self {
+        match encoding.family() {
+            Family::SingleByte => Self::SingleByte(single_byte::SingleByteEncoder::new(encoding)),
+            Family::Gbk => Self::Gb18030(gb18030::Gb18030Encoder::new(true)),
+            Family::Gb18030 => Self::Gb18030(gb18030::Gb18030Encoder::new(false)),
+            Family::Big5 => Self::Big5(big5::Big5Encoder),
+            Family::EucJp => Self::EucJp(euc_jp::EucJpEncoder),
+            Family::Iso2022Jp => Self::Iso2022Jp(iso_2022_jp::Iso2022JpEncoder::default()),
+            Family::ShiftJis => Self::ShiftJis(shift_jis::ShiftJisEncoder),
+            Family::EucKr => Self::EucKr(euc_kr::EucKrEncoder),
+            Family::XUserDefined => Self::XUserDefined(x_user_defined::XUserDefinedEncoder),
+            // "Get an output encoding" maps replacement and UTF-16BE/LE to UTF-8.
+            Family::Utf8 | Family::Replacement | Family::Utf16Be | Family::Utf16Le => {
+                Self::Utf8(utf_8::Utf8Encoder)
+            }
+        }
+    }
+
+    /// Runs the driver with this encoder's handler.
+    pub(crate) fn run(
+        &mut self,
+        driver: &mut EncodeDriver,
+        input: &str,
+        last: bool,
+        output: &mut Vec<u8>,
+    ) -> (EncoderResult, usize) {
+        match self {
+            Self::Utf8(h) => driver.run(h, input, last, output),
+            Self::SingleByte(h) => driver.run(h, input, last, output),
+            Self::Gb18030(h) => driver.run(h, input, last, output),
+            Self::Big5(h) => driver.run(h, input, last, output),
+            Self::EucJp(h) => driver.run(h, input, last, output),
+            Self::Iso2022Jp(h) => driver.run(h, input, last, output),
+            Self::ShiftJis(h) => driver.run(h, input, last, output),
+            Self::EucKr(h) => driver.run(h, input, last, output),
+            Self::XUserDefined(h) => driver.run(h, input, last, output),
+        }
+    }
+}

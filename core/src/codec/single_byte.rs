@@ -1,0 +1,112 @@
+//! The [legacy single-byte encodings](https://encoding.spec.whatwg.org/#legacy-single-byte-encodings):
+//! one decoder and one encoder shared by all 28, each with its own index.
+
+use mojiscope_indexes::single_byte::{self, SingleByteIndex};
+
+use crate::decoder::{Handler, Step};
+use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
+use crate::encoding::Encoding;
+use crate::provenance::DecodeErrorKind;
+
+fn index_for(encoding: &Encoding) -> &'static SingleByteIndex {
+    single_byte::for_encoding(encoding.name()).expect("every single-byte encoding has an index")
+}
+
+/// The [single-byte decoder](https://encoding.spec.whatwg.org/#single-byte-decoder).
+#[derive(Clone, Debug)]
+pub(crate) struct SingleByteDecoder {
+    index: &'static SingleByteIndex,
+}
+
+impl SingleByteDecoder {
+    pub(crate) fn new(encoding: &Encoding) -> Self {
+        Self {
+            index: index_for(encoding),
+        }
+    }
+}
+
+impl Handler for SingleByteDecoder {
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        // Step 2.
+        if byte.is_ascii() {
+            return Step::Scalar(char::from(byte));
+        }
+        // Steps 3-5.
+        match self.index.code_point(byte - 0x80) {
+            Some(c) => Step::Scalar(c),
+            None => Step::error(DecodeErrorKind::UnassignedPointer {
+                pointer: u32::from(byte - 0x80),
+            }),
+        }
+    }
+
+    fn handle_end(&mut self) -> Step {
+        // Step 1.
+        Step::Finished
+    }
+
+    #[inline]
+    fn is_ascii_ground(&self) -> bool {
+        true
+    }
+}
+
+/// The [single-byte encoder](https://encoding.spec.whatwg.org/#single-byte-encoder).
+#[derive(Clone, Debug)]
+pub(crate) struct SingleByteEncoder {
+    index: &'static SingleByteIndex,
+}
+
+impl SingleByteEncoder {
+    pub(crate) fn new(encoding: &Encoding) -> Self {
+        Self {
+            index: index_for(encoding),
+        }
+    }
+}
+
+impl EncodeHandler for SingleByteEncoder {
+    #[inline]
+    fn handle(&mut self, c: char) -> EncodeStep {
+        // Step 2.
+        if c.is_ascii() {
+            return EncodeStep::Bytes(Encoded::one(c as u8));
+        }
+        // Steps 3-5.
+        match self.index.pointer(c) {
+            Some(pointer) => EncodeStep::Bytes(Encoded::one(pointer + 0x80)),
+            None => EncodeStep::Error(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::provenance::DecodeErrorKind::*;
+    use crate::testing::{Item::*, check_decode, check_encode};
+    use crate::{ISO_8859_8, KOI8_U, WINDOWS_1252, WINDOWS_1253};
+
+    #[test]
+    fn decodes_through_the_index() {
+        check_decode(
+            WINDOWS_1252,
+            b"a\x80\x81\xFF",
+            &[S('a', 1), S('€', 1), S('\u{81}', 1), S('ÿ', 1)],
+        );
+        check_decode(KOI8_U, b"\xA4", &[S('є', 1)]);
+        // windows-1253 leaves 0xAA unassigned.
+        check_decode(
+            WINDOWS_1253,
+            b"\xAA",
+            &[E(UnassignedPointer { pointer: 0x2A }, 1)],
+        );
+    }
+
+    #[test]
+    fn encodes_through_the_index() {
+        check_encode(WINDOWS_1252, "a€ÿ", b"a\x80\xFF", &[]);
+        check_encode(ISO_8859_8, "א→", b"\xE0&#8594;", &['→']);
+    }
+}

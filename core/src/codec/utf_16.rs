@@ -1,0 +1,136 @@
+//! [UTF-16BE/LE](https://encoding.spec.whatwg.org/#common-infrastructure-for-utf-16be-and-utf-16le):
+//! the shared UTF-16 decoder. These encodings have no encoder.
+
+use crate::decoder::{Handler, Step};
+use crate::provenance::DecodeErrorKind;
+
+/// The [shared UTF-16 decoder](https://encoding.spec.whatwg.org/#shared-utf-16-decoder).
+#[derive(Clone, Debug)]
+pub(crate) struct Utf16Decoder {
+    leading_byte: Option<u8>,
+    leading_surrogate: Option<u16>,
+    is_utf16be: bool,
+}
+
+impl Utf16Decoder {
+    pub(crate) fn new(is_utf16be: bool) -> Self {
+        Self {
+            leading_byte: None,
+            leading_surrogate: None,
+            is_utf16be,
+        }
+    }
+}
+
+impl Handler for Utf16Decoder {
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        // Step 3: the first byte of a code unit.
+        let Some(leading_byte) = self.leading_byte else {
+            self.leading_byte = Some(byte);
+            return Step::Continue;
+        };
+        // Steps 4-5.
+        let code_unit = if self.is_utf16be {
+            u16::from_be_bytes([leading_byte, byte])
+        } else {
+            u16::from_le_bytes([leading_byte, byte])
+        };
+        self.leading_byte = None;
+        // Step 6: a leading surrogate is pending.
+        if let Some(leading_surrogate) = self.leading_surrogate.take() {
+            if is_trailing_surrogate(code_unit) {
+                let scalar = 0x10000
+                    + ((u32::from(leading_surrogate) - 0xD800) << 10)
+                    + (u32::from(code_unit) - 0xDC00);
+                return Step::Scalar(
+                    char::from_u32(scalar)
+                        .expect("two surrogates make a supplementary scalar value"),
+                );
+            }
+            // The code unit's two bytes go back to the input; the error covers
+            // the leading surrogate's two bytes.
+            return Step::Error {
+                kind: DecodeErrorKind::UnpairedSurrogate,
+                restore: 2,
+            };
+        }
+        // Step 7.
+        if is_leading_surrogate(code_unit) {
+            self.leading_surrogate = Some(code_unit);
+            return Step::Continue;
+        }
+        // Step 8.
+        if is_trailing_surrogate(code_unit) {
+            return Step::error(DecodeErrorKind::UnpairedSurrogate);
+        }
+        // Step 9.
+        Step::Scalar(char::from_u32(u32::from(code_unit)).expect("not a surrogate"))
+    }
+
+    fn handle_end(&mut self) -> Step {
+        // Step 1.
+        if self.leading_byte.is_some() || self.leading_surrogate.is_some() {
+            let kind = if self.leading_byte.is_some() {
+                DecodeErrorKind::TruncatedSequence
+            } else {
+                DecodeErrorKind::UnpairedSurrogate
+            };
+            self.leading_byte = None;
+            self.leading_surrogate = None;
+            return Step::error(kind);
+        }
+        // Step 2.
+        Step::Finished
+    }
+
+    fn is_ascii_ground(&self) -> bool {
+        false
+    }
+}
+
+fn is_leading_surrogate(code_unit: u16) -> bool {
+    (0xD800..=0xDBFF).contains(&code_unit)
+}
+
+fn is_trailing_surrogate(code_unit: u16) -> bool {
+    (0xDC00..=0xDFFF).contains(&code_unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::provenance::DecodeErrorKind::*;
+    use crate::testing::{Item::*, check_decode};
+    use crate::{UTF_16BE, UTF_16LE};
+
+    #[test]
+    fn code_units_in_both_byte_orders() {
+        check_decode(UTF_16LE, b"a\x00\xAC\x20", &[S('a', 2), S('€', 2)]);
+        check_decode(UTF_16BE, b"\x00a\x20\xAC", &[S('a', 2), S('€', 2)]);
+        check_decode(UTF_16LE, b"\x3D\xD8\x00\xDE", &[S('😀', 4)]);
+    }
+
+    #[test]
+    fn unpaired_surrogates_and_truncation() {
+        // A leading surrogate followed by a non-surrogate: the second code
+        // unit's bytes are restored and decoded on their own.
+        check_decode(
+            UTF_16LE,
+            b"\x3D\xD8a\x00",
+            &[E(UnpairedSurrogate, 2), S('a', 2)],
+        );
+        check_decode(
+            UTF_16LE,
+            b"\x3D\xD8\x3D\xD8\x00\xDE",
+            &[E(UnpairedSurrogate, 2), S('😀', 4)],
+        );
+        check_decode(UTF_16BE, b"\xDC\x00", &[E(UnpairedSurrogate, 2)]);
+        check_decode(UTF_16BE, b"\xD8\x3D", &[E(UnpairedSurrogate, 2)]);
+        check_decode(
+            UTF_16BE,
+            b"\x00a\x00",
+            &[S('a', 2), E(TruncatedSequence, 1)],
+        );
+        check_decode(UTF_16BE, b"\xD8\x3D\xDE", &[E(TruncatedSequence, 3)]);
+    }
+}

@@ -1,0 +1,71 @@
+//! [x-user-defined](https://encoding.spec.whatwg.org/#x-user-defined): bytes
+//! 0x80 to 0xFF map to the Private Use code points U+F780 to U+F7FF.
+
+use crate::decoder::{Handler, Step};
+use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
+
+/// The [x-user-defined decoder](https://encoding.spec.whatwg.org/#x-user-defined-decoder).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct XUserDefinedDecoder;
+
+impl Handler for XUserDefinedDecoder {
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        // Step 2.
+        if byte.is_ascii() {
+            return Step::Scalar(char::from(byte));
+        }
+        // Step 3.
+        let code_point = 0xF780 + u32::from(byte) - 0x80;
+        Step::Scalar(char::from_u32(code_point).expect("U+F780..U+F7FF are scalar values"))
+    }
+
+    fn handle_end(&mut self) -> Step {
+        // Step 1.
+        Step::Finished
+    }
+
+    fn is_ascii_ground(&self) -> bool {
+        true
+    }
+}
+
+/// The [x-user-defined encoder](https://encoding.spec.whatwg.org/#x-user-defined-encoder).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct XUserDefinedEncoder;
+
+impl EncodeHandler for XUserDefinedEncoder {
+    fn handle(&mut self, c: char) -> EncodeStep {
+        // Step 2.
+        if c.is_ascii() {
+            return EncodeStep::Bytes(Encoded::one(c as u8));
+        }
+        // Step 3.
+        if ('\u{F780}'..='\u{F7FF}').contains(&c) {
+            return EncodeStep::Bytes(Encoded::one((u32::from(c) - 0xF780 + 0x80) as u8));
+        }
+        // Step 4.
+        EncodeStep::Error(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::X_USER_DEFINED;
+    use crate::testing::{Item::*, check_decode, check_encode};
+
+    #[test]
+    fn both_directions() {
+        check_decode(
+            X_USER_DEFINED,
+            b"a\x80\xFF",
+            &[S('a', 1), S('\u{F780}', 1), S('\u{F7FF}', 1)],
+        );
+        check_encode(
+            X_USER_DEFINED,
+            "a\u{F780}\u{F7FF}é",
+            b"a\x80\xFF&#233;",
+            &['é'],
+        );
+    }
+}

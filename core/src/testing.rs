@@ -1,0 +1,242 @@
+//! Test helpers shared by every codec's tests: one case runs through every
+//! entry point (one-shot, split at every position, byte at a time, both error
+//! modes, with an ASCII prefix) and the text *and* spans are checked.
+
+use crate::decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
+use crate::encoder::{EncodeErrorMode, Encoder, EncoderResult, write_html_reference};
+use crate::encoding::Encoding;
+use crate::provenance::{ByteSpan, DecodeErrorKind, SkipReason, Trace, TraceItem, TraceKind};
+
+/// An expected decoder item, with the number of bytes it covers.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Item {
+    /// A scalar value.
+    S(char, u64),
+    /// Two scalar values from one sequence.
+    P(char, char, u64),
+    /// An error.
+    E(DecodeErrorKind, u64),
+    /// Skipped bytes.
+    K(SkipReason, u64),
+}
+
+/// Expected items turned into trace items with spans from offset `start`.
+pub(crate) fn expected_trace(items: &[Item], start: u64) -> Vec<TraceItem> {
+    let mut byte_offset = start;
+    items
+        .iter()
+        .map(|item| {
+            let (kind, len) = match *item {
+                Item::S(c, len) => (TraceKind::Scalar(c), len),
+                Item::P(a, b, len) => (TraceKind::Pair(a, b), len),
+                Item::E(kind, len) => (TraceKind::Error(kind), len),
+                Item::K(reason, len) => (TraceKind::Skip(reason), len),
+            };
+            let span = ByteSpan::new(byte_offset, byte_offset + len);
+            byte_offset += len;
+            TraceItem { span, kind }
+        })
+        .collect()
+}
+
+/// Decodes `chunks` in replacement mode, without BOM handling.
+pub(crate) fn trace_chunks(encoding: &'static Encoding, chunks: &[&[u8]]) -> Trace {
+    let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+    let mut trace = Trace::new();
+    for (position, chunk) in chunks.iter().enumerate() {
+        let last = position + 1 == chunks.len();
+        let (result, read) = decoder.decode(chunk, last, &mut trace);
+        assert_eq!((result, read), (DecoderResult::InputEmpty, chunk.len()));
+    }
+    if chunks.is_empty() {
+        let _ = decoder.decode(b"", true, &mut trace);
+    }
+    trace
+}
+
+/// Decodes `bytes` in fatal mode in the given chunks, going on after each
+/// error; returns the text and the errors.
+pub(crate) fn fatal_chunks(
+    encoding: &'static Encoding,
+    chunks: &[&[u8]],
+) -> (String, Vec<(ByteSpan, DecodeErrorKind)>) {
+    let mut decoder = Decoder::new(encoding, DecodeErrorMode::Fatal, BomHandling::None);
+    let mut text = String::new();
+    let mut errors = Vec::new();
+    for (position, chunk) in chunks.iter().enumerate() {
+        let last = position + 1 == chunks.len();
+        let mut rest: &[u8] = chunk;
+        loop {
+            let (result, read) = decoder.decode(rest, last, &mut text);
+            rest = &rest[read..];
+            match result {
+                DecoderResult::InputEmpty => break,
+                DecoderResult::Malformed { kind, span } => errors.push((span, kind)),
+            }
+        }
+        assert!(rest.is_empty());
+    }
+    (text, errors)
+}
+
+/// Checks one decoder case through every entry point.
+#[track_caller]
+pub(crate) fn check_decode(encoding: &'static Encoding, bytes: &[u8], expected: &[Item]) {
+    let want = expected_trace(expected, 0);
+    let covered: u64 = want.iter().map(|item| item.span.len()).sum();
+    assert_eq!(
+        covered,
+        bytes.len() as u64,
+        "the expected items must cover the input"
+    );
+
+    // One-shot.
+    let whole = trace_chunks(encoding, &[bytes]);
+    assert_eq!(whole.items, want, "one-shot decode of {bytes:02X?}");
+
+    // The plain String sink gives the same text.
+    let mut plain = String::new();
+    let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+    let _ = decoder.decode(bytes, true, &mut plain);
+    assert_eq!(plain, whole.text);
+
+    // Split at every position, into three pieces at every pair of positions
+    // for short inputs, and byte at a time.
+    for split in 0..=bytes.len() {
+        let (a, b) = bytes.split_at(split);
+        assert_eq!(trace_chunks(encoding, &[a, b]), whole, "split at {split}");
+        if bytes.len() <= 12 {
+            for second in split..=bytes.len() {
+                let (b1, b2) = b.split_at(second - split);
+                assert_eq!(
+                    trace_chunks(encoding, &[a, b1, b2]),
+                    whole,
+                    "split at {split} and {second}"
+                );
+            }
+        }
+    }
+    let singles: Vec<&[u8]> = bytes.chunks(1).collect();
+    assert_eq!(trace_chunks(encoding, &singles), whole, "byte at a time");
+
+    // Fatal mode stops at each error with the same span and kind, and the text
+    // between errors is the same.
+    let errors: Vec<_> = whole.errors().collect();
+    let text_without_errors: String = whole
+        .items
+        .iter()
+        .filter(|item| !matches!(item.kind, TraceKind::Error(_)))
+        .fold(String::new(), |mut text, item| {
+            item.push_text(&mut text);
+            text
+        });
+    assert_eq!(
+        fatal_chunks(encoding, &[bytes]),
+        (text_without_errors.clone(), errors.clone()),
+        "fatal mode"
+    );
+    assert_eq!(
+        fatal_chunks(encoding, &singles),
+        (text_without_errors, errors),
+        "fatal mode, byte at a time"
+    );
+
+    // An ASCII prefix shifts every span and changes nothing else.
+    if encoding.is_ascii_compatible() {
+        let mut padded = b"ab".to_vec();
+        padded.extend_from_slice(bytes);
+        let shifted = trace_chunks(encoding, &[&padded]);
+        let mut want_shifted = expected_trace(&[Item::S('a', 1), Item::S('b', 1)], 0);
+        want_shifted.extend(expected_trace(expected, 2));
+        assert_eq!(shifted.items, want_shifted, "after an ASCII prefix");
+    }
+}
+
+/// What [`encode_chunks`] saw: the bytes, each unencodable character with its
+/// UTF-8 offset and character index, and how many bytes had been written when
+/// each was reported.
+pub(crate) type EncodeRecord = (Vec<u8>, Vec<(char, u64, u64)>, Vec<usize>);
+
+/// Encodes `chunks` in the given mode, going on after each unencodable
+/// character.
+pub(crate) fn encode_chunks(
+    encoding: &'static Encoding,
+    chunks: &[&str],
+    mode: EncodeErrorMode,
+) -> EncodeRecord {
+    let mut encoder = Encoder::new(encoding, mode);
+    let mut bytes = Vec::new();
+    let mut unmappables = Vec::new();
+    let mut error_positions = Vec::new();
+    for (position, chunk) in chunks.iter().enumerate() {
+        let last = position + 1 == chunks.len();
+        let mut rest: &str = chunk;
+        loop {
+            let (result, read) = encoder.encode(rest, last, &mut bytes);
+            rest = &rest[read..];
+            match result {
+                EncoderResult::InputEmpty => break,
+                EncoderResult::Unmappable(unmappable) => {
+                    unmappables.push((
+                        unmappable.character,
+                        unmappable.utf8_offset,
+                        unmappable.char_index,
+                    ));
+                    error_positions.push(bytes.len());
+                }
+            }
+        }
+    }
+    (bytes, unmappables, error_positions)
+}
+
+/// Checks one encoder case: `expected` is the html-mode output, and
+/// `unmappable` the characters that cannot be encoded, in order.
+#[track_caller]
+pub(crate) fn check_encode(
+    encoding: &'static Encoding,
+    text: &str,
+    expected: &[u8],
+    unmappable: &[char],
+) {
+    let (html, html_unmappables, _) = encode_chunks(encoding, &[text], EncodeErrorMode::Html);
+    assert_eq!(html, expected, "html mode: {html:02X?}");
+    let chars: Vec<char> = html_unmappables.iter().map(|u| u.0).collect();
+    assert_eq!(chars, unmappable, "unencodable characters");
+    for &(c, utf8_offset, char_index) in &html_unmappables {
+        let utf8_offset = usize::try_from(utf8_offset).unwrap();
+        assert_eq!(text[utf8_offset..].chars().next(), Some(c));
+        assert_eq!(text[..utf8_offset].chars().count() as u64, char_index);
+    }
+
+    // Fatal mode reports the same characters at the same places, writing
+    // nothing for them: putting the references back gives the html output.
+    let (fatal, fatal_unmappables, positions) =
+        encode_chunks(encoding, &[text], EncodeErrorMode::Fatal);
+    assert_eq!(fatal_unmappables, html_unmappables);
+    let mut rebuilt = Vec::new();
+    let mut previous = 0;
+    for (&position, &(c, _, _)) in positions.iter().zip(&fatal_unmappables) {
+        rebuilt.extend_from_slice(&fatal[previous..position]);
+        let reported =
+            if matches!(c, '\u{0E}' | '\u{0F}' | '\u{1B}') && encoding == crate::ISO_2022_JP {
+                '\u{FFFD}'
+            } else {
+                c
+            };
+        write_html_reference(reported, &mut rebuilt);
+        previous = position;
+    }
+    rebuilt.extend_from_slice(&fatal[previous..]);
+    assert_eq!(rebuilt, expected, "fatal mode with the references put back");
+
+    // Split at every character boundary.
+    for (split, _) in text.char_indices().skip(1) {
+        let (a, b) = text.split_at(split);
+        assert_eq!(
+            encode_chunks(encoding, &[a, b], EncodeErrorMode::Html).0,
+            expected,
+            "split at {split}"
+        );
+    }
+}
