@@ -197,7 +197,7 @@ fn fatal_mode_names_the_file_and_bytes_across_a_chunk_boundary() {
         let message = run.assert_failure(
             1,
             &[
-                "big.txt: unexpected byte",
+                "big.txt: incomplete sequence (the next byte cannot continue it)",
                 &format!("at byte offset {prefix_len} (bytes: 0xF0 0x9F 0x98)"),
             ],
         );
