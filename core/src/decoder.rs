@@ -100,6 +100,23 @@ pub(crate) trait Handler {
     /// leaves the state unchanged, so the driver may copy ASCII runs in bulk.
     fn is_ascii_ground(&self) -> bool;
 
+    /// Not in spec: an optional fast path for the common valid case; the
+    /// default declines everything. The driver calls it only at an item
+    /// boundary (no byte consumed since the last item) with the rest of the
+    /// input. It may return `Some((c, len))` only when handing `bytes[..len]`
+    /// to [`handle`](Self::handle) one at a time would return
+    /// [`Step::Continue`] `len - 1` times and then [`Step::Scalar(c)`], and it
+    /// must then leave the state exactly as those calls would. Anything else
+    /// (errors, pairs, skips, sequences cut off by the end of `bytes`, state
+    /// changes) it declines with `None`, state untouched, and the driver goes
+    /// on with `handle`, which stays the reference. Each implementation says
+    /// which of the standard's steps it takes a shortcut through.
+    #[inline]
+    fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
+        let _ = bytes;
+        None
+    }
+
     /// Not in spec: whether, in the ground state, any run of valid UTF-8
     /// decodes to itself (true for the UTF-8 decoder only), so the driver may
     /// validate and copy such runs in bulk.
@@ -165,6 +182,13 @@ impl Driver {
         let mut item_start = self.item_start;
 
         loop {
+            if cursor == item_start && cursor >= base && cursor < end {
+                // Not in spec: at an item boundary, decode the common valid
+                // cases in a tight loop (see `fast_items`).
+                let index = fast_items(handler, input, (cursor - base) as usize, base, sink);
+                cursor = base + index as u64;
+                item_start = cursor;
+            }
             let step = if cursor < base {
                 // Not in spec: bytes of an earlier call that were restored to
                 // the input are read again from the carry.
@@ -172,37 +196,9 @@ impl Driver {
                 cursor += 1;
                 handler.handle(byte)
             } else if cursor < end {
-                let index = (cursor - base) as usize;
-                if cursor == item_start
-                    && H::DECODES_VALID_UTF8_AS_ITSELF
-                    && handler.is_ascii_ground()
-                {
-                    // Not in spec: valid UTF-8 decodes to itself; copy it whole.
-                    let run = match std::str::from_utf8(&input[index..]) {
-                        Ok(valid) => valid,
-                        Err(error) => {
-                            std::str::from_utf8(&input[index..index + error.valid_up_to()])
-                                .expect("a prefix up to valid_up_to is valid")
-                        }
-                    };
-                    if !run.is_empty() {
-                        sink.utf8_run(run, cursor);
-                        cursor += run.len() as u64;
-                        item_start = cursor;
-                        continue;
-                    }
-                } else if cursor == item_start && handler.is_ascii_ground() {
-                    // Not in spec: an ASCII run decodes to itself; copy it whole.
-                    let run = ascii_prefix_len(&input[index..]);
-                    if run > 0 {
-                        sink.ascii(&input[index..index + run], cursor);
-                        cursor += run as u64;
-                        item_start = cursor;
-                        continue;
-                    }
-                }
+                let byte = input[(cursor - base) as usize];
                 cursor += 1;
-                handler.handle(input[index])
+                handler.handle(byte)
             } else if last {
                 handler.handle_end()
             } else {
@@ -280,6 +276,91 @@ impl Driver {
         self.cursor = cursor;
         self.item_start = item_start;
         (stop - base) as usize
+    }
+}
+
+/// Not in spec: the driver's fast path. From `input[index..]`, at an item
+/// boundary, reports the items that need no bookkeeping: ASCII runs where the
+/// handler is in its ASCII ground state, valid UTF-8 runs for the UTF-8
+/// decoder, and the complete valid sequences the handler's
+/// [`Handler::decode_valid`] recognises. Stops before the first byte that
+/// needs the handler's full steps (an error, a pending sequence, a change of
+/// state) and returns its index; the items reported are exactly those the
+/// handler would have produced byte by byte, with the same spans.
+#[inline]
+fn fast_items<H: Handler, S: DecodeSink>(
+    handler: &mut H,
+    input: &[u8],
+    mut index: usize,
+    base: u64,
+    sink: &mut S,
+) -> usize {
+    if H::DECODES_VALID_UTF8_AS_ITSELF {
+        if handler.is_ascii_ground() {
+            let valid = valid_utf8_prefix(&input[index..]);
+            sink.utf8_run(valid, base + index as u64);
+            index += valid.len();
+        }
+        return index;
+    }
+    while let Some(&byte) = input.get(index) {
+        let start = base + index as u64;
+        if byte.is_ascii() && handler.is_ascii_ground() {
+            if input.get(index + 1).is_some_and(u8::is_ascii) {
+                let run = ascii_prefix_len(&input[index..]);
+                sink.ascii(&input[index..index + run], start);
+                index += run;
+            } else {
+                // A lone ASCII byte (a space between words of another
+                // script): cheaper as one scalar than as a run.
+                sink.scalar(char::from(byte), ByteSpan::new(start, start + 1));
+                index += 1;
+            }
+            continue;
+        }
+        let Some((c, len)) = handler.decode_valid(&input[index..]) else {
+            break;
+        };
+        debug_assert!(len > 0 && index + len <= input.len());
+        sink.scalar(c, ByteSpan::new(start, start + len as u64));
+        index += len;
+    }
+    index
+}
+
+/// Not in spec: a [`Handler::decode_valid`] for handlers whose states are
+/// cheap to copy: feeds up to `max_len` bytes to `handle` on a copy of the
+/// handler and keeps the copy only if they decode to one scalar value.
+#[inline]
+pub(crate) fn decode_valid_by_probe<H: Handler + Clone>(
+    handler: &mut H,
+    bytes: &[u8],
+    max_len: usize,
+) -> Option<(char, usize)> {
+    let mut probe = handler.clone();
+    for (position, &byte) in bytes.iter().enumerate().take(max_len) {
+        match probe.handle(byte) {
+            Step::Continue => {}
+            Step::Scalar(c) => {
+                *handler = probe;
+                return Some((c, position + 1));
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The longest prefix of `bytes` that is valid UTF-8.
+#[inline]
+fn valid_utf8_prefix(bytes: &[u8]) -> &str {
+    // simdutf8's `compat` check stops at the first invalid sequence (its
+    // `basic` one would read to the end first, which makes input with many
+    // errors quadratic) and reports `valid_up_to` as std does.
+    match simdutf8::compat::from_utf8(bytes) {
+        Ok(valid) => valid,
+        Err(error) => simdutf8::basic::from_utf8(&bytes[..error.valid_up_to()])
+            .expect("a prefix up to valid_up_to is valid"),
     }
 }
 

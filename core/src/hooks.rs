@@ -119,8 +119,10 @@ impl Encoding {
     /// use mojiscope_core::{BomHandling, ByteSpan, TraceKind, SHIFT_JIS};
     /// let (trace, _) = SHIFT_JIS.decode_traced(b"a\x82\xA0", BomHandling::None);
     /// assert_eq!(trace.text, "aあ");
-    /// assert_eq!(trace.items[1].span, ByteSpan::new(1, 3));
-    /// assert_eq!(trace.items[1].kind, TraceKind::Scalar('あ'));
+    /// let item = trace.items().nth(1).expect("two items");
+    /// assert_eq!(item.span, ByteSpan::new(1, 3));
+    /// assert_eq!(item.kind, TraceKind::Scalar('あ'));
+    /// assert_eq!(trace.item_at_byte(2), Some(item));
     /// ```
     pub fn decode_traced(
         &'static self,

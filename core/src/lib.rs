@@ -28,8 +28,9 @@
 //! // so it is restored to the input and decodes as a space on its own.
 //! let (trace, _) = encoding.decode_traced(b"\x82 ", BomHandling::None);
 //! assert_eq!(trace.text, "\u{FFFD} ");
-//! assert_eq!(trace.items[0].span, ByteSpan::new(0, 1));
-//! assert_eq!(trace.items[0].kind, TraceKind::Error(DecodeErrorKind::InvalidTrail));
+//! let first = trace.item_at_byte(0).ok_or("an item")?;
+//! assert_eq!(first.span, ByteSpan::new(0, 1));
+//! assert_eq!(first.kind, TraceKind::Error(DecodeErrorKind::InvalidTrail));
 //!
 //! // The legacy "encode" with html error mode, and fatal mode.
 //! let (bytes, _, unmappable) = encoding.encode("日本☃");

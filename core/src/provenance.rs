@@ -243,15 +243,165 @@ impl TraceItem {
     }
 }
 
+/// What every item of one [`Trace`] segment is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum SegmentKind {
+    /// Scalar values that each cover as many input bytes as their UTF-8
+    /// length (ASCII in any ASCII-compatible encoding, all of UTF-8): the
+    /// segment's bytes and text line up byte for byte, whatever the mix of
+    /// lengths.
+    SameWidth,
+    /// Scalar values, each covering `byte_width` input bytes and written to
+    /// the text as `text_width` bytes.
+    Scalar,
+    /// Pairs of scalar values, each pair written as `text_width` bytes.
+    Pair,
+    /// Errors of this kind, each written as U+FFFD.
+    Error(DecodeErrorKind),
+    /// Skipped bytes, which write nothing.
+    Skip(SkipReason),
+}
+
+/// A run of consecutive items of a [`Trace`] that are alike. Except in a
+/// [`SegmentKind::SameWidth`] segment, every item covers `byte_width` input
+/// bytes and `text_width` bytes of the text, so the items' spans and text
+/// follow from the run's start by multiplication; in a `SameWidth` segment
+/// input offsets and text offsets differ by a constant. Either way the trace
+/// stores one record per run instead of one per character, and finds the
+/// item at a byte offset by binary search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Segment {
+    /// Input offset of the first item's first byte.
+    byte_start: u64,
+    /// Input bytes per item; for `SameWidth`, of the whole segment.
+    byte_width: u64,
+    /// Offset in `Trace::text` of the first item's text.
+    text_start: usize,
+    /// How many items.
+    count: u64,
+    /// Text bytes per item (UTF-8 length of the scalar value, of the pair, 3
+    /// for U+FFFD, 0 for a skip); 0 for `SameWidth`.
+    text_width: u8,
+    kind: SegmentKind,
+}
+
+impl Segment {
+    /// Offset one past the last item's bytes.
+    fn byte_end(&self) -> u64 {
+        if self.kind == SegmentKind::SameWidth {
+            self.byte_start + self.byte_width
+        } else {
+            self.byte_start + self.byte_width * self.count
+        }
+    }
+
+    /// The item at position `index` (below `count`) of a segment other than
+    /// `SameWidth`.
+    fn item(&self, index: u64, text: &str) -> TraceItem {
+        let start = self.byte_start + self.byte_width * index;
+        let span = ByteSpan::new(start, start + self.byte_width);
+        let text_start = self.text_start + usize::from(self.text_width) * index as usize;
+        let mut chars = text
+            .get(text_start..text_start + usize::from(self.text_width))
+            .unwrap_or_default()
+            .chars();
+        let mut next = || chars.next().unwrap_or(char::REPLACEMENT_CHARACTER);
+        let kind = match self.kind {
+            SegmentKind::SameWidth | SegmentKind::Scalar => TraceKind::Scalar(next()),
+            SegmentKind::Pair => {
+                let first = next();
+                TraceKind::Pair(first, next())
+            }
+            SegmentKind::Error(kind) => TraceKind::Error(kind),
+            SegmentKind::Skip(reason) => TraceKind::Skip(reason),
+        };
+        TraceItem { span, kind }
+    }
+
+    /// The text of a `SameWidth` segment.
+    fn same_width_text<'a>(&self, text: &'a str) -> &'a str {
+        text.get(self.text_start..self.text_start + self.byte_width as usize)
+            .unwrap_or_default()
+    }
+
+    /// Every item of the segment.
+    fn items<'a>(&'a self, text: &'a str) -> impl Iterator<Item = TraceItem> + 'a {
+        let same_width = if self.kind == SegmentKind::SameWidth {
+            Some(
+                self.same_width_text(text)
+                    .char_indices()
+                    .map(|(position, c)| {
+                        let start = self.byte_start + position as u64;
+                        TraceItem {
+                            span: ByteSpan::new(start, start + c.len_utf8() as u64),
+                            kind: TraceKind::Scalar(c),
+                        }
+                    }),
+            )
+        } else {
+            None
+        };
+        let fixed = if self.kind == SegmentKind::SameWidth {
+            None
+        } else {
+            Some((0..self.count).map(move |index| self.item(index, text)))
+        };
+        same_width
+            .into_iter()
+            .flatten()
+            .chain(fixed.into_iter().flatten())
+    }
+
+    /// The item covering `byte_offset`, which lies in the segment.
+    fn item_at_byte(&self, byte_offset: u64, text: &str) -> Option<TraceItem> {
+        let relative = byte_offset - self.byte_start;
+        if self.kind != SegmentKind::SameWidth {
+            return Some(self.item(relative / self.byte_width, text));
+        }
+        let own = self.same_width_text(text);
+        let mut position = usize::try_from(relative).ok()?;
+        while !own.is_char_boundary(position) {
+            position -= 1;
+        }
+        let c = own.get(position..)?.chars().next()?;
+        let start = self.byte_start + position as u64;
+        Some(TraceItem {
+            span: ByteSpan::new(start, start + c.len_utf8() as u64),
+            kind: TraceKind::Scalar(c),
+        })
+    }
+}
+
 /// A decode with provenance: the text, and every item with its bytes.
+///
+/// The items are stored run-length encoded (consecutive items of the same
+/// kind and widths share one record); [`items`](Self::items) lists them one
+/// by one and [`item_at_byte`](Self::item_at_byte) finds one by offset.
+///
+/// ```
+/// use mojiscope_core::{BomHandling, ByteSpan, TraceItem, TraceKind, SHIFT_JIS};
+/// let (trace, _) = SHIFT_JIS.decode_traced(b"ab\x82\xA0\xFF", BomHandling::None);
+/// assert_eq!(trace.text, "abあ\u{FFFD}");
+/// assert_eq!(trace.len(), 4);
+/// assert_eq!(trace.items().nth(2).map(|item| item.span), Some(ByteSpan::new(2, 4)));
+/// assert_eq!(
+///     trace.item_at_byte(3),
+///     Some(TraceItem { span: ByteSpan::new(2, 4), kind: TraceKind::Scalar('あ') })
+/// );
+/// assert_eq!(trace.error_count(), 1);
+/// assert_eq!(trace.item_at_byte(5), None);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trace {
     /// The decoded text (errors as U+FFFD).
     pub text: String,
-    /// Every item in input order; together their spans cover the input once.
-    pub items: Vec<TraceItem>,
+    /// The items in input order, run-length encoded. Equal item sequences
+    /// give equal segments: an item joins the last segment whenever it can.
+    segments: Vec<Segment>,
+    /// How many items.
+    len: u64,
     /// How many items are errors.
-    pub error_count: u64,
+    error_count: u64,
 }
 
 impl Trace {
@@ -260,58 +410,195 @@ impl Trace {
         Self::default()
     }
 
+    /// How many items the trace holds.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the trace holds no item.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many items are errors.
+    pub fn error_count(&self) -> u64 {
+        self.error_count
+    }
+
+    /// Every item in input order; together their spans cover the input once.
+    pub fn items(&self) -> impl Iterator<Item = TraceItem> + '_ {
+        self.segments
+            .iter()
+            .flat_map(move |segment| segment.items(&self.text))
+    }
+
+    /// The item whose span contains `byte_offset`, if any (a binary search).
+    pub fn item_at_byte(&self, byte_offset: u64) -> Option<TraceItem> {
+        let after = self
+            .segments
+            .partition_point(|segment| segment.byte_start <= byte_offset);
+        let segment = self.segments.get(after.checked_sub(1)?)?;
+        if byte_offset >= segment.byte_end() {
+            return None;
+        }
+        segment.item_at_byte(byte_offset, &self.text)
+    }
+
     /// The errors, in input order.
     pub fn errors(&self) -> impl Iterator<Item = (ByteSpan, DecodeErrorKind)> + '_ {
-        self.items.iter().filter_map(|item| match item.kind {
-            TraceKind::Error(kind) => Some((item.span, kind)),
-            _ => None,
-        })
+        self.segments
+            .iter()
+            .filter_map(|segment| match segment.kind {
+                SegmentKind::Error(kind) => Some((segment, kind)),
+                _ => None,
+            })
+            .flat_map(|(segment, kind)| {
+                (0..segment.count).map(move |index| {
+                    let start = segment.byte_start + segment.byte_width * index;
+                    (ByteSpan::new(start, start + segment.byte_width), kind)
+                })
+            })
+    }
+
+    /// Records `count` items of a kind other than `SameWidth`, each covering
+    /// `byte_width` bytes from `byte_start` on and `text_width` bytes of text
+    /// (already appended) from `text_start` on.
+    #[inline]
+    fn push_items(
+        &mut self,
+        kind: SegmentKind,
+        byte_start: u64,
+        byte_width: u64,
+        text_start: usize,
+        text_width: u8,
+        count: u64,
+    ) {
+        self.len += count;
+        if let Some(last) = self.segments.last_mut()
+            && last.kind == kind
+            && last.byte_width == byte_width
+            && last.text_width == text_width
+            && last.byte_end() == byte_start
+        {
+            last.count += count;
+            return;
+        }
+        self.push_segment(Segment {
+            byte_start,
+            byte_width,
+            text_start,
+            count,
+            text_width,
+            kind,
+        });
+    }
+
+    /// Records `count` scalar values that cover `text_len` bytes of input from
+    /// `byte_start` on and the same number of bytes of text (already
+    /// appended) from `text_start` on, each as many as its UTF-8 length.
+    #[inline]
+    fn push_same_width(&mut self, byte_start: u64, text_start: usize, text_len: usize, count: u64) {
+        self.len += count;
+        if let Some(last) = self.segments.last_mut()
+            && last.kind == SegmentKind::SameWidth
+            && last.byte_end() == byte_start
+        {
+            last.byte_width += text_len as u64;
+            last.count += count;
+            return;
+        }
+        self.push_segment(Segment {
+            byte_start,
+            byte_width: text_len as u64,
+            text_start,
+            count,
+            text_width: 0,
+            kind: SegmentKind::SameWidth,
+        });
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_segment(&mut self, segment: Segment) {
+        self.segments.push(segment);
     }
 }
 
 impl DecodeSink for Trace {
+    #[inline]
     fn ascii(&mut self, run: &[u8], start: u64) {
-        self.text.extend(run.iter().map(|&b| char::from(b)));
-        self.items.reserve(run.len());
-        for (byte_offset, &b) in (start..).zip(run) {
-            self.items.push(TraceItem {
-                span: ByteSpan::new(byte_offset, byte_offset + 1),
-                kind: TraceKind::Scalar(char::from(b)),
-            });
+        let text_start = self.text.len();
+        self.text
+            .push_str(std::str::from_utf8(run).expect("an ASCII run is UTF-8"));
+        self.push_same_width(start, text_start, run.len(), run.len() as u64);
+    }
+
+    #[inline]
+    fn utf8_run(&mut self, run: &str, start: u64) {
+        let text_start = self.text.len();
+        self.text.push_str(run);
+        self.push_same_width(start, text_start, run.len(), run.chars().count() as u64);
+    }
+
+    #[inline]
+    fn scalar(&mut self, c: char, span: ByteSpan) {
+        let text_start = self.text.len();
+        self.text.push(c);
+        let text_width = c.len_utf8();
+        if span.len() == text_width as u64 {
+            self.push_same_width(span.start, text_start, text_width, 1);
+        } else {
+            self.push_items(
+                SegmentKind::Scalar,
+                span.start,
+                span.len(),
+                text_start,
+                text_width as u8,
+                1,
+            );
         }
     }
 
-    fn scalar(&mut self, c: char, span: ByteSpan) {
-        self.text.push(c);
-        self.items.push(TraceItem {
-            span,
-            kind: TraceKind::Scalar(c),
-        });
-    }
-
     fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {
+        let text_start = self.text.len();
         self.text.push(first);
         self.text.push(second);
-        self.items.push(TraceItem {
-            span,
-            kind: TraceKind::Pair(first, second),
-        });
+        let text_width = (first.len_utf8() + second.len_utf8()) as u8;
+        self.push_items(
+            SegmentKind::Pair,
+            span.start,
+            span.len(),
+            text_start,
+            text_width,
+            1,
+        );
     }
 
     fn error(&mut self, kind: DecodeErrorKind, span: ByteSpan) {
+        let text_start = self.text.len();
         self.text.push(char::REPLACEMENT_CHARACTER);
         self.error_count += 1;
-        self.items.push(TraceItem {
-            span,
-            kind: TraceKind::Error(kind),
-        });
+        let text_width = char::REPLACEMENT_CHARACTER.len_utf8() as u8;
+        self.push_items(
+            SegmentKind::Error(kind),
+            span.start,
+            span.len(),
+            text_start,
+            text_width,
+            1,
+        );
     }
 
     fn skip(&mut self, reason: SkipReason, span: ByteSpan) {
-        self.items.push(TraceItem {
-            span,
-            kind: TraceKind::Skip(reason),
-        });
+        let text_start = self.text.len();
+        self.push_items(
+            SegmentKind::Skip(reason),
+            span.start,
+            span.len(),
+            text_start,
+            0,
+            1,
+        );
     }
 }
 

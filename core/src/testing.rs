@@ -92,7 +92,19 @@ pub(crate) fn check_decode(encoding: &'static Encoding, bytes: &[u8], expected: 
 
     // One-shot.
     let whole = trace_chunks(encoding, &[bytes]);
-    assert_eq!(whole.items, want, "one-shot decode of {bytes:02X?}");
+    let items: Vec<TraceItem> = whole.items().collect();
+    assert_eq!(items, want, "one-shot decode of {bytes:02X?}");
+    assert_eq!(whole.len(), want.len() as u64);
+    for item in &want {
+        for byte_offset in item.span.start..item.span.end {
+            assert_eq!(
+                whole.item_at_byte(byte_offset),
+                Some(*item),
+                "item at {byte_offset}"
+            );
+        }
+    }
+    assert_eq!(whole.item_at_byte(bytes.len() as u64), None);
 
     // The plain String sink gives the same text.
     let mut plain = String::new();
@@ -122,8 +134,7 @@ pub(crate) fn check_decode(encoding: &'static Encoding, bytes: &[u8], expected: 
     // Fatal mode stops at each error with the same span and kind, and the text
     // between errors is the same.
     let errors: Vec<_> = whole.errors().collect();
-    let text_without_errors: String = whole
-        .items
+    let text_without_errors: String = items
         .iter()
         .filter(|item| !matches!(item.kind, TraceKind::Error(_)))
         .fold(String::new(), |mut text, item| {
@@ -148,7 +159,11 @@ pub(crate) fn check_decode(encoding: &'static Encoding, bytes: &[u8], expected: 
         let shifted = trace_chunks(encoding, &[&padded]);
         let mut want_shifted = expected_trace(&[Item::S('a', 1), Item::S('b', 1)], 0);
         want_shifted.extend(expected_trace(expected, 2));
-        assert_eq!(shifted.items, want_shifted, "after an ASCII prefix");
+        assert_eq!(
+            shifted.items().collect::<Vec<_>>(),
+            want_shifted,
+            "after an ASCII prefix"
+        );
     }
 }
 

@@ -74,8 +74,7 @@ fn main() {
                     encoding
                         .decode_traced(black_box(&bytes), BomHandling::None)
                         .0
-                        .items
-                        .len()
+                        .len() as usize
                 };
                 let plain = || {
                     encoding

@@ -21,39 +21,7 @@ impl Handler for Big5Decoder {
             // Steps 3.1-3.2.
             let leading = self.leading;
             self.leading = 0;
-            // Steps 3.3-3.5: the pointer, skipping 0x7F-0xA0 in the trailing
-            // byte's range.
-            let offset = if byte < 0x7F { 0x40 } else { 0x62 };
-            if !matches!(byte, 0x40..=0x7E | 0xA1..=0xFE) {
-                // Steps 3.7-3.10 with a null pointer: a byte outside the
-                // trailing range. An ASCII byte is restored and decoded again.
-                return Step::Error {
-                    kind: DecodeErrorKind::InvalidTrail,
-                    restore: u8::from(byte.is_ascii()),
-                };
-            }
-            let pointer = usize::from(leading - 0x81) * 157 + usize::from(byte - offset);
-            // Step 3.6: the four pointers whose characters Unicode has only as
-            // a letter and a combining mark.
-            match pointer {
-                1133 => return Step::Pair('\u{00CA}', '\u{0304}'),
-                1135 => return Step::Pair('\u{00CA}', '\u{030C}'),
-                1164 => return Step::Pair('\u{00EA}', '\u{0304}'),
-                1166 => return Step::Pair('\u{00EA}', '\u{030C}'),
-                _ => {}
-            }
-            // Steps 3.7-3.8.
-            if let Some(c) = big5::code_point(pointer) {
-                return Step::Scalar(c);
-            }
-            // Steps 3.9-3.10: a pointer without a code point. An ASCII
-            // trailing byte is restored.
-            return Step::Error {
-                kind: DecodeErrorKind::UnassignedPointer {
-                    pointer: pointer as u32,
-                },
-                restore: u8::from(byte.is_ascii()),
-            };
+            return pair(leading, byte);
         }
         match byte {
             // Step 4.
@@ -81,6 +49,67 @@ impl Handler for Big5Decoder {
     #[inline]
     fn is_ascii_ground(&self) -> bool {
         self.leading == 0
+    }
+
+    /// Not in spec: the fast path. With nothing pending, step 4 for an ASCII
+    /// byte, or step 5 (a leading byte) followed by steps 3.1-3.8 for the
+    /// next byte when they give one code point, through the same `pair` as
+    /// `handle`. Pairs of code points, errors and the rest go to `handle`.
+    #[inline]
+    fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
+        let (&byte, rest) = bytes.split_first()?;
+        if self.leading != 0 {
+            return None;
+        }
+        match byte {
+            // Step 4.
+            0x00..=0x7F => Some((char::from(byte), 1)),
+            // Step 5, then step 3 for the next byte.
+            0x81..=0xFE => match pair(byte, *rest.first()?) {
+                Step::Scalar(c) => Some((c, 2)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// Steps 3.3-3.10: the pair of `leading` and `byte`, once leading has been
+/// taken and reset.
+#[inline]
+fn pair(leading: u8, byte: u8) -> Step {
+    // Steps 3.3-3.5: the pointer, skipping 0x7F-0xA0 in the trailing
+    // byte's range.
+    let offset = if byte < 0x7F { 0x40 } else { 0x62 };
+    if !matches!(byte, 0x40..=0x7E | 0xA1..=0xFE) {
+        // Steps 3.7-3.10 with a null pointer: a byte outside the
+        // trailing range. An ASCII byte is restored and decoded again.
+        return Step::Error {
+            kind: DecodeErrorKind::InvalidTrail,
+            restore: u8::from(byte.is_ascii()),
+        };
+    }
+    let pointer = usize::from(leading - 0x81) * 157 + usize::from(byte - offset);
+    // Step 3.6: the four pointers whose characters Unicode has only as
+    // a letter and a combining mark.
+    match pointer {
+        1133 => return Step::Pair('\u{00CA}', '\u{0304}'),
+        1135 => return Step::Pair('\u{00CA}', '\u{030C}'),
+        1164 => return Step::Pair('\u{00EA}', '\u{0304}'),
+        1166 => return Step::Pair('\u{00EA}', '\u{030C}'),
+        _ => {}
+    }
+    // Steps 3.7-3.8.
+    if let Some(c) = big5::code_point(pointer) {
+        return Step::Scalar(c);
+    }
+    // Steps 3.9-3.10: a pointer without a code point. An ASCII
+    // trailing byte is restored.
+    Step::Error {
+        kind: DecodeErrorKind::UnassignedPointer {
+            pointer: pointer as u32,
+        },
+        restore: u8::from(byte.is_ascii()),
     }
 }
 

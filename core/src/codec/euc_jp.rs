@@ -41,29 +41,7 @@ impl Handler for EucJpDecoder {
             let jis0212 = self.jis0212;
             self.leading = 0;
             self.jis0212 = false;
-            // Step 5.4: without both bytes in 0xA1..=0xFE there is no pointer
-            // (this is also where 0x8E and 0x8F end up with a byte they cannot
-            // take).
-            if !(0xA1..=0xFE).contains(&leading) || !(0xA1..=0xFE).contains(&byte) {
-                return trail_error(DecodeErrorKind::InvalidTrail, byte);
-            }
-            let pointer = usize::from(leading - 0xA1) * 94 + usize::from(byte - 0xA1);
-            let code_point = if jis0212 {
-                jis0212::code_point(pointer)
-            } else {
-                jis0208::code_point(pointer)
-            };
-            // Step 5.6.
-            if let Some(c) = code_point {
-                return Step::Scalar(c);
-            }
-            // Steps 5.7-5.8.
-            return trail_error(
-                DecodeErrorKind::UnassignedPointer {
-                    pointer: pointer as u32,
-                },
-                byte,
-            );
+            return pair(leading, jis0212, byte);
         }
         match byte {
             // Step 6.
@@ -96,6 +74,59 @@ impl Handler for EucJpDecoder {
     fn is_ascii_ground(&self) -> bool {
         self.leading == 0
     }
+
+    /// Not in spec: the fast path. With nothing pending, step 6 for an ASCII
+    /// byte, or step 7 with a leading byte in 0xA1..=0xFE followed by steps
+    /// 5.1-5.6 for the next byte when they give a code point (index
+    /// jis0208), through the same `pair` as `handle`. 0x8E, 0x8F, errors and
+    /// the rest go to `handle`.
+    #[inline]
+    fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
+        let (&byte, rest) = bytes.split_first()?;
+        if self.leading != 0 {
+            return None;
+        }
+        match byte {
+            // Step 6.
+            0x00..=0x7F => Some((char::from(byte), 1)),
+            // Step 7; steps 3 and 4 do not apply to the next byte, as leading
+            // is neither 0x8E nor 0x8F, so step 5 does.
+            0xA1..=0xFE => match pair(byte, false, *rest.first()?) {
+                Step::Scalar(c) => Some((c, 2)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// Steps 5.4-5.8: the pair of `leading` and `byte` (looked up in index
+/// jis0212 if `jis0212`), once leading and the flag have been reset.
+#[inline]
+fn pair(leading: u8, jis0212: bool, byte: u8) -> Step {
+    // Step 5.4: without both bytes in 0xA1..=0xFE there is no pointer
+    // (this is also where 0x8E and 0x8F end up with a byte they cannot
+    // take).
+    if !(0xA1..=0xFE).contains(&leading) || !(0xA1..=0xFE).contains(&byte) {
+        return trail_error(DecodeErrorKind::InvalidTrail, byte);
+    }
+    let pointer = usize::from(leading - 0xA1) * 94 + usize::from(byte - 0xA1);
+    let code_point = if jis0212 {
+        jis0212::code_point(pointer)
+    } else {
+        jis0208::code_point(pointer)
+    };
+    // Step 5.6.
+    if let Some(c) = code_point {
+        return Step::Scalar(c);
+    }
+    // Steps 5.7-5.8.
+    trail_error(
+        DecodeErrorKind::UnassignedPointer {
+            pointer: pointer as u32,
+        },
+        byte,
+    )
 }
 
 /// Steps 5.7-5.8: the error after a leading byte, with an ASCII `byte`

@@ -21,23 +21,7 @@ impl Handler for EucKrDecoder {
             // Steps 3.1-3.2.
             let leading = self.leading;
             self.leading = 0;
-            // Step 3.4: only 0x41..=0xFE can trail, so any other byte leaves the
-            // pointer null.
-            if !(0x41..=0xFE).contains(&byte) {
-                return trail_error(DecodeErrorKind::InvalidTrail, byte);
-            }
-            let pointer = usize::from(leading - 0x81) * 190 + usize::from(byte - 0x41);
-            // Steps 3.5-3.6.
-            if let Some(c) = euc_kr::code_point(pointer) {
-                return Step::Scalar(c);
-            }
-            // Steps 3.7-3.8.
-            return trail_error(
-                DecodeErrorKind::UnassignedPointer {
-                    pointer: pointer as u32,
-                },
-                byte,
-            );
+            return pair(leading, byte);
         }
         match byte {
             // Step 4.
@@ -66,6 +50,51 @@ impl Handler for EucKrDecoder {
     fn is_ascii_ground(&self) -> bool {
         self.leading == 0
     }
+
+    /// Not in spec: the fast path. With nothing pending, step 4 for an ASCII
+    /// byte, or step 5 (a leading byte) followed by steps 3.1-3.6 for the
+    /// next byte when they give a code point, through the same `pair` as
+    /// `handle`. Everything else goes to `handle`.
+    #[inline]
+    fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
+        let (&byte, rest) = bytes.split_first()?;
+        if self.leading != 0 {
+            return None;
+        }
+        match byte {
+            // Step 4.
+            0x00..=0x7F => Some((char::from(byte), 1)),
+            // Step 5, then step 3 for the next byte.
+            0x81..=0xFE => match pair(byte, *rest.first()?) {
+                Step::Scalar(c) => Some((c, 2)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// Steps 3.3-3.8: the pair of `leading` and `byte`, once leading has been
+/// taken and reset.
+#[inline]
+fn pair(leading: u8, byte: u8) -> Step {
+    // Step 3.4: only 0x41..=0xFE can trail, so any other byte leaves the
+    // pointer null.
+    if !(0x41..=0xFE).contains(&byte) {
+        return trail_error(DecodeErrorKind::InvalidTrail, byte);
+    }
+    let pointer = usize::from(leading - 0x81) * 190 + usize::from(byte - 0x41);
+    // Steps 3.5-3.6.
+    if let Some(c) = euc_kr::code_point(pointer) {
+        return Step::Scalar(c);
+    }
+    // Steps 3.7-3.8.
+    trail_error(
+        DecodeErrorKind::UnassignedPointer {
+            pointer: pointer as u32,
+        },
+        byte,
+    )
 }
 
 /// Steps 3.7-3.8: the error after a leading byte, with an ASCII `byte`

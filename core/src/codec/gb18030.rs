@@ -61,6 +61,43 @@ impl Handler for Gb18030Decoder {
     fn is_ascii_ground(&self) -> bool {
         self.first == 0
     }
+
+    /// Not in spec: the fast path. With nothing pending, steps 6-7 for a
+    /// single byte, or step 8 (a leading byte) followed by steps 5.2-5.8 for
+    /// a next byte that is not a digit, when they give a code point, through
+    /// the same `handle_after_first` as `handle`. Four-byte sequences,
+    /// errors and the rest go to `handle`.
+    #[inline]
+    fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
+        let (&byte, rest) = bytes.split_first()?;
+        if self.first != 0 {
+            return None;
+        }
+        match byte {
+            // Step 6.
+            0x00..=0x7F => Some((char::from(byte), 1)),
+            // Step 7.
+            0x80 => Some(('\u{20AC}', 1)),
+            // Step 8, then step 5 for the next byte.
+            0x81..=0xFE => {
+                let next = *rest.first()?;
+                // Step 5.1 would begin a four-byte sequence.
+                if next.is_ascii_digit() {
+                    return None;
+                }
+                let mut after_first = Self {
+                    first: byte,
+                    ..Self::default()
+                };
+                match after_first.handle_after_first(next) {
+                    Step::Scalar(c) => Some((c, 2)),
+                    _ => None,
+                }
+            }
+            // Step 9.
+            0xFF => None,
+        }
+    }
 }
 
 impl Gb18030Decoder {

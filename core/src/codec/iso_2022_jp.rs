@@ -141,6 +141,15 @@ impl Handler for Iso2022JpDecoder {
         // other bytes clear the output flag, so the driver must see each byte.
         false
     }
+
+    /// Not in spec: the fast path, for a byte (ASCII, Roman, katakana
+    /// states) or two (leading byte state) that `handle` itself decodes to
+    /// a code point, run on a copy of the state that is kept only then.
+    /// Escape sequences and errors go to the driver's `handle` calls.
+    #[inline]
+    fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
+        crate::decoder::decode_valid_by_probe(self, bytes, 2)
+    }
 }
 
 impl Iso2022JpDecoder {

@@ -25,34 +25,7 @@ impl Handler for ShiftJisDecoder {
             // Steps 3.1-3.2.
             let leading = self.leading;
             self.leading = 0;
-            // Step 3.6: only 0x40..=0x7E and 0x80..=0xFC can trail; any other
-            // byte leaves the pointer null.
-            if !matches!(byte, 0x40..=0x7E | 0x80..=0xFC) {
-                return trail_error(DecodeErrorKind::InvalidTrail, byte);
-            }
-            // Steps 3.4-3.6: the trailing bytes skip 0x7F, and the leading
-            // bytes skip the single-byte range 0xA0..=0xDF.
-            let offset = if byte < 0x7F { 0x40 } else { 0x41 };
-            let leading_offset = if leading < 0xA0 { 0x81 } else { 0xC1 };
-            let pointer = usize::from(leading - leading_offset) * 188 + usize::from(byte - offset);
-            // Step 3.7: the user-defined area maps to the Private Use Area.
-            if USER_DEFINED_POINTERS.contains(&pointer) {
-                let code_point = 0xE000 - 8836 + pointer as u32;
-                return Step::Scalar(
-                    char::from_u32(code_point).expect("U+E000..=U+E757 are scalar values"),
-                );
-            }
-            // Steps 3.8-3.9.
-            if let Some(c) = jis0208::code_point(pointer) {
-                return Step::Scalar(c);
-            }
-            // Steps 3.10-3.11.
-            return trail_error(
-                DecodeErrorKind::UnassignedPointer {
-                    pointer: pointer as u32,
-                },
-                byte,
-            );
+            return pair(leading, byte);
         }
         match byte {
             // Step 4: ASCII, and 0x80 (U+0080) which Windows passes through.
@@ -83,6 +56,64 @@ impl Handler for ShiftJisDecoder {
     fn is_ascii_ground(&self) -> bool {
         self.leading == 0
     }
+
+    /// Not in spec: the fast path. With nothing pending, steps 4-5 for a
+    /// single byte, or step 6 (a leading byte) followed by steps 3.1-3.9 for
+    /// the next byte when they give a code point, through the same `pair`
+    /// as `handle`. Everything else goes to `handle`.
+    #[inline]
+    fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
+        let (&byte, rest) = bytes.split_first()?;
+        if self.leading != 0 {
+            return None;
+        }
+        match byte {
+            // Step 4.
+            0x00..=0x80 => Some((char::from(byte), 1)),
+            // Step 5.
+            0xA1..=0xDF => Some((halfwidth_katakana(byte), 1)),
+            // Step 6, then step 3 for the next byte.
+            0x81..=0x9F | 0xE0..=0xFC => match pair(byte, *rest.first()?) {
+                Step::Scalar(c) => Some((c, 2)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// Steps 3.3-3.11: the pair of `leading` and `byte`, once leading has been
+/// taken and reset.
+#[inline]
+fn pair(leading: u8, byte: u8) -> Step {
+    // Step 3.6: only 0x40..=0x7E and 0x80..=0xFC can trail; any other
+    // byte leaves the pointer null.
+    if !matches!(byte, 0x40..=0x7E | 0x80..=0xFC) {
+        return trail_error(DecodeErrorKind::InvalidTrail, byte);
+    }
+    // Steps 3.4-3.6: the trailing bytes skip 0x7F, and the leading
+    // bytes skip the single-byte range 0xA0..=0xDF.
+    let offset = if byte < 0x7F { 0x40 } else { 0x41 };
+    let leading_offset = if leading < 0xA0 { 0x81 } else { 0xC1 };
+    let pointer = usize::from(leading - leading_offset) * 188 + usize::from(byte - offset);
+    // Step 3.7: the user-defined area maps to the Private Use Area.
+    if USER_DEFINED_POINTERS.contains(&pointer) {
+        let code_point = 0xE000 - 8836 + pointer as u32;
+        return Step::Scalar(
+            char::from_u32(code_point).expect("U+E000..=U+E757 are scalar values"),
+        );
+    }
+    // Steps 3.8-3.9.
+    if let Some(c) = jis0208::code_point(pointer) {
+        return Step::Scalar(c);
+    }
+    // Steps 3.10-3.11.
+    trail_error(
+        DecodeErrorKind::UnassignedPointer {
+            pointer: pointer as u32,
+        },
+        byte,
+    )
 }
 
 /// U+FF61 − 0xA1 + `byte`, for `byte` in 0xA1..=0xDF.

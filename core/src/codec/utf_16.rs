@@ -87,12 +87,48 @@ impl Handler for Utf16Decoder {
     fn is_ascii_ground(&self) -> bool {
         false
     }
+
+    /// Not in spec: the fast path. With nothing pending, steps 3-5 and 9 for
+    /// a code unit that is not a surrogate, or steps 3-5 and 7 for a leading
+    /// surrogate followed by steps 3-6 for a trailing one. Unpaired
+    /// surrogates and code units cut off by the end of `bytes` go to `handle`.
+    #[inline]
+    fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
+        if self.leading_byte.is_some() || self.leading_surrogate.is_some() {
+            return None;
+        }
+        let code_unit = |position: usize| {
+            let pair = [*bytes.get(position)?, *bytes.get(position + 1)?];
+            Some(if self.is_utf16be {
+                u16::from_be_bytes(pair)
+            } else {
+                u16::from_le_bytes(pair)
+            })
+        };
+        let first = code_unit(0)?;
+        // Step 9.
+        if !(0xD800..=0xDFFF).contains(&first) {
+            return Some((char::from_u32(u32::from(first))?, 2));
+        }
+        // Step 7, then step 6 for the next code unit.
+        if !is_leading_surrogate(first) {
+            return None;
+        }
+        let second = code_unit(2)?;
+        if !is_trailing_surrogate(second) {
+            return None;
+        }
+        let scalar = 0x10000 + ((u32::from(first) - 0xD800) << 10) + (u32::from(second) - 0xDC00);
+        Some((char::from_u32(scalar)?, 4))
+    }
 }
 
+#[inline]
 fn is_leading_surrogate(code_unit: u16) -> bool {
     (0xD800..=0xDBFF).contains(&code_unit)
 }
 
+#[inline]
 fn is_trailing_surrogate(code_unit: u16) -> bool {
     (0xDC00..=0xDFFF).contains(&code_unit)
 }

@@ -28,6 +28,16 @@ impl Handler for XUserDefinedDecoder {
     fn is_ascii_ground(&self) -> bool {
         true
     }
+
+    /// Not in spec: the fast path, steps 2-3 for one byte (every byte is
+    /// valid).
+    #[inline]
+    fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
+        match self.handle(*bytes.first()?) {
+            Step::Scalar(c) => Some((c, 1)),
+            _ => None,
+        }
+    }
 }
 
 /// The [x-user-defined encoder](https://encoding.spec.whatwg.org/#x-user-defined-encoder).
