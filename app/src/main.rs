@@ -1,20 +1,28 @@
 //! `mojiscope`: look inside text files byte by byte.
 //!
-//! With a subcommand it is a command-line tool (see [`cli`]). Without one it
-//! will be the desktop app, which is not part of this build yet.
+//! With a subcommand it is a command-line tool (see [`mojiscope::cli`]).
+//! Without one it opens the desktop app, on FILE if one is given.
 
-mod cli;
-
+use std::ffi::OsString;
 use std::io::{self, BufWriter, Write as _};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cli::CliError;
+use eframe::egui;
+use mojiscope::app::InspectorApp;
+use mojiscope::cli::{self, CliError};
 
 fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    // No arguments at all: the desktop app, if there is a display to show it
+    // on; otherwise the command line's help, as before.
+    if args.len() <= 1 && display_available() {
+        return desktop(None);
+    }
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut stdout = BufWriter::with_capacity(cli::CHUNK_SIZE, stdout.lock());
-    let result = cli::run(std::env::args_os(), &mut stdin.lock(), &mut stdout);
+    let result = cli::run(args.iter().cloned(), &mut stdin.lock(), &mut stdout);
     match result {
         Ok(success) => {
             if let Some(summary) = success.summary {
@@ -28,9 +36,61 @@ fn main() -> ExitCode {
             error.print().ok();
             ExitCode::from(CliError::Clap(error).exit_status())
         }
+        // FILE without a subcommand: the desktop app opens it. The parser
+        // accepted exactly one positional argument, so it is the last one.
+        Err(CliError::NoDesktopApp { file }) => match args.last() {
+            Some(path) if display_available() => desktop(Some(PathBuf::from(path))),
+            _ => {
+                report(&format!(
+                    "no display to open the desktop app on (DISPLAY and WAYLAND_DISPLAY are unset); to see the file as text, run: mojiscope decode {file}"
+                ));
+                ExitCode::from(2)
+            }
+        },
         Err(error) => {
             report(&error.to_string());
             ExitCode::from(error.exit_status())
+        }
+    }
+}
+
+/// Whether a window can be shown: on Linux and the BSDs that needs an X11
+/// or Wayland display; elsewhere there always is one.
+fn display_available() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some_and(|value| !value.is_empty()))
+}
+
+/// Runs the desktop app until its window closes.
+fn desktop(file: Option<PathBuf>) -> ExitCode {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("mojiscope")
+            .with_app_id("mojiscope")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0])
+            .with_drag_and_drop(true),
+        ..eframe::NativeOptions::default()
+    };
+    let result = eframe::run_native(
+        "mojiscope",
+        options,
+        Box::new(move |cc| {
+            Ok(Box::new(InspectorApp::from_creation_context(
+                cc,
+                file.as_deref(),
+            )))
+        }),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            report(&format!("cannot start the desktop app: {error}"));
+            ExitCode::from(2)
         }
     }
 }

@@ -141,7 +141,7 @@ impl Differences {
 }
 
 /// Classes of difference where `encoding_rs` does not follow the current
-/// standard (`/work/shared/whatwg/encoding.bs`, which is normative here). Each
+/// standard (the copy in `../shared/whatwg/`, which is normative here). Each
 /// is as narrow as the difference and quotes the standard. `input` is the
 /// rendering the checks record (hex bytes for decoders, the `{:?}` of the
 /// text for encoders). None are known: `encoding_rs` 0.8.35 and later implement

@@ -1,0 +1,76 @@
+//! What panels, menus and shortcuts ask for. Commands are collected during
+//! a frame and applied once, at its end, by [`super::InspectorApp::apply`].
+
+use std::path::PathBuf;
+
+use mojiscope_core::Encoding;
+
+use crate::state::Selection;
+
+/// One thing the user asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Show the file dialog (on a worker thread).
+    OpenDialog,
+    /// Open a file.
+    Open(PathBuf),
+    /// Read the open file again.
+    Reload,
+    /// Close the open file.
+    Close,
+    /// Decode pane `pane` with another encoding.
+    SetEncoding {
+        /// The pane's index.
+        pane: usize,
+        /// The encoding.
+        encoding: &'static Encoding,
+    },
+    /// Add a decode pane.
+    AddPane,
+    /// Remove a decode pane.
+    RemovePane(usize),
+    /// Make a pane the one F8 moves in.
+    FocusPane(usize),
+    /// Select bytes in every view.
+    Select(Selection),
+    /// Scroll every view to a byte offset.
+    Reveal(u64),
+    /// Select the next error of the focused pane.
+    NextError,
+    /// Select the previous error of the focused pane.
+    PreviousError,
+    /// Show the Go to offset box.
+    ShowGoTo,
+    /// Select the byte at an offset and scroll to it.
+    GoTo(u64),
+    /// Bytes per hex view row.
+    SetHexWidth(usize),
+    /// Light or dark.
+    SetDarkMode(bool),
+    /// Stop the background jobs.
+    CancelJobs,
+}
+
+/// Parses what the user typed into Go to offset: decimal, or hex with `0x`.
+pub fn parse_offset(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        u64::from_str_radix(hex, 16).ok()
+    } else {
+        text.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_parse_as_decimal_or_hex() {
+        assert_eq!(parse_offset(" 42 "), Some(42));
+        assert_eq!(parse_offset("0x1F"), Some(31));
+        assert_eq!(parse_offset("0X1f"), Some(31));
+        assert_eq!(parse_offset("zz"), None);
+        assert_eq!(parse_offset(""), None);
+    }
+}

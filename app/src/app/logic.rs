@@ -1,0 +1,489 @@
+//! Per-frame work that is not layout: job events, dropped files, keyboard
+//! shortcuts, the file dialog's answer, and applying commands.
+
+use std::path::Path;
+
+use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
+use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
+
+use super::{Command, InspectorApp};
+use crate::analysis::default_panes;
+use crate::document::Document;
+use crate::jobs::{JobEvent, JobKind};
+use crate::state::{MAX_PANES, MIN_PANES, Selection, SelectionOrigin, Session};
+use crate::ui::decode_view::Pane;
+use crate::ui::error_list::error_at;
+
+/// The most job events handled in one frame (the rest wait for the next).
+const MAX_EVENTS_PER_FRAME: usize = 256;
+
+const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
+const CLOSE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
+const GO_TO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
+const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
+const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
+
+/// How a pane decodes: a byte order mark picks the encoding when it is the
+/// pane's own encoding or a UTF-16 one (which nothing overrides); any other
+/// pane shows how its encoding's decoder reads every byte.
+pub fn bom_handling_for(
+    bom: Option<&'static Encoding>,
+    encoding: &'static Encoding,
+) -> BomHandling {
+    match bom {
+        Some(bom) if bom == encoding || !bom.is_override_choice() => BomHandling::Sniff,
+        _ => BomHandling::None,
+    }
+}
+
+impl InspectorApp {
+    /// Drains job events, the dialog's answer, dropped files and shortcuts.
+    pub(super) fn logic(&mut self, ctx: &Context) {
+        for _ in 0..MAX_EVENTS_PER_FRAME {
+            let Some(event) = self.jobs.try_recv() else {
+                break;
+            };
+            self.handle_event(event);
+        }
+        if let Some(receiver) = &self.dialog {
+            match receiver.try_recv() {
+                Ok(picked) => {
+                    self.dialog = None;
+                    if let Some(path) = picked {
+                        self.commands.push(Command::Open(path));
+                    }
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.dialog = None,
+            }
+        }
+        let dropped = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|file| file.path().to_path_buf())
+                .find(|path| !path.as_os_str().is_empty())
+        });
+        if let Some(path) = dropped {
+            self.commands.push(Command::Open(path));
+        }
+        let typing = ctx.egui_wants_keyboard_input();
+        ctx.input_mut(|input| {
+            if input.consume_shortcut(&OPEN) {
+                self.commands.push(Command::OpenDialog);
+            }
+            if input.consume_shortcut(&RELOAD) {
+                self.commands.push(Command::Reload);
+            }
+            if input.consume_shortcut(&CLOSE) {
+                self.commands.push(Command::Close);
+            }
+            if input.consume_shortcut(&GO_TO) {
+                self.commands.push(Command::ShowGoTo);
+            }
+            if typing {
+                return;
+            }
+            // Shift+F8 first: F8's shortcut would also match with Shift held.
+            if input.consume_shortcut(&PREVIOUS_ERROR) {
+                self.commands.push(Command::PreviousError);
+            }
+            if input.consume_shortcut(&NEXT_ERROR) {
+                self.commands.push(Command::NextError);
+            }
+        });
+    }
+
+    fn handle_event(&mut self, event: JobEvent) {
+        let session = &mut self.session;
+        match event {
+            JobEvent::Progress {
+                generation,
+                job,
+                done,
+                total,
+            } => {
+                if generation != session.generation {
+                    return;
+                }
+                let progress = (done < total).then_some((done, total));
+                match job {
+                    JobKind::Analysis { pane } => {
+                        if let Some(pane) = session.panes.get_mut(pane) {
+                            pane.progress = progress;
+                        }
+                    }
+                    JobKind::Counts | JobKind::Lines => session.progress = progress,
+                }
+            }
+            JobEvent::Counts { generation, counts } => {
+                if generation != session.generation {
+                    return;
+                }
+                if !session.panes_settled {
+                    let bom = session.document.as_ref().and_then(|d| d.bom);
+                    let encodings = default_panes(bom, &counts);
+                    session.counts = Some(counts);
+                    self.set_panes(&encodings);
+                } else {
+                    session.counts = Some(counts);
+                }
+            }
+            JobEvent::Analysis {
+                generation,
+                pane,
+                analysis,
+            } => {
+                if generation != session.generation {
+                    return;
+                }
+                if let Some(target) = session.panes.get_mut(pane) {
+                    let forced = session
+                        .document
+                        .as_ref()
+                        .and_then(|d| d.bom)
+                        .filter(|_| target.bom_handling == BomHandling::Sniff);
+                    if analysis.encoding == target.encoding || Some(analysis.encoding) == forced {
+                        target.analysis = Some(analysis);
+                        target.progress = None;
+                        target.view.reset();
+                    }
+                }
+            }
+            JobEvent::Lines { generation, index } => {
+                if generation == session.generation {
+                    session.lines = Some(index);
+                    for pane in &mut session.panes {
+                        pane.view.reset();
+                    }
+                }
+            }
+            JobEvent::Failed {
+                generation,
+                job,
+                message,
+            } => {
+                if generation != session.generation {
+                    return;
+                }
+                match job {
+                    JobKind::Analysis { pane } => {
+                        // The line index is built after pane 0's analysis.
+                        session.lines_failed |= pane == 0;
+                        if let Some(pane) = session.panes.get_mut(pane) {
+                            pane.failed = Some(message.clone());
+                        }
+                    }
+                    JobKind::Counts => session.counts_failed = true,
+                    JobKind::Lines => session.lines_failed = true,
+                }
+                session.notice = Some(message);
+            }
+        }
+    }
+
+    /// Applies one command.
+    pub(super) fn apply(&mut self, command: Command) {
+        match command {
+            Command::OpenDialog => self.spawn_dialog(),
+            Command::Open(path) => self.load(&path),
+            Command::Reload => {
+                if let Some(path) = self.session.document.as_ref().map(|d| d.path.clone()) {
+                    let panes = self.session.pane_encodings();
+                    self.load(&path);
+                    if self.session.document.is_some() && !panes.is_empty() {
+                        self.set_panes(&panes);
+                    }
+                }
+            }
+            Command::Close => {
+                self.remember_current();
+                self.jobs.cancel_all();
+                self.session = Session {
+                    generation: self.session.generation,
+                    ..Session::default()
+                };
+            }
+            Command::SetEncoding { pane, encoding } => {
+                if self.session.forced_by_bom().is_none() && encoding.is_override_choice() {
+                    let mut encodings = self.session.pane_encodings();
+                    if let Some(slot) = encodings.get_mut(pane) {
+                        *slot = encoding;
+                        self.set_panes(&encodings);
+                    }
+                }
+            }
+            Command::AddPane => {
+                let mut encodings = self.session.pane_encodings();
+                if encodings.len() < MAX_PANES && self.session.forced_by_bom().is_none() {
+                    let next = self.best_unused(&encodings);
+                    encodings.push(next);
+                    self.set_panes(&encodings);
+                }
+            }
+            Command::RemovePane(pane) => {
+                let mut encodings = self.session.pane_encodings();
+                if encodings.len() > MIN_PANES && pane < encodings.len() {
+                    encodings.remove(pane);
+                    self.set_panes(&encodings);
+                }
+            }
+            Command::FocusPane(pane) => {
+                if pane < self.session.panes.len() {
+                    self.session.focused_pane = pane;
+                }
+            }
+            Command::Select(selection) => self.session.selection = Some(selection),
+            Command::Reveal(byte_offset) => self.reveal(byte_offset),
+            Command::NextError => self.step_error(true),
+            Command::PreviousError => self.step_error(false),
+            Command::ShowGoTo => {
+                if self.session.document.is_some() {
+                    self.session.goto = Some(String::new());
+                }
+            }
+            Command::GoTo(byte_offset) => {
+                self.session.goto = None;
+                let len = self.document_len();
+                if byte_offset < len {
+                    self.session.selection = Some(Selection {
+                        span: ByteSpan::new(byte_offset, byte_offset + 1),
+                        origin: SelectionOrigin::Navigation,
+                    });
+                    self.reveal(byte_offset);
+                } else {
+                    self.session.notice = Some(format!(
+                        "offset {byte_offset} is past the end of the file ({len} bytes)"
+                    ));
+                }
+            }
+            Command::SetHexWidth(width) => self.settings.hex_width = width,
+            Command::SetDarkMode(dark) => {
+                self.settings.dark_mode = dark;
+                if let Some(ctx) = self.context.get() {
+                    ctx.set_theme(if dark {
+                        eframe::egui::Theme::Dark
+                    } else {
+                        eframe::egui::Theme::Light
+                    });
+                }
+            }
+            Command::CancelJobs => {
+                self.jobs.cancel_all();
+                self.session.progress = None;
+                self.session.counts_failed |= self.session.counts.is_none();
+                self.session.lines_failed |= self.session.lines.is_none();
+                self.session.notice = Some("cancelled: the views show what was done".to_owned());
+                for pane in &mut self.session.panes {
+                    if pane.analysis.is_none() {
+                        pane.failed = Some("cancelled (Reload to start again)".to_owned());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Remembers the open file and its panes in the recent files.
+    pub(super) fn remember_current(&mut self) {
+        if let Some(document) = &self.session.document {
+            let panes = self.session.pane_encodings();
+            let panes: Vec<_> = panes
+                .into_iter()
+                .filter(|e| e.is_override_choice())
+                .collect();
+            self.settings.remember(&document.path, &panes);
+        }
+    }
+
+    fn document_len(&self) -> u64 {
+        self.session
+            .document
+            .as_ref()
+            .map_or(0, |d| d.bytes.len() as u64)
+    }
+
+    /// Opens `path` as a new generation: a file that cannot be read leaves a
+    /// message in the window and nothing else changes.
+    fn load(&mut self, path: &Path) {
+        self.remember_current();
+        let generation = self.session.generation + 1;
+        match Document::open(path, generation) {
+            Ok(document) => {
+                self.jobs.cancel_all();
+                let remembered = self.settings.panes_for(&document.path);
+                let bom = document.bom;
+                self.session = Session {
+                    generation,
+                    document: Some(document),
+                    ..Session::default()
+                };
+                if let Some(document) = &self.session.document {
+                    self.jobs.start_counts(document);
+                }
+                match remembered {
+                    Some(panes) if bom.is_none_or(|b| b.is_override_choice()) => {
+                        self.set_panes(&panes);
+                    }
+                    _ => {
+                        // The primary pane is known before the counts are:
+                        // the BOM's encoding, else UTF-8.
+                        self.set_panes(&[bom.unwrap_or(UTF_8)]);
+                        self.session.panes_settled = false;
+                    }
+                }
+                self.remember_current();
+            }
+            Err(error) => {
+                self.session.generation = generation;
+                self.session.load_error = Some(error.to_string());
+            }
+        }
+    }
+
+    /// Sets the panes' encodings, keeping the analyses of panes whose
+    /// encoding and place did not change and starting jobs for the others.
+    pub(super) fn set_panes(&mut self, encodings: &[&'static Encoding]) {
+        let session = &mut self.session;
+        session.panes_settled = true;
+        let Some(document) = &session.document else {
+            return;
+        };
+        let forced = session
+            .document
+            .as_ref()
+            .and_then(|d| d.bom)
+            .filter(|bom| !bom.is_override_choice());
+        let encodings: Vec<&'static Encoding> = match forced {
+            Some(bom) => vec![bom],
+            None => encodings.to_vec(),
+        };
+        let mut old: Vec<Option<Pane>> = std::mem::take(&mut session.panes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        for (index, &encoding) in encodings.iter().enumerate() {
+            let bom_handling = bom_handling_for(document.bom, encoding);
+            // A pane's work is kept if its encoding is unchanged and it stays
+            // in place, or moves with a finished analysis (the primary pane
+            // must not move: the line index comes from its job).
+            let reusable = old.iter().position(|pane| {
+                pane.as_ref().is_some_and(|pane| {
+                    pane.encoding == encoding && pane.bom_handling == bom_handling
+                })
+            });
+            let kept = reusable
+                .filter(|&position| {
+                    position == index
+                        || (index != 0
+                            && old[position].as_ref().is_some_and(|p| p.analysis.is_some()))
+                })
+                .and_then(|position| old[position].take());
+            let pane = kept.unwrap_or_else(|| {
+                self.jobs
+                    .start_analysis(document, index, encoding, bom_handling);
+                if index == 0 {
+                    session.lines = None;
+                    session.lines_failed = false;
+                }
+                Pane::new(encoding, bom_handling)
+            });
+            session.panes.push(pane);
+        }
+        for index in encodings.len()..MAX_PANES {
+            self.jobs.cancel_pane(index);
+        }
+        session.focused_pane = session
+            .focused_pane
+            .min(session.panes.len().saturating_sub(1));
+        session.inspector.reset();
+    }
+
+    /// The override choice with the fewest errors that no pane shows yet.
+    fn best_unused(&self, used: &[&'static Encoding]) -> &'static Encoding {
+        let mut candidates: Vec<(u64, usize, &'static Encoding)> = mojiscope_core::ALL
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, e)| e.is_override_choice() && !used.contains(e))
+            .map(|(order, e)| {
+                let errors = self
+                    .session
+                    .counts
+                    .as_ref()
+                    .and_then(|counts| counts.iter().find(|c| c.encoding == e))
+                    .map_or(u64::MAX, |c| c.errors);
+                (errors, order, e)
+            })
+            .collect();
+        candidates.sort_by_key(|&(errors, order, _)| (errors, order));
+        candidates.first().map_or(UTF_8, |&(_, _, e)| e)
+    }
+
+    fn reveal(&mut self, byte_offset: u64) {
+        self.session.hex.reveal(byte_offset);
+        if let Some(lines) = &self.session.lines {
+            self.session.pane_reveal_row = Some(lines.row_of(byte_offset));
+        }
+    }
+
+    /// Selects the next (or previous) error of the focused pane.
+    fn step_error(&mut self, forward: bool) {
+        let session = &self.session;
+        let Some(document) = &session.document else {
+            return;
+        };
+        let Some(analysis) = session
+            .panes
+            .get(session.focused_pane)
+            .and_then(|pane| pane.analysis.clone())
+        else {
+            return;
+        };
+        let found = match (session.selection, forward) {
+            (Some(selection), true) => analysis.next_error(selection.span.start),
+            (Some(selection), false) => analysis.prev_error(selection.span.start),
+            (None, true) => analysis.error_offsets.first().copied(),
+            (None, false) => analysis.error_offsets.last().copied(),
+        };
+        let Some(byte_offset) = found else {
+            self.session.notice = Some(format!(
+                "no {} error in {}",
+                if forward { "next" } else { "previous" },
+                analysis.encoding.name()
+            ));
+            return;
+        };
+        let span = error_at(&analysis, &document.bytes, byte_offset)
+            .map_or(ByteSpan::new(byte_offset, byte_offset + 1), |(span, _)| {
+                span
+            });
+        self.session.selection = Some(Selection {
+            span,
+            origin: SelectionOrigin::Navigation,
+        });
+        self.session.notice = None;
+        self.reveal(byte_offset);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mojiscope_core::{SHIFT_JIS, UTF_16LE, WINDOWS_1252};
+
+    use super::*;
+
+    #[test]
+    fn a_bom_decides_only_where_it_may() {
+        assert_eq!(bom_handling_for(None, UTF_8), BomHandling::None);
+        assert_eq!(bom_handling_for(Some(UTF_8), UTF_8), BomHandling::Sniff);
+        assert_eq!(
+            bom_handling_for(Some(UTF_8), WINDOWS_1252),
+            BomHandling::None
+        );
+        assert_eq!(
+            bom_handling_for(Some(UTF_16LE), SHIFT_JIS),
+            BomHandling::Sniff
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! The desktop app: [`InspectorApp`] owns the persisted [`Settings`], the
+//! [`Session`] (the open document and what the jobs learned of it) and the
+//! background [`Jobs`]; it implements [`eframe::App`].
+//!
+//! Each frame runs [`InspectorApp::ui`]: drain job events and input
+//! ([`logic`]), lay out the panels ([`ui`](self::ui)), which only push
+//! [`Command`]s, then apply those commands once.
+
+pub mod commands;
+mod logic;
+mod ui;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, OnceLock};
+
+use eframe::egui::{self, Context};
+
+pub use self::commands::Command;
+use crate::jobs::Jobs;
+use crate::state::{Session, Settings};
+
+/// The desktop app.
+pub struct InspectorApp {
+    /// What is remembered between runs.
+    pub settings: Settings,
+    /// The open document and everything known about it.
+    pub session: Session,
+    jobs: Jobs,
+    /// The egui context, once the first frame has run: the jobs' repaint
+    /// callback reaches it through this.
+    context: Arc<OnceLock<Context>>,
+    /// Commands collected during the frame.
+    commands: Vec<Command>,
+    /// The file dialog's answer, while it is open.
+    dialog: Option<Receiver<Option<PathBuf>>>,
+    /// Whether the native file dialog may be used (never in tests).
+    pub dialogs_enabled: bool,
+}
+
+impl InspectorApp {
+    /// A new app with `settings`, opening `file` if given.
+    pub fn new(settings: Settings, file: Option<&Path>) -> Self {
+        let context: Arc<OnceLock<Context>> = Arc::new(OnceLock::new());
+        let repaint_context = Arc::clone(&context);
+        let repaint: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
+            if let Some(ctx) = repaint_context.get() {
+                ctx.request_repaint();
+            }
+        });
+        let mut app = Self {
+            settings,
+            session: Session::default(),
+            jobs: Jobs::new(repaint),
+            context,
+            commands: Vec::new(),
+            dialog: None,
+            dialogs_enabled: false,
+        };
+        if let Some(file) = file {
+            app.open(file);
+        }
+        app
+    }
+
+    /// The app as eframe starts it: settings restored from storage.
+    pub fn from_creation_context(cc: &eframe::CreationContext<'_>, file: Option<&Path>) -> Self {
+        let settings: Settings = cc
+            .storage
+            .and_then(|storage| eframe::get_value(storage, Settings::KEY))
+            .unwrap_or_default();
+        cc.egui_ctx.set_theme(if settings.dark_mode {
+            egui::Theme::Dark
+        } else {
+            egui::Theme::Light
+        });
+        let mut app = Self::new(settings, file);
+        app.dialogs_enabled = true;
+        // Whatever the first frame does, the jobs can already ask for a repaint.
+        app.context.set(cc.egui_ctx.clone()).ok();
+        app
+    }
+
+    /// Queues a command, applied at the end of the next frame.
+    pub fn push(&mut self, command: Command) {
+        self.commands.push(command);
+    }
+
+    /// Opens `path` now (the command applied at once).
+    pub fn open(&mut self, path: &Path) {
+        self.apply(Command::Open(path.to_path_buf()));
+    }
+
+    /// Whether no background job is running or has events to deliver.
+    pub fn is_idle(&self) -> bool {
+        self.session.pending_jobs() == 0
+    }
+
+    /// One frame: the whole app inside `ui`. Tests drive this directly.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        self.context.get_or_init(|| ui.ctx().clone());
+        self.logic(ui.ctx());
+        self.layout(ui);
+        let commands = std::mem::take(&mut self.commands);
+        for command in commands {
+            self.apply(command);
+        }
+    }
+
+    fn spawn_dialog(&mut self) {
+        if !self.dialogs_enabled || self.dialog.is_some() {
+            return;
+        }
+        let (sender, receiver) = mpsc::channel();
+        let context = Arc::clone(&self.context);
+        let spawned = std::thread::Builder::new()
+            .name("file dialog".to_owned())
+            .spawn(move || {
+                let picked = rfd::FileDialog::new().pick_file();
+                // The app may have quit meanwhile; then nobody is listening.
+                sender.send(picked).ok();
+                if let Some(ctx) = context.get() {
+                    ctx.request_repaint();
+                }
+            });
+        match spawned {
+            Ok(_) => self.dialog = Some(receiver),
+            Err(error) => {
+                self.session.notice = Some(format!("cannot show the file dialog: {error}"));
+            }
+        }
+    }
+}
+
+impl eframe::App for InspectorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        InspectorApp::ui(self, ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.remember_current();
+        eframe::set_value(storage, Settings::KEY, &self.settings);
+    }
+}

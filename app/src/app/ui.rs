@@ -1,0 +1,319 @@
+//! The top-level layout: menus, toolbar, status bar, inspector, hex view and
+//! the decode panes. Panels only push [`Command`]s.
+
+use eframe::egui::{
+    self, Button, CentralPanel, Key, MenuBar, Modal, Panel, ProgressBar, RichText, TextEdit, Ui,
+};
+
+use super::commands::parse_offset;
+use super::{Command, InspectorApp};
+use crate::state::{MAX_PANES, MIN_PANES, Session, Settings};
+use crate::theme::Palette;
+use crate::ui::decode_view::{PaneEnv, row_step};
+use crate::ui::{PanelCtx, legend_ui};
+
+impl InspectorApp {
+    /// Lays out the whole window.
+    pub(super) fn layout(&mut self, ui: &mut Ui) {
+        let palette = Palette::for_theme(ui.ctx().theme());
+        Panel::top("menu bar").show(ui, |ui| self.menu_ui(ui));
+        Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
+        Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
+        if self.session.document.is_none() {
+            CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
+            return;
+        }
+        self.document_ui(ui, palette);
+        self.goto_ui(ui);
+    }
+
+    fn menu_ui(&mut self, ui: &mut Ui) {
+        let commands = &mut self.commands;
+        let has_document = self.session.document.is_some();
+        MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui
+                    .add_enabled(
+                        self.dialogs_enabled,
+                        Button::new("Open…").shortcut_text("Ctrl+O"),
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::OpenDialog);
+                }
+                ui.menu_button("Open Recent", |ui| {
+                    if self.settings.recent.is_empty() {
+                        ui.label("No recent files");
+                    }
+                    for recent in &self.settings.recent {
+                        if ui.button(recent.path.display().to_string()).clicked() {
+                            commands.push(Command::Open(recent.path.clone()));
+                        }
+                    }
+                });
+                if ui
+                    .add_enabled(has_document, Button::new("Reload").shortcut_text("Ctrl+R"))
+                    .clicked()
+                {
+                    commands.push(Command::Reload);
+                }
+                if ui
+                    .add_enabled(has_document, Button::new("Close").shortcut_text("Ctrl+W"))
+                    .clicked()
+                {
+                    commands.push(Command::Close);
+                }
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                ui.label("Bytes per hex row");
+                for width in Settings::HEX_WIDTHS {
+                    if ui
+                        .radio(self.settings.hex_width() == width, format!("{width} bytes"))
+                        .clicked()
+                    {
+                        commands.push(Command::SetHexWidth(width));
+                    }
+                }
+                ui.separator();
+                let mut dark = self.settings.dark_mode;
+                if ui.checkbox(&mut dark, "Dark theme").changed() {
+                    commands.push(Command::SetDarkMode(dark));
+                }
+            });
+            ui.menu_button("Navigate", |ui| {
+                if ui
+                    .add_enabled(has_document, Button::new("Next error").shortcut_text("F8"))
+                    .clicked()
+                {
+                    commands.push(Command::NextError);
+                }
+                if ui
+                    .add_enabled(
+                        has_document,
+                        Button::new("Previous error").shortcut_text("Shift+F8"),
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::PreviousError);
+                }
+                if ui
+                    .add_enabled(
+                        has_document,
+                        Button::new("Go to offset…").shortcut_text("Ctrl+G"),
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::ShowGoTo);
+                }
+            });
+        });
+    }
+
+    fn toolbar_ui(&mut self, ui: &mut Ui) {
+        let has_document = self.session.document.is_some();
+        let panes = self.session.panes.len();
+        let forced = self.session.forced_by_bom().is_some();
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(self.dialogs_enabled, Button::new("Open file…"))
+                .clicked()
+            {
+                self.commands.push(Command::OpenDialog);
+            }
+            ui.separator();
+            if ui
+                .add_enabled(has_document, Button::new("◀ Previous error"))
+                .on_hover_text("Shift+F8, in the focused pane")
+                .clicked()
+            {
+                self.commands.push(Command::PreviousError);
+            }
+            if ui
+                .add_enabled(has_document, Button::new("Next error ▶"))
+                .on_hover_text("F8, in the focused pane")
+                .clicked()
+            {
+                self.commands.push(Command::NextError);
+            }
+            ui.separator();
+            if ui
+                .add_enabled(
+                    has_document && !forced && panes < MAX_PANES,
+                    Button::new("Add pane"),
+                )
+                .clicked()
+            {
+                self.commands.push(Command::AddPane);
+            }
+        });
+    }
+
+    fn status_ui(&mut self, ui: &mut Ui, palette: &Palette) {
+        ui.horizontal(|ui| {
+            if let Some(document) = &self.session.document {
+                let bom = document
+                    .bom
+                    .map(|bom| format!(", {} BOM", bom.name()))
+                    .unwrap_or_default();
+                ui.label(format!(
+                    "{}: {} bytes{bom}",
+                    document.path.display(),
+                    document.bytes.len()
+                ));
+            }
+            if let Some((done, total)) = self.session.progress {
+                let fraction = if total == 0 {
+                    1.0
+                } else {
+                    done as f32 / total as f32
+                };
+                ui.add(
+                    ProgressBar::new(fraction)
+                        .desired_width(160.0)
+                        .show_percentage(),
+                );
+            }
+            if self.session.pending_jobs() > 0 && ui.button("Cancel").clicked() {
+                self.commands.push(Command::CancelJobs);
+            }
+            if let Some(notice) = &self.session.notice {
+                ui.label(RichText::new(notice).color(palette.weak_fg));
+            }
+        });
+    }
+
+    fn welcome_ui(&mut self, ui: &mut Ui, palette: &Palette) {
+        ui.vertical_centered(|ui| {
+            ui.add_space(ui.available_height() / 4.0);
+            if let Some(error) = &self.session.load_error {
+                ui.label(RichText::new(error).color(palette.malformed_fg).heading());
+                ui.add_space(12.0);
+            }
+            ui.heading("mojiscope");
+            ui.label("Open a file to see its bytes and how they decode.");
+            ui.label("File ▸ Open (Ctrl+O), drag a file onto this window, or run: mojiscope FILE");
+            ui.label(
+                RichText::new(
+                    "(The file dialog needs xdg-desktop-portal or zenity; dragging and the command line always work.)",
+                )
+                .small()
+                .color(palette.weak_fg),
+            );
+        });
+    }
+
+    fn document_ui(&mut self, ui: &mut Ui, palette: &'static Palette) {
+        let hex_width = self.settings.hex_width();
+        let commands = &mut self.commands;
+        let Session {
+            document,
+            panes,
+            lines,
+            counts,
+            selection,
+            hex,
+            inspector,
+            pane_scroll_y,
+            pane_reveal_row,
+            focused_pane,
+            ..
+        } = &mut self.session;
+        let Some(document) = document.as_ref() else {
+            return;
+        };
+        let primary = panes.first().and_then(|pane| pane.analysis.clone());
+        let ctx = PanelCtx {
+            bytes: &document.bytes,
+            generation: document.generation,
+            primary: primary.as_ref(),
+            selection: *selection,
+            palette,
+        };
+        let analyses: Vec<_> = panes.iter().map(|p| p.analysis.clone()).collect();
+        Panel::bottom("inspector")
+            .resizable(true)
+            .default_size(170.0)
+            .show(ui, |ui| {
+                inspector.ui(ui, &ctx, &analyses, lines.as_ref());
+            });
+        let char_width = ui.fonts_mut(|f| f.glyph_width(&crate::ui::hex_view::font(ui), '0'));
+        Panel::left("hex view")
+            .resizable(true)
+            .default_size(char_width * (hex_width as f32 * 4.0 + 16.0))
+            .show(ui, |ui| {
+                legend_ui(ui, palette);
+                ui.separator();
+                hex.ui(ui, &ctx, hex_width, commands);
+            });
+        if let Some(row) = pane_reveal_row.take() {
+            *pane_scroll_y = (row.saturating_sub(3) as f32) * row_step(ui);
+        }
+        let forced = document.bom.filter(|bom| !bom.is_override_choice());
+        let pane_count = panes.len();
+        let focused = *focused_pane;
+        let scroll_y = *pane_scroll_y;
+        let mut new_scroll = scroll_y;
+        CentralPanel::default().show(ui, |ui| {
+            ui.columns(pane_count.max(1), |columns| {
+                for (index, (column, pane)) in columns.iter_mut().zip(panes.iter_mut()).enumerate()
+                {
+                    let env = PaneEnv {
+                        index,
+                        lines: lines.as_ref(),
+                        counts: counts.as_deref(),
+                        forced_by_bom: forced,
+                        removable: pane_count > MIN_PANES,
+                        focused: index == focused && pane_count > 1,
+                        scroll_y,
+                    };
+                    let ended = pane.ui(column, &ctx, &env, commands);
+                    if (ended - scroll_y).abs() > 0.5 {
+                        new_scroll = ended;
+                    }
+                }
+            });
+        });
+        if (new_scroll - scroll_y).abs() > 0.5 {
+            *pane_scroll_y = new_scroll;
+            ui.ctx().request_repaint();
+        }
+    }
+
+    fn goto_ui(&mut self, ui: &mut Ui) {
+        let Some(text) = &mut self.session.goto else {
+            return;
+        };
+        let mut go = None;
+        let mut close = false;
+        let modal = Modal::new(egui::Id::unique("go to offset")).show(ui.ctx(), |ui| {
+            ui.heading("Go to offset");
+            ui.label("A byte offset: decimal, or hex with 0x");
+            let edit = ui.add(TextEdit::singleline(text).hint_text("0x1F"));
+            edit.request_focus();
+            let parsed = parse_offset(text);
+            ui.horizontal(|ui| {
+                let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                if (ui
+                    .add_enabled(parsed.is_some(), Button::new("Go"))
+                    .clicked()
+                    || enter)
+                    && let Some(offset) = parsed
+                {
+                    go = Some(offset);
+                }
+                if ui.button("Cancel").clicked() {
+                    close = true;
+                }
+            });
+        });
+        if let Some(offset) = go {
+            self.commands.push(Command::GoTo(offset));
+        } else if close || modal.should_close() {
+            self.session.goto = None;
+        }
+    }
+}

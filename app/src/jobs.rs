@@ -1,0 +1,754 @@
+//! Background work: whole-file error counts and per-pane analyses, each on a
+//! named thread, with progress, cancellation and a repaint request when
+//! something arrives.
+//!
+//! The window owns one [`Jobs`]. It starts jobs for a [`Document`] and drains
+//! [`JobEvent`]s with [`Jobs::try_recv`] once per frame; it never blocks.
+//! Every event carries the generation of the document it was computed for,
+//! so results for a file that has since been reloaded can be told apart.
+//!
+//! There is one job slot for the error counts and one per pane. Starting a
+//! job cancels the one in its slot, and events of a replaced or cancelled job
+//! are dropped by [`Jobs::try_recv`] even if they were already on their way:
+//! what comes out is always from the latest job of each slot.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::fmt;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread;
+
+use mojiscope_core::{ALL, BomHandling, Encoding};
+
+use crate::analysis::{
+    EncodingAnalysis, ErrorCount, LineIndex, analyse, count_errors_with_progress,
+};
+use crate::document::{Document, FileBytes};
+
+/// Events that may wait in the channel; a worker with a result blocks when
+/// it is full (progress events are dropped instead).
+const CHANNEL_CAPACITY: usize = 64;
+
+/// The callback that asks the window to repaint: `ctx.request_repaint()` in
+/// the app, a counter in tests.
+pub type Repaint = Arc<dyn Fn() + Send + Sync>;
+
+/// A flag a job looks at between chunks of work; once set, the job stops
+/// and reports nothing more.
+#[derive(Clone, Debug, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// A token not yet cancelled.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks the job to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`cancel`](Self::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// The flag itself, for the analysis functions.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.0
+    }
+}
+
+/// Which job an event is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JobKind {
+    /// The error counts of every override choice.
+    Counts,
+    /// The analysis of one pane's encoding.
+    Analysis {
+        /// The pane.
+        pane: usize,
+    },
+    /// The row index (built with pane 0's analysis).
+    Lines,
+}
+
+impl fmt::Display for JobKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JobKind::Counts => f.write_str("counting errors"),
+            JobKind::Analysis { pane } => write!(f, "analysing pane {}", pane + 1),
+            JobKind::Lines => f.write_str("indexing rows"),
+        }
+    }
+}
+
+/// What a job has to say.
+#[derive(Debug)]
+pub enum JobEvent {
+    /// Work done so far, out of `total` (in units of the job's choosing;
+    /// `done / total` is the fraction).
+    Progress {
+        /// The document's generation.
+        generation: u64,
+        /// Which job.
+        job: JobKind,
+        /// Work done.
+        done: u64,
+        /// All the work.
+        total: u64,
+    },
+    /// The error counts of every override choice, in the standard's order.
+    Counts {
+        /// The document's generation.
+        generation: u64,
+        /// One per override choice.
+        counts: Vec<ErrorCount>,
+    },
+    /// A pane's analysis.
+    Analysis {
+        /// The document's generation.
+        generation: u64,
+        /// The pane it was started for.
+        pane: usize,
+        /// The result.
+        analysis: Arc<EncodingAnalysis>,
+    },
+    /// The row index, from pane 0's analysis (it follows that pane's
+    /// [`JobEvent::Analysis`]).
+    Lines {
+        /// The document's generation.
+        generation: u64,
+        /// The result.
+        index: Arc<LineIndex>,
+    },
+    /// A job could not be done.
+    Failed {
+        /// The document's generation.
+        generation: u64,
+        /// Which job.
+        job: JobKind,
+        /// Why, for people.
+        message: String,
+    },
+}
+
+impl JobEvent {
+    /// The generation of the document the event is about.
+    pub fn generation(&self) -> u64 {
+        match self {
+            JobEvent::Progress { generation, .. }
+            | JobEvent::Counts { generation, .. }
+            | JobEvent::Analysis { generation, .. }
+            | JobEvent::Lines { generation, .. }
+            | JobEvent::Failed { generation, .. } => *generation,
+        }
+    }
+}
+
+/// Where a job runs: a new job replaces the one in its slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Slot {
+    Counts,
+    Pane(usize),
+}
+
+/// An event with the job it came from.
+struct Envelope {
+    slot: Slot,
+    serial: u64,
+    event: JobEvent,
+}
+
+/// The latest job of a slot.
+#[derive(Debug)]
+struct Running {
+    serial: u64,
+    cancel: CancelToken,
+    /// Set when its thread is done (or was never started).
+    finished: Arc<AtomicBool>,
+}
+
+/// The background jobs of one window.
+pub struct Jobs {
+    sender: SyncSender<Envelope>,
+    receiver: Receiver<Envelope>,
+    repaint: Repaint,
+    running: HashMap<Slot, Running>,
+    next_serial: u64,
+}
+
+impl fmt::Debug for Jobs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Jobs")
+            .field("running", &self.running)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Jobs {
+    /// No jobs yet; `repaint` is called after every event a job sends.
+    pub fn new(repaint: Repaint) -> Self {
+        let (sender, receiver) = sync_channel(CHANNEL_CAPACITY);
+        Self {
+            sender,
+            receiver,
+            repaint,
+            running: HashMap::new(),
+            next_serial: 0,
+        }
+    }
+
+    /// Counts the errors of every override choice over the whole document
+    /// ([`JobEvent::Counts`]), replacing any counting job still running.
+    pub fn start_counts(&mut self, document: &Document) {
+        let worker = self.worker(Slot::Counts, document.generation);
+        let bytes = document.bytes.clone();
+        spawn(
+            worker,
+            JobKind::Counts,
+            "counts".to_owned(),
+            move |worker| {
+                count_job(worker, &bytes);
+            },
+        );
+    }
+
+    /// Analyses the document with `encoding` for pane `pane`
+    /// ([`JobEvent::Analysis`]; for pane 0 also [`JobEvent::Lines`]),
+    /// replacing that pane's previous job.
+    pub fn start_analysis(
+        &mut self,
+        document: &Document,
+        pane: usize,
+        encoding: &'static Encoding,
+        bom_handling: BomHandling,
+    ) {
+        let worker = self.worker(Slot::Pane(pane), document.generation);
+        let bytes = document.bytes.clone();
+        let name = format!("analyse:{}", encoding.name());
+        spawn(worker, JobKind::Analysis { pane }, name, move |worker| {
+            analysis_job(worker, &bytes, pane, encoding, bom_handling);
+        });
+    }
+
+    /// Cancels pane `pane`'s job, if any; nothing more arrives from it.
+    pub fn cancel_pane(&mut self, pane: usize) {
+        if let Some(running) = self.running.remove(&Slot::Pane(pane)) {
+            running.cancel.cancel();
+        }
+    }
+
+    /// Cancels every job; nothing more arrives from any of them.
+    pub fn cancel_all(&mut self) {
+        for (_, running) in self.running.drain() {
+            running.cancel.cancel();
+        }
+    }
+
+    /// The next event of a current job, if one is waiting. Never blocks.
+    pub fn try_recv(&self) -> Option<JobEvent> {
+        loop {
+            let envelope = self.receiver.try_recv().ok()?;
+            let current = self
+                .running
+                .get(&envelope.slot)
+                .is_some_and(|running| running.serial == envelope.serial);
+            if current {
+                return Some(envelope.event);
+            }
+            // From a replaced or cancelled job: dropped.
+        }
+    }
+
+    /// Whether a current job's thread is still working.
+    pub fn is_busy(&self) -> bool {
+        self.running
+            .values()
+            .any(|running| !running.finished.load(Ordering::Acquire))
+    }
+
+    /// Cancels the job in `slot` and makes the handle of its successor.
+    fn worker(&mut self, slot: Slot, generation: u64) -> Worker {
+        let serial = self.next_serial;
+        self.next_serial += 1;
+        let cancel = CancelToken::new();
+        let finished = Arc::new(AtomicBool::new(false));
+        let replaced = self.running.insert(
+            slot,
+            Running {
+                serial,
+                cancel: cancel.clone(),
+                finished: Arc::clone(&finished),
+            },
+        );
+        if let Some(replaced) = replaced {
+            replaced.cancel.cancel();
+        }
+        Worker {
+            sender: self.sender.clone(),
+            repaint: Arc::clone(&self.repaint),
+            slot,
+            serial,
+            generation,
+            cancel,
+            finished,
+            last_percent: AtomicU64::new(u64::MAX),
+        }
+    }
+}
+
+impl Drop for Jobs {
+    fn drop(&mut self) {
+        // The threads see the flag within a MiB of work; one blocked on a
+        // full channel wakes when the receiver goes.
+        self.cancel_all();
+    }
+}
+
+/// A job's side of the channel.
+struct Worker {
+    sender: SyncSender<Envelope>,
+    repaint: Repaint,
+    slot: Slot,
+    serial: u64,
+    generation: u64,
+    cancel: CancelToken,
+    finished: Arc<AtomicBool>,
+    /// The percentage last reported, so that progress is sent at most a
+    /// hundred times.
+    last_percent: AtomicU64,
+}
+
+impl Worker {
+    /// Sends a result, waiting if the channel is full. Returns false if the
+    /// job was cancelled or the window has gone: stop working.
+    fn send(&self, event: JobEvent) -> bool {
+        if self.cancel.is_cancelled() {
+            return false;
+        }
+        let sent = self.sender.send(self.envelope(event)).is_ok();
+        (self.repaint)();
+        sent
+    }
+
+    /// Reports progress, unless the percentage is unchanged or the channel
+    /// is full (progress is not worth waiting for).
+    fn progress(&self, job: JobKind, done: u64, total: u64) {
+        let percent = done.saturating_mul(100).checked_div(total).unwrap_or(100);
+        if self.last_percent.swap(percent, Ordering::Relaxed) == percent
+            || self.cancel.is_cancelled()
+        {
+            return;
+        }
+        let event = JobEvent::Progress {
+            generation: self.generation,
+            job,
+            done,
+            total,
+        };
+        if self.sender.try_send(self.envelope(event)).is_ok() {
+            (self.repaint)();
+        }
+    }
+
+    fn envelope(&self, event: JobEvent) -> Envelope {
+        Envelope {
+            slot: self.slot,
+            serial: self.serial,
+            event,
+        }
+    }
+
+    /// Reports that the job failed.
+    fn fail(&self, job: JobKind, message: String) {
+        self.send(JobEvent::Failed {
+            generation: self.generation,
+            job,
+            message,
+        });
+    }
+}
+
+/// Runs `body` on a thread named `name`, turning a panic (a bug) or a
+/// failure to start the thread into a [`JobEvent::Failed`].
+fn spawn(worker: Worker, job: JobKind, name: String, body: impl FnOnce(&Worker) + Send + 'static) {
+    let worker = Arc::new(worker);
+    let on_thread = Arc::clone(&worker);
+    let spawned = thread::Builder::new().name(name).spawn(move || {
+        let result = panic::catch_unwind(AssertUnwindSafe(|| body(&on_thread)));
+        if let Err(payload) = result {
+            on_thread.fail(job, format!("internal error: {}", panic_message(&*payload)));
+        }
+        on_thread.finished.store(true, Ordering::Release);
+    });
+    if let Err(error) = spawned {
+        // On the window's thread: never wait for room in the channel.
+        let event = JobEvent::Failed {
+            generation: worker.generation,
+            job,
+            message: format!("cannot start a thread: {error}"),
+        };
+        worker.sender.try_send(worker.envelope(event)).ok();
+        worker.finished.store(true, Ordering::Release);
+        (worker.repaint)();
+    }
+}
+
+/// The text of a panic's payload.
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    if let Some(message) = payload.downcast_ref::<&str>() {
+        message
+    } else if let Some(message) = payload.downcast_ref::<String>() {
+        message
+    } else {
+        "a panic"
+    }
+}
+
+fn count_job(worker: &Worker, bytes: &FileBytes) {
+    let choices: Vec<&'static Encoding> = ALL
+        .iter()
+        .copied()
+        .filter(|encoding| encoding.is_override_choice())
+        .collect();
+    let progress = |done, total| worker.progress(JobKind::Counts, done, total);
+    if let Some(counts) =
+        count_errors_with_progress(bytes, &choices, worker.cancel.flag(), &progress)
+    {
+        worker.send(JobEvent::Counts {
+            generation: worker.generation,
+            counts,
+        });
+    }
+}
+
+fn analysis_job(
+    worker: &Worker,
+    bytes: &FileBytes,
+    pane: usize,
+    encoding: &'static Encoding,
+    bom_handling: BomHandling,
+) {
+    let job = JobKind::Analysis { pane };
+    let total = bytes.len() as u64;
+    let mut progress = |done| worker.progress(job, done, total);
+    let Some(analysis) = analyse(
+        bytes,
+        encoding,
+        bom_handling,
+        worker.cancel.flag(),
+        &mut progress,
+    ) else {
+        return;
+    };
+    let analysis = Arc::new(analysis);
+    let sent = worker.send(JobEvent::Analysis {
+        generation: worker.generation,
+        pane,
+        analysis: Arc::clone(&analysis),
+    });
+    if !sent || pane != 0 {
+        return;
+    }
+    if let Some(index) = LineIndex::build(bytes, &analysis, worker.cancel.flag()) {
+        worker.send(JobEvent::Lines {
+            generation: worker.generation,
+            index: Arc::new(index),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::atomic::AtomicUsize;
+    use std::time::{Duration, Instant};
+
+    use mojiscope_core::{GB18030, SHIFT_JIS, UTF_8, UTF_16LE, WINDOWS_1252};
+
+    use super::*;
+    use crate::analysis::count_errors;
+
+    fn document(bytes: Vec<u8>, generation: u64) -> Document {
+        Document::from_bytes(
+            PathBuf::from("test.txt"),
+            FileBytes::from(bytes),
+            generation,
+        )
+    }
+
+    fn counting_jobs() -> (Jobs, Arc<AtomicUsize>) {
+        let repaints = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&repaints);
+        let jobs = Jobs::new(Arc::new(move || {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }));
+        (jobs, repaints)
+    }
+
+    /// Drains events until `done` says so (or a generous timeout fails).
+    fn collect_until(jobs: &Jobs, done: impl Fn(&[JobEvent]) -> bool) -> Vec<JobEvent> {
+        let started = Instant::now();
+        let mut events = Vec::new();
+        while !done(&events) {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "timed out; events so far: {events:?}"
+            );
+            match jobs.try_recv() {
+                Some(event) => events.push(event),
+                None => thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        events
+    }
+
+    fn wait_idle(jobs: &Jobs) {
+        let started = Instant::now();
+        while jobs.is_busy() {
+            assert!(started.elapsed() < Duration::from_secs(60), "still busy");
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    fn pseudo_random(len: usize) -> Vec<u8> {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 32) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn counts_arrive_with_the_generation_and_a_repaint() {
+        let (mut jobs, repaints) = counting_jobs();
+        let bytes = b"caf\xC3\xA9 \x93\xFA\x96\x7B \xFF".to_vec();
+        let expected = count_errors(
+            &bytes,
+            &ALL.iter()
+                .copied()
+                .filter(|e| e.is_override_choice())
+                .collect::<Vec<_>>(),
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        jobs.start_counts(&document(bytes, 7));
+        let events = collect_until(&jobs, |events| {
+            events
+                .iter()
+                .any(|event| matches!(event, JobEvent::Counts { .. }))
+        });
+        assert!(events.iter().all(|event| event.generation() == 7));
+        let Some(JobEvent::Counts { counts, .. }) = events.last() else {
+            panic!("the counts come last: {events:?}");
+        };
+        assert_eq!(counts.len(), 37);
+        assert_eq!(*counts, expected);
+        assert!(counts.iter().any(|count| count.errors == 0));
+        assert!(repaints.load(Ordering::Relaxed) >= 1);
+        wait_idle(&jobs);
+        assert!(jobs.try_recv().is_none());
+    }
+
+    #[test]
+    fn pane_0_gets_its_analysis_then_the_rows_and_other_panes_only_analyses() {
+        let (mut jobs, _) = counting_jobs();
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend("one\ntwo\nthree".encode_utf16().flat_map(u16::to_le_bytes));
+        let document = document(bytes, 3);
+        jobs.start_analysis(&document, 0, UTF_8, BomHandling::Sniff);
+        jobs.start_analysis(&document, 1, WINDOWS_1252, BomHandling::None);
+        let events = collect_until(&jobs, |events| {
+            let analyses = events
+                .iter()
+                .filter(|event| matches!(event, JobEvent::Analysis { .. }))
+                .count();
+            let lines = events
+                .iter()
+                .any(|event| matches!(event, JobEvent::Lines { .. }));
+            analyses == 2 && lines
+        });
+        let mut pane_0_seen = false;
+        for event in &events {
+            assert_eq!(event.generation(), 3);
+            match event {
+                JobEvent::Analysis {
+                    pane: 0, analysis, ..
+                } => {
+                    assert_eq!(analysis.encoding, UTF_16LE, "the BOM picked it");
+                    assert_eq!(analysis.errors, 0);
+                    pane_0_seen = true;
+                }
+                JobEvent::Analysis {
+                    pane: 1, analysis, ..
+                } => {
+                    assert_eq!(analysis.encoding, WINDOWS_1252);
+                }
+                JobEvent::Lines { index, .. } => {
+                    assert!(pane_0_seen, "rows follow pane 0's analysis");
+                    assert_eq!(index.row_count(), 3);
+                    assert_eq!(index.row_span(1).start, 10);
+                }
+                JobEvent::Progress { .. } => {}
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        wait_idle(&jobs);
+        assert!(jobs.try_recv().is_none(), "pane 1 builds no row index");
+    }
+
+    #[test]
+    fn starting_a_pane_again_cancels_and_replaces_its_job() {
+        let (mut jobs, _) = counting_jobs();
+        // Long enough that the first job cannot finish before it is
+        // cancelled (it looks at the flag every MiB).
+        let big = document(pseudo_random(64 << 20), 1);
+        jobs.start_analysis(&big, 2, GB18030, BomHandling::None);
+        let first = jobs.running.get(&Slot::Pane(2)).unwrap();
+        let (first_cancel, first_finished) = (first.cancel.clone(), Arc::clone(&first.finished));
+        let small = document(b"\x93\xFA\x96\x7B".to_vec(), 2);
+        jobs.start_analysis(&small, 2, SHIFT_JIS, BomHandling::None);
+        assert!(first_cancel.is_cancelled());
+        let events = collect_until(&jobs, |events| {
+            events
+                .iter()
+                .any(|event| matches!(event, JobEvent::Analysis { .. }))
+        });
+        for event in &events {
+            assert_eq!(
+                event.generation(),
+                2,
+                "nothing from the replaced job: {event:?}"
+            );
+        }
+        let Some(JobEvent::Analysis { pane, analysis, .. }) = events.last() else {
+            panic!("{events:?}");
+        };
+        assert_eq!(
+            (*pane, analysis.encoding, analysis.errors),
+            (2, SHIFT_JIS, 0)
+        );
+        // The first job stops well before it would have finished, and sent
+        // no result, not even one that try_recv would drop.
+        let started = Instant::now();
+        while !first_finished.load(Ordering::Acquire) {
+            assert!(started.elapsed() < Duration::from_secs(30));
+            thread::sleep(Duration::from_millis(1));
+        }
+        while let Ok(envelope) = jobs.receiver.try_recv() {
+            assert!(
+                matches!(envelope.event, JobEvent::Progress { .. }),
+                "{:?}",
+                envelope.event
+            );
+        }
+    }
+
+    #[test]
+    fn cancel_all_stops_everything_and_silences_it() {
+        let (mut jobs, _) = counting_jobs();
+        let big = document(pseudo_random(32 << 20), 5);
+        jobs.start_counts(&big);
+        jobs.start_analysis(&big, 0, UTF_8, BomHandling::Sniff);
+        jobs.start_analysis(&big, 1, GB18030, BomHandling::None);
+        let tokens: Vec<(CancelToken, Arc<AtomicBool>)> = jobs
+            .running
+            .values()
+            .map(|running| (running.cancel.clone(), Arc::clone(&running.finished)))
+            .collect();
+        assert_eq!(tokens.len(), 3);
+        jobs.cancel_all();
+        assert!(!jobs.is_busy(), "no current job");
+        let started = Instant::now();
+        for (cancel, finished) in &tokens {
+            assert!(cancel.is_cancelled());
+            while !finished.load(Ordering::Acquire) {
+                assert!(started.elapsed() < Duration::from_secs(30), "a job went on");
+                thread::sleep(Duration::from_millis(1));
+            }
+        }
+        assert!(jobs.try_recv().is_none());
+        // A new document's jobs work as before.
+        jobs.start_analysis(&document(b"abc".to_vec(), 6), 0, UTF_8, BomHandling::Sniff);
+        let events = collect_until(&jobs, |events| {
+            events
+                .iter()
+                .any(|event| matches!(event, JobEvent::Lines { .. }))
+        });
+        assert!(events.iter().all(|event| event.generation() == 6));
+    }
+
+    #[test]
+    fn progress_is_reported_in_order_for_the_current_job() {
+        let (mut jobs, _) = counting_jobs();
+        let bytes = vec![b'a'; 8 << 20];
+        let total = bytes.len() as u64;
+        jobs.start_analysis(&document(bytes, 9), 1, WINDOWS_1252, BomHandling::None);
+        let events = collect_until(&jobs, |events| {
+            events
+                .iter()
+                .any(|event| matches!(event, JobEvent::Analysis { .. }))
+        });
+        let progress: Vec<u64> = events
+            .iter()
+            .filter_map(|event| match event {
+                JobEvent::Progress {
+                    job,
+                    done,
+                    total: t,
+                    ..
+                } => {
+                    assert_eq!((*job, *t), (JobKind::Analysis { pane: 1 }, total));
+                    Some(*done)
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(progress.is_sorted(), "{progress:?}");
+        assert!(
+            progress.last().is_some_and(|&done| done == total),
+            "{progress:?}"
+        );
+    }
+
+    #[test]
+    fn a_panicking_job_fails_with_a_message() {
+        let (mut jobs, repaints) = counting_jobs();
+        let worker = jobs.worker(Slot::Pane(4), 11);
+        spawn(
+            worker,
+            JobKind::Analysis { pane: 4 },
+            "panics".to_owned(),
+            |_| {
+                panic!("deliberately");
+            },
+        );
+        let events = collect_until(&jobs, |events| !events.is_empty());
+        match &events[0] {
+            JobEvent::Failed {
+                generation,
+                job,
+                message,
+            } => {
+                assert_eq!((*generation, *job), (11, JobKind::Analysis { pane: 4 }));
+                assert_eq!(message, "internal error: deliberately");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(repaints.load(Ordering::Relaxed) >= 1);
+        wait_idle(&jobs);
+        assert_eq!(
+            JobKind::Analysis { pane: 4 }.to_string(),
+            "analysing pane 5"
+        );
+    }
+}

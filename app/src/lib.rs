@@ -1,0 +1,16 @@
+//! `mojiscope`: look inside text files byte by byte.
+//!
+//! The binary is two front ends over `mojiscope-core`: the command line
+//! ([`cli`]) and the desktop app ([`app::InspectorApp`]). The app's model
+//! ([`document`], [`analysis`], [`jobs`]) knows nothing of egui; its views
+//! ([`app`], [`ui`], [`theme`]) only lay out what is visible and leave every
+//! whole-file computation to the jobs.
+
+pub mod analysis;
+pub mod app;
+pub mod cli;
+pub mod document;
+pub mod jobs;
+pub mod state;
+pub mod theme;
+pub mod ui;

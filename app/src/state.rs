@@ -1,0 +1,226 @@
+//! The app's state: [`Settings`] (persisted between runs by eframe), the
+//! [`Session`] (the open document and what the jobs learned of it; not
+//! persisted) and the [`Selection`] every view shares.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use mojiscope_core::{ByteSpan, Encoding, UTF_16BE, UTF_16LE};
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::{ErrorCount, LineIndex};
+use crate::document::Document;
+use crate::ui::decode_view::Pane;
+use crate::ui::hex_view::HexView;
+use crate::ui::inspector::Inspector;
+
+/// How many files File ▸ Open Recent remembers.
+pub const MAX_RECENT: usize = 10;
+
+/// The fewest and the most decode panes side by side.
+pub const MIN_PANES: usize = 2;
+/// See [`MIN_PANES`].
+pub const MAX_PANES: usize = 4;
+
+/// What is remembered between runs (eframe's storage, key [`Settings::KEY`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Most recent first, at most [`MAX_RECENT`].
+    pub recent: Vec<RecentFile>,
+    /// Bytes per hex view row: 8, 16 or 32.
+    pub hex_width: usize,
+    /// Dark theme (else light).
+    pub dark_mode: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            recent: Vec::new(),
+            hex_width: 16,
+            dark_mode: true,
+        }
+    }
+}
+
+impl Settings {
+    /// The key under which eframe stores the settings.
+    pub const KEY: &'static str = "mojiscope.settings";
+
+    /// The hex view widths offered.
+    pub const HEX_WIDTHS: [usize; 3] = [8, 16, 32];
+
+    /// Puts `path` first in the recent files with the panes' encodings,
+    /// dropping an older entry for it and the oldest beyond [`MAX_RECENT`].
+    pub fn remember(&mut self, path: &Path, panes: &[&'static Encoding]) {
+        self.recent.retain(|recent| recent.path != path);
+        self.recent.insert(
+            0,
+            RecentFile {
+                path: path.to_path_buf(),
+                panes: panes.iter().map(|e| e.name().to_owned()).collect(),
+            },
+        );
+        self.recent.truncate(MAX_RECENT);
+    }
+
+    /// The panes' encodings last used for `path`, if it is a recent file and
+    /// they are all still override choices.
+    pub fn panes_for(&self, path: &Path) -> Option<Vec<&'static Encoding>> {
+        let recent = self.recent.iter().find(|recent| recent.path == path)?;
+        let panes: Option<Vec<_>> = recent
+            .panes
+            .iter()
+            .map(|name| Encoding::for_label(name.as_bytes()).filter(|e| e.is_override_choice()))
+            .collect();
+        panes.filter(|panes| (1..=MAX_PANES).contains(&panes.len()))
+    }
+
+    /// The hex width, forced into [`Settings::HEX_WIDTHS`].
+    pub fn hex_width(&self) -> usize {
+        if Self::HEX_WIDTHS.contains(&self.hex_width) {
+            self.hex_width
+        } else {
+            16
+        }
+    }
+}
+
+/// A recently opened file and the encodings its panes showed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecentFile {
+    /// The file.
+    pub path: PathBuf,
+    /// The panes' encodings, by name.
+    pub panes: Vec<String>,
+}
+
+/// Which view a selection was made in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectionOrigin {
+    /// The hex view.
+    Hex,
+    /// A decode pane, by index.
+    Pane(usize),
+    /// Next or previous error, or Go to offset.
+    Navigation,
+}
+
+/// The selection every view shows: a span of the file's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// The selected bytes (never empty).
+    pub span: ByteSpan,
+    /// Where it was made.
+    pub origin: SelectionOrigin,
+}
+
+/// The open document and what the background jobs learned of it.
+#[derive(Default)]
+pub struct Session {
+    /// The open file.
+    pub document: Option<Document>,
+    /// The generation of the last document opened (stale job events carry an older one).
+    pub generation: u64,
+    /// Why the last file could not be opened.
+    pub load_error: Option<String>,
+    /// A message for the status bar (a failed job, a dialog that could not open).
+    pub notice: Option<String>,
+    /// The decode panes, the primary one first.
+    pub panes: Vec<Pane>,
+    /// Row starts, from the primary pane's decode.
+    pub lines: Option<Arc<LineIndex>>,
+    /// Whole-file error counts of every override choice.
+    pub counts: Option<Vec<ErrorCount>>,
+    /// Whether counting the errors failed or was cancelled.
+    pub counts_failed: bool,
+    /// Whether building the line index failed or was cancelled.
+    pub lines_failed: bool,
+    /// Progress of the counting or indexing job: done, total.
+    pub progress: Option<(u64, u64)>,
+    /// The shared selection.
+    pub selection: Option<Selection>,
+    /// The pane F8 moves in.
+    pub focused_pane: usize,
+    /// The vertical scroll offset the panes share.
+    pub pane_scroll_y: f32,
+    /// A row the panes should scroll to, next frame.
+    pub pane_reveal_row: Option<usize>,
+    /// The hex view's state.
+    pub hex: HexView,
+    /// The inspector's state.
+    pub inspector: Inspector,
+    /// The Go to offset box's text, while it is open.
+    pub goto: Option<String>,
+    /// Whether the panes were set from the error counts (or from the recent files).
+    pub panes_settled: bool,
+}
+
+impl Session {
+    /// How many results the session still waits for.
+    pub fn pending_jobs(&self) -> usize {
+        if self.document.is_none() {
+            return 0;
+        }
+        let panes = self
+            .panes
+            .iter()
+            .filter(|pane| pane.analysis.is_none() && pane.failed.is_none())
+            .count();
+        let lines = self.lines.is_none() && !self.lines_failed;
+        let counts = self.counts.is_none() && !self.counts_failed;
+        panes + usize::from(lines) + usize::from(counts)
+    }
+
+    /// The encoding a UTF-16 byte order mark forces on every pane, if the
+    /// document starts with one.
+    pub fn forced_by_bom(&self) -> Option<&'static Encoding> {
+        self.document
+            .as_ref()
+            .and_then(|document| document.bom)
+            .filter(|&bom| bom == UTF_16LE || bom == UTF_16BE)
+    }
+
+    /// The panes' encodings.
+    pub fn pane_encodings(&self) -> Vec<&'static Encoding> {
+        self.panes.iter().map(|pane| pane.encoding).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mojiscope_core::{SHIFT_JIS, UTF_8, UTF_16LE};
+
+    use super::*;
+
+    #[test]
+    fn recent_files_are_most_recent_first_without_duplicates() {
+        let mut settings = Settings::default();
+        for i in 0..12 {
+            settings.remember(Path::new(&format!("/f{i}")), &[UTF_8]);
+        }
+        settings.remember(Path::new("/f5"), &[UTF_8, SHIFT_JIS]);
+        assert_eq!(settings.recent.len(), MAX_RECENT);
+        assert_eq!(settings.recent[0].path, Path::new("/f5"));
+        assert_eq!(
+            settings
+                .recent
+                .iter()
+                .filter(|r| r.path == Path::new("/f5"))
+                .count(),
+            1
+        );
+        assert_eq!(
+            settings.panes_for(Path::new("/f5")),
+            Some(vec![UTF_8, SHIFT_JIS])
+        );
+    }
+
+    #[test]
+    fn remembered_panes_must_be_override_choices() {
+        let mut settings = Settings::default();
+        settings.remember(Path::new("/a"), &[UTF_16LE]);
+        assert_eq!(settings.panes_for(Path::new("/a")), None);
+    }
+}

@@ -1,0 +1,300 @@
+//! The hex view: offset | bytes | glyphs, byte classes coloured, the primary
+//! pane's errors and the selection marked, virtually scrolled.
+
+use eframe::egui::{
+    self, Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, TextStyle, Ui, WidgetInfo, vec2,
+};
+use mojiscope_core::ByteSpan;
+
+use crate::app::commands::Command;
+use crate::state::{Selection, SelectionOrigin};
+use crate::theme::ByteClass;
+use crate::ui::PanelCtx;
+
+/// The hex view's own state: the drag anchor, where to scroll, and the
+/// errors of the rows last shown.
+#[derive(Default)]
+pub struct HexView {
+    anchor: Option<u64>,
+    reveal: Option<u64>,
+    errors: Option<(ErrorsKey, Vec<ByteSpan>)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ErrorsKey {
+    generation: u64,
+    analysis: usize,
+    span: ByteSpan,
+}
+
+/// The glyph the glyph column shows for a byte: printable ASCII as itself,
+/// everything else as a dot.
+pub fn glyph(byte: u8) -> char {
+    if byte.is_ascii_graphic() || byte == b' ' {
+        char::from(byte)
+    } else {
+        '·'
+    }
+}
+
+impl HexView {
+    /// Scrolls so that `byte_offset` is visible, next frame.
+    pub fn reveal(&mut self, byte_offset: u64) {
+        self.reveal = Some(byte_offset);
+    }
+
+    /// Forgets everything tied to the document shown.
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Shows the bytes of `ctx.document`, `width` to a row.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        ctx: &PanelCtx<'_>,
+        width: usize,
+        commands: &mut Vec<Command>,
+    ) {
+        let bytes: &[u8] = ctx.bytes;
+        let width_u64 = width as u64;
+        let row_count = bytes.len().div_ceil(width).max(1);
+        let font = TextStyle::Monospace.resolve(ui.style());
+        let char_width = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
+        let row_height = ui.text_style_height(&TextStyle::Monospace);
+        let spacing = ui.spacing().item_spacing.y;
+        let row_step = row_height + spacing;
+        let offset_digits = offset_digits(bytes.len() as u64);
+        let layout = Layout {
+            char_width,
+            hex_x: (offset_digits as f32 + 2.0) * char_width,
+            glyph_x: (offset_digits as f32 + 2.0 + width as f32 * 3.0 + 1.0) * char_width,
+            width,
+        };
+        let total_width = layout.glyph_x + (width as f32 + 1.0) * char_width;
+
+        let mut scroll = ScrollArea::both()
+            .id_salt("hex view")
+            .auto_shrink([false, false]);
+        if let Some(byte_offset) = self.reveal.take() {
+            let row = (byte_offset / width_u64) as f32;
+            scroll = scroll.vertical_scroll_offset((row - 3.0).max(0.0) * row_step);
+        }
+        scroll.show_rows(ui, row_height, row_count, |ui, rows| {
+            let first = rows.start as u64 * width_u64;
+            let end = (rows.end as u64 * width_u64).min(bytes.len() as u64);
+            let visible = ByteSpan::new(first.min(end), end);
+            let errors = self.errors_in(ctx, visible);
+            let block = vec2(total_width, rows.len() as f32 * row_step);
+            let (rect, response) = ui.allocate_exact_size(block, Sense::click_and_drag());
+            response.widget_info(|| WidgetInfo::labeled(Role::Grid, true, "Hex view"));
+            let painter = ui.painter_at(rect.expand(2.0));
+            let palette = ctx.palette;
+            for (i, row) in rows.clone().enumerate() {
+                let y = rect.top() + i as f32 * row_step;
+                let row_start = row as u64 * width_u64;
+                painter.text(
+                    Pos2::new(rect.left(), y),
+                    Align2::LEFT_TOP,
+                    format!("{row_start:0offset_digits$X}"),
+                    font.clone(),
+                    palette.weak_fg,
+                );
+                let row_end = (row_start + width_u64).min(bytes.len() as u64);
+                for byte_offset in row_start..row_end {
+                    let Some(&byte) = usize::try_from(byte_offset).ok().and_then(|i| bytes.get(i))
+                    else {
+                        break;
+                    };
+                    let column = (byte_offset - row_start) as usize;
+                    let hex_cell = layout.hex_cell(rect.left(), y, column, row_height);
+                    let glyph_cell = layout.glyph_cell(rect.left(), y, column, row_height);
+                    let selected = ctx.selection.is_some_and(|s| s.span.contains(byte_offset));
+                    let malformed = errors.iter().any(|e| e.contains(byte_offset));
+                    for cell in [hex_cell, glyph_cell] {
+                        if selected {
+                            painter.rect_filled(cell, 0.0, palette.selection_bg);
+                        } else if malformed {
+                            painter.rect_filled(cell, 0.0, palette.malformed_bg);
+                        }
+                    }
+                    let colour = palette.byte_class(ByteClass::of(byte));
+                    painter.text(
+                        hex_cell.left_top() + vec2(char_width * 0.5, 0.0),
+                        Align2::LEFT_TOP,
+                        format!("{byte:02X}"),
+                        font.clone(),
+                        colour,
+                    );
+                    painter.text(
+                        glyph_cell.left_top(),
+                        Align2::LEFT_TOP,
+                        glyph(byte),
+                        font.clone(),
+                        colour,
+                    );
+                }
+            }
+            self.interact(
+                &response,
+                rect,
+                rows.start,
+                row_step,
+                &layout,
+                bytes.len() as u64,
+                commands,
+            );
+        });
+    }
+
+    /// The primary pane's errors among the bytes of `visible`, decoded once
+    /// per visible range.
+    fn errors_in(&mut self, ctx: &PanelCtx<'_>, visible: ByteSpan) -> &[ByteSpan] {
+        let Some(analysis) = ctx.primary else {
+            self.errors = None;
+            return &[];
+        };
+        let key = ErrorsKey {
+            generation: ctx.generation,
+            analysis: std::sync::Arc::as_ptr(analysis) as usize,
+            span: visible,
+        };
+        if self.errors.as_ref().is_none_or(|(k, _)| *k != key) {
+            let trace = analysis.decode_window(ctx.bytes, visible);
+            let spans = trace.errors().map(|(span, _)| span).collect();
+            self.errors = Some((key, spans));
+        }
+        self.errors.as_ref().map_or(&[], |(_, spans)| spans)
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "the geometry of one frame")]
+    fn interact(
+        &mut self,
+        response: &egui::Response,
+        rect: Rect,
+        first_row: usize,
+        row_step: f32,
+        layout: &Layout,
+        len: u64,
+        commands: &mut Vec<Command>,
+    ) {
+        let Some(pos) = response.interact_pointer_pos() else {
+            if !response.dragged() {
+                self.anchor = None;
+            }
+            return;
+        };
+        let row = first_row as f32 + ((pos.y - rect.top()) / row_step).floor();
+        let Some(column) = layout.column_at(pos.x - rect.left()) else {
+            return;
+        };
+        if row < 0.0 || len == 0 {
+            return;
+        }
+        let byte_offset = (row as u64 * layout.width as u64 + column as u64).min(len - 1);
+        if response.drag_started() || response.clicked() || self.anchor.is_none() {
+            self.anchor = Some(byte_offset);
+        }
+        let anchor = self.anchor.unwrap_or(byte_offset);
+        let span = ByteSpan::new(anchor.min(byte_offset), anchor.max(byte_offset) + 1);
+        if response.clicked() || response.dragged() || response.drag_started() {
+            commands.push(Command::Select(Selection {
+                span,
+                origin: SelectionOrigin::Hex,
+            }));
+        }
+    }
+}
+
+/// Where the columns are, in multiples of a monospace character's width.
+struct Layout {
+    char_width: f32,
+    hex_x: f32,
+    glyph_x: f32,
+    width: usize,
+}
+
+impl Layout {
+    fn hex_cell(&self, left: f32, top: f32, column: usize, height: f32) -> Rect {
+        let gap = if column >= self.width / 2 {
+            self.char_width
+        } else {
+            0.0
+        };
+        let x = left + self.hex_x + column as f32 * 3.0 * self.char_width + gap;
+        Rect::from_min_size(Pos2::new(x, top), vec2(3.0 * self.char_width, height))
+    }
+
+    fn glyph_cell(&self, left: f32, top: f32, column: usize, height: f32) -> Rect {
+        let x = left + self.glyph_x + column as f32 * self.char_width;
+        Rect::from_min_size(Pos2::new(x, top), vec2(self.char_width, height))
+    }
+
+    /// The byte column under `x` (relative to the block's left edge), in the
+    /// hex or the glyph column.
+    fn column_at(&self, x: f32) -> Option<usize> {
+        let width = self.width as f32;
+        if x >= self.glyph_x {
+            let column = ((x - self.glyph_x) / self.char_width).floor();
+            return (column < width).then_some(column as usize);
+        }
+        if x < self.hex_x {
+            return None;
+        }
+        let mut cells = (x - self.hex_x) / (3.0 * self.char_width);
+        if cells >= width / 2.0 {
+            // The gap between the two halves of a row.
+            cells = (x - self.hex_x - self.char_width) / (3.0 * self.char_width);
+        }
+        Some((cells.floor().clamp(0.0, width - 1.0)) as usize)
+    }
+}
+
+/// How many hex digits the offset column needs for a file of `len` bytes
+/// (at least 8).
+fn offset_digits(len: u64) -> usize {
+    let bits = u64::BITS - len.leading_zeros();
+    (bits.div_ceil(4) as usize).max(8)
+}
+
+/// The font of the hex view, for callers that size things to it.
+pub fn font(ui: &Ui) -> FontId {
+    TextStyle::Monospace.resolve(ui.style())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glyphs_show_printable_ascii_only() {
+        assert_eq!(glyph(b'A'), 'A');
+        assert_eq!(glyph(b' '), ' ');
+        assert_eq!(glyph(0), '·');
+        assert_eq!(glyph(0xE3), '·');
+    }
+
+    #[test]
+    fn offsets_take_at_least_eight_digits() {
+        assert_eq!(offset_digits(0), 8);
+        assert_eq!(offset_digits(0xFFFF_FFFF), 8);
+        assert_eq!(offset_digits(0x1_0000_0000), 9);
+    }
+
+    #[test]
+    fn columns_map_back_to_bytes() {
+        let layout = Layout {
+            char_width: 10.0,
+            hex_x: 100.0,
+            glyph_x: 600.0,
+            width: 16,
+        };
+        assert_eq!(layout.column_at(50.0), None);
+        assert_eq!(layout.column_at(105.0), Some(0));
+        assert_eq!(layout.column_at(135.0), Some(1));
+        // Byte 8 starts after the gap.
+        assert_eq!(layout.column_at(100.0 + 8.0 * 30.0 + 10.0 + 5.0), Some(8));
+        assert_eq!(layout.column_at(615.0), Some(1));
+        assert_eq!(layout.column_at(600.0 + 17.0 * 10.0), None);
+    }
+}

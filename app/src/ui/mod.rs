@@ -1,0 +1,52 @@
+//! The panels: one file per panel, each a struct with its own view state and
+//! a `ui` method taking a read-only [`PanelCtx`].
+
+pub mod decode_view;
+pub mod error_list;
+pub mod hex_view;
+pub mod inspector;
+
+use std::sync::Arc;
+
+use eframe::egui::{RichText, Ui};
+
+use crate::analysis::EncodingAnalysis;
+use crate::state::Selection;
+use crate::theme::{ByteClass, Palette};
+
+/// What every panel may read for one frame.
+pub struct PanelCtx<'a> {
+    /// The document's bytes.
+    pub bytes: &'a [u8],
+    /// The document's generation (caches are keyed by it).
+    pub generation: u64,
+    /// The primary (first) pane's analysis, whose errors the hex view marks.
+    pub primary: Option<&'a Arc<EncodingAnalysis>>,
+    /// The shared selection.
+    pub selection: Option<Selection>,
+    /// The colours.
+    pub palette: &'static Palette,
+}
+
+/// The legend of the hex view's colours, drawn from the theme's table.
+pub fn legend_ui(ui: &mut Ui, palette: &Palette) {
+    ui.horizontal_wrapped(|ui| {
+        for class in ByteClass::ALL {
+            ui.label(RichText::new(format!("■ {}", class.name())).color(palette.byte_class(class)));
+        }
+        ui.label(
+            RichText::new(" error ")
+                .color(palette.malformed_fg)
+                .background_color(palette.malformed_bg),
+        );
+        ui.label(
+            RichText::new(" U+FFFD in the input ").background_color(palette.replacement_literal_bg),
+        );
+        ui.label(
+            RichText::new("LF control")
+                .color(palette.control_fg)
+                .background_color(palette.control_bg),
+        );
+        ui.label(RichText::new(" selection ").background_color(palette.selection_bg));
+    });
+}

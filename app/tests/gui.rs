@@ -1,0 +1,302 @@
+//! The desktop app driven headless through egui_kittest: the real UI, the
+//! real background jobs, no window and no GPU. The file dialog (rfd) is
+//! never used here: files are opened as `mojiscope FILE` opens them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use mojiscope::app::{Command, InspectorApp};
+use mojiscope::state::{Selection, SelectionOrigin, Settings};
+use mojiscope_core::{ByteSpan, SHIFT_JIS, UTF_8, UTF_16LE};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// A harness around the whole app, with `file` open and every job done.
+/// Glyphs may be missing: these tests are about behaviour (see
+/// `every_script_of_the_fixtures_has_glyphs` for the one about fonts).
+fn app_with(file: Option<&Path>) -> Harness<'static, InspectorApp> {
+    let app = InspectorApp::new(Settings::default(), file);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .allow_missing_glyphs()
+        .build_ui_state(|ui, app: &mut InspectorApp| app.ui(ui), app);
+    settle(&mut harness);
+    harness
+}
+
+/// Runs frames until the background jobs are done (bounded).
+fn settle(harness: &mut Harness<'_, InspectorApp>) {
+    for _ in 0..500 {
+        harness.step();
+        if harness.state().is_idle() {
+            // A few more frames: layout that depends on the results.
+            harness.run_steps(3);
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("the background jobs did not finish in time");
+}
+
+fn pane_encodings(harness: &Harness<'_, InspectorApp>) -> Vec<&'static str> {
+    harness
+        .state()
+        .session
+        .panes
+        .iter()
+        .map(|pane| pane.encoding.name())
+        .collect()
+}
+
+#[test]
+fn utf8_without_errors_shows_no_errors_in_the_primary_pane() {
+    let harness = app_with(Some(&fixture("utf8.txt")));
+    let panes = pane_encodings(&harness);
+    assert_eq!(panes.first(), Some(&"UTF-8"), "{panes:?}");
+    assert!((2..=4).contains(&panes.len()), "{panes:?}");
+    let primary = harness.state().session.panes[0]
+        .analysis
+        .as_ref()
+        .expect("analysed");
+    assert_eq!(primary.errors, 0);
+    assert!(harness.query_all_by_label("no errors").count() >= 1);
+}
+
+#[test]
+fn utf8_with_errors_counts_them_in_the_header() {
+    let harness = app_with(Some(&fixture("utf8-errors.txt")));
+    assert_eq!(pane_encodings(&harness)[0], "UTF-8");
+    harness.get_by_label("4 errors");
+    let primary = harness.state().session.panes[0]
+        .analysis
+        .as_ref()
+        .expect("analysed");
+    assert_eq!(primary.error_offsets, [6, 20, 21, 31]);
+}
+
+#[test]
+fn shift_jis_gets_a_shift_jis_pane_without_errors() {
+    let harness = app_with(Some(&fixture("shift_jis.txt")));
+    let session = &harness.state().session;
+    let shift_jis = session
+        .panes
+        .iter()
+        .find(|pane| pane.encoding == SHIFT_JIS)
+        .expect("a Shift_JIS pane among the defaults");
+    assert_eq!(shift_jis.analysis.as_ref().map(|a| a.errors), Some(0));
+    // UTF-8 is the primary pane, and this file is not UTF-8.
+    let utf8 = session.panes[0].analysis.as_ref().expect("analysed");
+    assert_eq!(session.panes[0].encoding, UTF_8);
+    assert!(utf8.errors > 0);
+}
+
+#[test]
+fn the_chooser_offers_no_utf16_and_groups_by_section() {
+    let mut harness = app_with(Some(&fixture("shift_jis.txt")));
+    harness.get_by_label("Pane 1").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("UTF-16").is_none());
+    assert!(harness.query_by_label_contains("replacement").is_none());
+    harness.get_by_label("Legacy multi-byte Japanese encodings");
+    harness.get_by_label("The Encoding");
+    // Pick EUC-JP for the primary pane: its analysis and line index rerun.
+    harness.get_by_label_contains("EUC-JP").click();
+    settle(&mut harness);
+    assert_eq!(pane_encodings(&harness)[0], "EUC-JP");
+    assert!(harness.state().session.lines.is_some());
+}
+
+#[test]
+fn a_utf16_bom_disables_the_chooser_and_says_why() {
+    let harness = app_with(Some(&fixture("utf16le-bom.txt")));
+    let session = &harness.state().session;
+    assert_eq!(session.panes.len(), 1);
+    assert_eq!(session.panes[0].encoding, UTF_16LE);
+    assert_eq!(
+        session.panes[0].analysis.as_ref().map(|a| a.errors),
+        Some(0)
+    );
+    assert!(
+        harness
+            .get_by_label("Pane 1")
+            .accesskit_node()
+            .is_disabled()
+    );
+    harness.get_by_label_contains("byte order mark decides the encoding");
+    assert!(
+        harness
+            .get_by_label("Add pane")
+            .accesskit_node()
+            .is_disabled()
+    );
+}
+
+#[test]
+fn clicking_a_character_selects_its_bytes_everywhere() {
+    let mut harness = app_with(Some(&fixture("utf8.txt")));
+    // Row 2 is "こんにちは 世界": its first character is bytes 13..16.
+    let rows = harness.get_by_label("Decoded text, pane 1").rect();
+    let step = rows.height() / row_count(&harness);
+    let pos = egui::pos2(rows.left() + 4.0, rows.top() + step * 1.5);
+    harness.get_by_label("Decoded text, pane 1").hover();
+    harness.hover_at(pos);
+    harness.step();
+    harness.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.step();
+    harness.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run_steps(2);
+    let selection = harness.state().session.selection.expect("a selection");
+    assert_eq!(selection.span, ByteSpan::new(13, 16));
+    assert_eq!(selection.origin, SelectionOrigin::Pane(0));
+    // The inspector names the character and its bytes.
+    harness.get_by_label_contains("U+3053 HIRAGANA LETTER KO");
+    harness.get_by_label_contains("bytes 0xD..0x10 (3 bytes): E3 81 93");
+}
+
+/// How many rows the panes have (the fixtures are shorter than a pane, so
+/// every row is visible and the rows' block is that many rows high).
+fn row_count(harness: &Harness<'_, InspectorApp>) -> f32 {
+    harness
+        .state()
+        .session
+        .lines
+        .as_ref()
+        .map_or(1.0, |lines| lines.row_count() as f32)
+}
+
+#[test]
+fn f8_moves_to_the_next_error_and_shift_f8_back() {
+    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    harness.key_press(egui::Key::F8);
+    harness.run_steps(2);
+    let span = |h: &Harness<'_, InspectorApp>| h.state().session.selection.map(|s| s.span);
+    assert_eq!(span(&harness), Some(ByteSpan::new(6, 7)));
+    harness.key_press(egui::Key::F8);
+    harness.run_steps(2);
+    assert_eq!(span(&harness), Some(ByteSpan::new(20, 21)));
+    harness.key_press(egui::Key::F8);
+    harness.key_press(egui::Key::F8);
+    harness.run_steps(2);
+    // The truncated sequence E3 81 before a space: both bytes, one error.
+    assert_eq!(span(&harness), Some(ByteSpan::new(31, 33)));
+    harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F8);
+    harness.run_steps(2);
+    assert_eq!(span(&harness), Some(ByteSpan::new(21, 22)));
+    harness.get_by_label_contains("incomplete sequence");
+}
+
+#[test]
+fn go_to_offset_selects_that_byte() {
+    let mut harness = app_with(Some(&fixture("utf8.txt")));
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::G);
+    harness.run_steps(2);
+    harness.get_by_label("Go to offset");
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("0x10");
+    harness.run_steps(1);
+    harness.get_by_label("Go").click();
+    harness.run_steps(2);
+    let selection = harness.state().session.selection.expect("a selection");
+    assert_eq!(selection.span, ByteSpan::new(16, 17));
+    assert!(harness.state().session.goto.is_none());
+}
+
+#[test]
+fn a_selection_made_elsewhere_shows_in_the_inspector_for_every_pane() {
+    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    harness.state_mut().push(Command::Select(Selection {
+        span: ByteSpan::new(3, 5),
+        origin: SelectionOrigin::Hex,
+    }));
+    harness.run_steps(2);
+    harness.get_by_label_contains("U+00E9 LATIN SMALL LETTER E WITH ACUTE");
+    // windows-1252 (or whichever single-byte pane) reads the two bytes apart.
+    assert!(harness.query_all_by_label_contains("U+00C3").count() >= 1);
+}
+
+#[test]
+fn a_missing_file_gives_a_message_not_a_crash() {
+    let harness = app_with(Some(&fixture("does-not-exist.txt")));
+    assert!(harness.state().session.document.is_none());
+    harness.get_by_label_contains("does-not-exist.txt");
+}
+
+#[test]
+fn panes_can_be_added_and_removed_within_two_to_four() {
+    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    let before = harness.state().session.panes.len();
+    while harness.state().session.panes.len() < 4 {
+        harness.get_by_label("Add pane").click();
+        settle(&mut harness);
+    }
+    assert!(
+        harness
+            .get_by_label("Add pane")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(before <= 4);
+    harness.get_by_label("Remove pane 2").click();
+    settle(&mut harness);
+    assert_eq!(harness.state().session.panes.len(), 3);
+    assert_eq!(pane_encodings(&harness)[0], "UTF-8");
+    for pane in &harness.state().session.panes {
+        assert!(pane.analysis.is_some());
+    }
+}
+
+#[test]
+fn recent_files_remember_the_panes() {
+    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    harness.state_mut().push(Command::SetEncoding {
+        pane: 1,
+        encoding: SHIFT_JIS,
+    });
+    settle(&mut harness);
+    harness.state_mut().push(Command::Open(fixture("utf8.txt")));
+    settle(&mut harness);
+    harness
+        .state_mut()
+        .push(Command::Open(fixture("utf8-errors.txt")));
+    settle(&mut harness);
+    assert_eq!(pane_encodings(&harness)[1], "Shift_JIS");
+    let recent = &harness.state().settings.recent;
+    assert_eq!(recent[0].path, fixture("utf8-errors.txt"));
+    assert_eq!(recent[1].path, fixture("utf8.txt"));
+}
+
+/// With the machine's fonts (as the real app uses them), every script of
+/// the fixtures has glyphs: kittest fails on a missing one.
+#[test]
+fn every_script_of_the_fixtures_has_glyphs() {
+    let app = InspectorApp::new(Settings::default(), Some(&fixture("utf8.txt")));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_context_setup(|ctx| {
+            ctx.add_font_provider(Arc::new(
+                egui_system_font_provider::SystemFontProvider::new(),
+            ));
+        })
+        .build_ui_state(|ui, app: &mut InspectorApp| app.ui(ui), app);
+    settle(&mut harness);
+    harness.get_by_label("no errors");
+}
