@@ -306,16 +306,15 @@ fn fast_items<H: Handler, S: DecodeSink>(
     while let Some(&byte) = input.get(index) {
         let start = base + index as u64;
         if byte.is_ascii() && handler.is_ascii_ground() {
-            if input.get(index + 1).is_some_and(u8::is_ascii) {
-                let run = ascii_prefix_len(&input[index..]);
-                sink.ascii(&input[index..index + run], start);
-                index += run;
-            } else {
+            let run = ascii_prefix_len(&input[index..]);
+            if run == 1 {
                 // A lone ASCII byte (a space between words of another
                 // script): cheaper as one scalar than as a run.
                 sink.scalar(char::from(byte), ByteSpan::new(start, start + 1));
-                index += 1;
+            } else {
+                sink.ascii(&input[index..index + run], start);
             }
+            index += run;
             continue;
         }
         let Some((c, len)) = handler.decode_valid(&input[index..]) else {
@@ -367,16 +366,44 @@ fn valid_utf8_prefix(bytes: &[u8]) -> &str {
 /// The length of the longest prefix of `bytes` that is ASCII.
 #[inline]
 pub(crate) fn ascii_prefix_len(bytes: &[u8]) -> usize {
-    const STRIDE: usize = 16;
-    let mut chunks = bytes.chunks_exact(STRIDE);
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let (words, tail) = bytes.as_chunks::<8>();
     let mut len = 0;
-    for chunk in chunks.by_ref() {
-        if !chunk.is_ascii() {
-            break;
+    // Runs between the letters of most scripts are short: look at one word
+    // first, then at four at a time.
+    let mut blocks = words.chunks_exact(4);
+    if let Some(&first) = words.first() {
+        let high = u64::from_le_bytes(first) & HIGH_BITS;
+        if high != 0 {
+            return (high.trailing_zeros() / 8) as usize;
         }
-        len += STRIDE;
+        blocks = words[1..].chunks_exact(4);
+        len = 8;
     }
-    len + bytes[len..].iter().take_while(|b| b.is_ascii()).count()
+    for block in blocks.by_ref() {
+        let any_high = block
+            .iter()
+            .fold(0, |high, &word| high | u64::from_le_bytes(word))
+            & HIGH_BITS;
+        if any_high != 0 {
+            for &word in block {
+                let high = u64::from_le_bytes(word) & HIGH_BITS;
+                if high != 0 {
+                    return len + (high.trailing_zeros() / 8) as usize;
+                }
+                len += 8;
+            }
+        }
+        len += 32;
+    }
+    for &word in blocks.remainder() {
+        let high = u64::from_le_bytes(word) & HIGH_BITS;
+        if high != 0 {
+            return len + (high.trailing_zeros() / 8) as usize;
+        }
+        len += 8;
+    }
+    len + tail.iter().take_while(|byte| byte.is_ascii()).count()
 }
 
 /// Byte order mark handling before the decoder proper.
@@ -551,5 +578,28 @@ impl Decoder {
             self.codec
                 .run(&mut self.driver, &input[read..], last, self.mode, sink);
         (result, read + consumed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ascii_prefix_len;
+
+    #[test]
+    fn ascii_prefix_len_finds_the_first_high_byte_anywhere() {
+        for len in 0..80 {
+            let ascii = vec![b'a'; len];
+            assert_eq!(ascii_prefix_len(&ascii), len);
+            for position in 0..len {
+                let mut bytes = ascii.clone();
+                bytes[position] = 0x80 | (position as u8);
+                assert_eq!(ascii_prefix_len(&bytes), position, "{len} {position}");
+                // A later high byte does not matter.
+                if position + 1 < len {
+                    bytes[position + 1] = 0xFF;
+                    assert_eq!(ascii_prefix_len(&bytes), position);
+                }
+            }
+        }
     }
 }

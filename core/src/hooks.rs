@@ -5,7 +5,8 @@ use crate::decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 use crate::encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 use crate::encoding::{Encoding, UTF_8};
 use crate::error::{DecodeError, EncodeError};
-use crate::provenance::{DecodeSink, ErrorCounter, Trace};
+use crate::provenance::{DecodeSink, Trace};
+use crate::text::TextBuilder;
 
 /// The result of a one-shot replacement-mode decode.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,34 +36,6 @@ fn decode_all<S: DecodeSink>(
     decoder.encoding()
 }
 
-/// Counts errors alongside any other sink.
-struct Counting<'a, S> {
-    inner: &'a mut S,
-    counter: ErrorCounter,
-}
-
-impl<S: DecodeSink> DecodeSink for Counting<'_, S> {
-    fn ascii(&mut self, run: &[u8], start: u64) {
-        self.inner.ascii(run, start);
-    }
-    fn utf8_run(&mut self, run: &str, start: u64) {
-        self.inner.utf8_run(run, start);
-    }
-    fn scalar(&mut self, c: char, span: crate::ByteSpan) {
-        self.inner.scalar(c, span);
-    }
-    fn scalar_pair(&mut self, first: char, second: char, span: crate::ByteSpan) {
-        self.inner.scalar_pair(first, second, span);
-    }
-    fn error(&mut self, kind: crate::DecodeErrorKind, span: crate::ByteSpan) {
-        self.counter.error(kind, span);
-        self.inner.error(kind, span);
-    }
-    fn skip(&mut self, reason: crate::SkipReason, span: crate::ByteSpan) {
-        self.inner.skip(reason, span);
-    }
-}
-
 impl Encoding {
     /// The standard's [decode](https://encoding.spec.whatwg.org/#decode): a
     /// byte order mark picks the encoding (this one is the fallback), then
@@ -81,13 +54,10 @@ impl Encoding {
     /// Decodes in replacement mode with the given BOM handling
     /// ([`BomHandling::None`] runs this encoding's decoder over every byte).
     pub fn decode_with_bom_handling(&'static self, bytes: &[u8], bom: BomHandling) -> Decoded {
-        let mut text = String::with_capacity(bytes.len());
-        let mut counting = Counting {
-            inner: &mut text,
-            counter: ErrorCounter::default(),
-        };
-        let encoding = decode_all(self, bytes, bom, &mut counting);
-        let had_errors = counting.counter.errors > 0;
+        let mut builder = TextBuilder::with_capacity(bytes.len());
+        let encoding = decode_all(self, bytes, bom, &mut builder);
+        let (text, errors) = builder.finish();
+        let had_errors = errors > 0;
         Decoded {
             text,
             encoding,

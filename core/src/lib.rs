@@ -78,6 +78,7 @@ mod hooks;
 mod provenance;
 #[cfg(test)]
 mod testing;
+mod text;
 
 pub use bom::bom_sniff;
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
