@@ -16,6 +16,8 @@ use crate::reverse::{self, SingleByteReverse};
 pub struct SingleByteIndex {
     name: &'static str,
     table: &'static [u16; 128],
+    /// The same as code points, ready to use.
+    code_points: &'static [Option<char>; 128],
     /// Position in `INDEXES`, and so in the reverse page maps.
     position: u8,
 }
@@ -24,11 +26,32 @@ const INDEX_COUNT: usize = INDEXES.len();
 const PAGE_COUNT: usize = reverse::single_byte_page_count(&INDEXES);
 static REVERSE: SingleByteReverse<INDEX_COUNT, PAGE_COUNT> = reverse::single_byte_reverse(&INDEXES);
 
+/// Each index's table as `char`s, built at compile time: a lookup is one
+/// load, where the `u16` table needs a check for none and for surrogates.
+static CODE_POINTS: [[Option<char>; 128]; INDEX_COUNT] = {
+    let mut all = [[None; 128]; INDEX_COUNT];
+    let mut i = 0;
+    while i < INDEX_COUNT {
+        let mut pointer = 0;
+        while pointer < 128 {
+            let code_point = INDEXES[i].1[pointer];
+            if code_point != 0 {
+                all[i][pointer] = char::from_u32(code_point as u32);
+                assert!(all[i][pointer].is_some(), "index entries are scalar values");
+            }
+            pointer += 1;
+        }
+        i += 1;
+    }
+    all
+};
+
 static ALL: [SingleByteIndex; INDEX_COUNT] = {
     let mut all = [const {
         SingleByteIndex {
             name: "",
             table: &[0; 128],
+            code_points: &[None; 128],
             position: 0,
         }
     }; INDEX_COUNT];
@@ -37,6 +60,7 @@ static ALL: [SingleByteIndex; INDEX_COUNT] = {
         all[i] = SingleByteIndex {
             name: INDEXES[i].0,
             table: INDEXES[i].1,
+            code_points: &CODE_POINTS[i],
             position: i as u8,
         };
         i += 1;
@@ -93,7 +117,16 @@ impl SingleByteIndex {
     /// `pointer` is above 127.
     #[inline]
     pub fn code_point(&self, pointer: u8) -> Option<char> {
-        reverse::code_point_u16(self.table, usize::from(pointer))
+        self.code_points
+            .get(usize::from(pointer))
+            .copied()
+            .flatten()
+    }
+
+    /// The index as code points: [`code_point`](Self::code_point) for each
+    /// pointer, as a table to look bytes up in directly.
+    pub fn code_points(&self) -> &'static [Option<char>; 128] {
+        self.code_points
     }
 
     /// The [index pointer](https://encoding.spec.whatwg.org/#index-pointer)
@@ -169,6 +202,8 @@ mod tests {
         assert_eq!(iso_8859_3.code_point(0xA5 - 0x80), None); // unassigned
         assert_eq!(windows_1252.pointer('\u{10000}'), None);
         assert_eq!(windows_1252.table()[0], 0x20AC);
+        assert_eq!(windows_1252.code_points()[0], Some('€'));
+        assert_eq!(iso_8859_3.code_points()[0xA5 - 0x80], None);
     }
 
     #[test]
