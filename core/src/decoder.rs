@@ -117,6 +117,15 @@ pub(crate) trait Handler {
         None
     }
 
+    /// Not in spec: for decoders in which every byte decodes on its own,
+    /// whatever came before it, the table of what the bytes 0x80..=0xFF
+    /// decode to (`None` for an error), so that the driver may look them up
+    /// itself. It must agree with [`handle`](Self::handle), which still
+    /// handles the errors; ASCII bytes must decode to themselves.
+    fn byte_table(&self) -> Option<&'static [Option<char>; 128]> {
+        None
+    }
+
     /// Not in spec: whether, in the ground state, any run of valid UTF-8
     /// decodes to itself (true for the UTF-8 decoder only), so the driver may
     /// validate and copy such runs in bulk.
@@ -303,6 +312,9 @@ fn fast_items<H: Handler, S: DecodeSink>(
         }
         return index;
     }
+    if let Some(table) = handler.byte_table() {
+        return bytewise_items(table, input, index, base, sink);
+    }
     while let Some(&byte) = input.get(index) {
         let start = base + index as u64;
         if byte.is_ascii() && handler.is_ascii_ground() {
@@ -323,6 +335,37 @@ fn fast_items<H: Handler, S: DecodeSink>(
         debug_assert!(len > 0 && index + len <= input.len());
         sink.scalar(c, ByteSpan::new(start, start + len as u64));
         index += len;
+    }
+    index
+}
+
+/// Not in spec: [`fast_items`] for decoders with a [`Handler::byte_table`]:
+/// ASCII runs, and other bytes looked up in the table until one is an error.
+#[inline]
+fn bytewise_items<S: DecodeSink>(
+    table: &[Option<char>; 128],
+    input: &[u8],
+    mut index: usize,
+    base: u64,
+    sink: &mut S,
+) -> usize {
+    while let Some(&byte) = input.get(index) {
+        let start = base + index as u64;
+        if byte.is_ascii() {
+            let run = ascii_prefix_len(&input[index..]);
+            if run == 1 {
+                sink.scalar(char::from(byte), ByteSpan::new(start, start + 1));
+            } else {
+                sink.ascii(&input[index..index + run], start);
+            }
+            index += run;
+            continue;
+        }
+        let Some(c) = table[usize::from(byte & 0x7F)] else {
+            break;
+        };
+        sink.scalar(c, ByteSpan::new(start, start + 1));
+        index += 1;
     }
     index
 }

@@ -52,6 +52,12 @@ impl Handler for SingleByteDecoder {
         true
     }
 
+    /// Not in spec: steps 2-5 for every byte at once: the index as a table.
+    #[inline]
+    fn byte_table(&self) -> Option<&'static [Option<char>; 128]> {
+        Some(self.index.code_points())
+    }
+
     /// Not in spec: the fast path. Steps 2-5 for one byte when they give a
     /// code point; an unassigned pointer goes to `handle` for its error.
     #[inline]
