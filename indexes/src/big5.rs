@@ -72,7 +72,7 @@ pub fn big5_pointer(c: char) -> Option<u16> {
 
 /// Index Big5 as a table: the code point for each pointer, 0 where the index
 /// has none.
-pub fn table() -> &'static [u32] {
+pub const fn table() -> &'static [u32] {
     &BIG5
 }
 

@@ -22,7 +22,7 @@ pub fn pointer(c: char) -> Option<u16> {
 
 /// Index EUC-KR as a table: the code point for each pointer, 0 where the
 /// index has none.
-pub fn table() -> &'static [u16] {
+pub const fn table() -> &'static [u16] {
     &EUC_KR
 }
 

@@ -51,7 +51,7 @@ pub fn shift_jis_pointer(c: char) -> Option<u16> {
 
 /// Index jis0208 as a table: the code point for each pointer, 0 where the
 /// index has none.
-pub fn table() -> &'static [u16] {
+pub const fn table() -> &'static [u16] {
     &JIS0208
 }
 
