@@ -126,10 +126,103 @@ pub(crate) trait Handler {
         None
     }
 
+    /// Not in spec: for two-byte decoders, the common case (a leading byte,
+    /// a trailing byte, a code point from the index) as flat tables the
+    /// driver looks sequences up in itself while
+    /// [`is_ascii_ground`](Self::is_ascii_ground) holds. For every pair the
+    /// table gives a code point for, `handle` must return
+    /// [`Step::Continue`] for the first byte, then [`Step::Scalar`] with that
+    /// code point, and be back in the same state. Everything else goes to
+    /// [`decode_valid`](Self::decode_valid) and `handle` as before.
+    fn pair_table(&self) -> Option<&'static PairTable> {
+        None
+    }
+
     /// Not in spec: whether, in the ground state, any run of valid UTF-8
     /// decodes to itself (true for the UTF-8 decoder only), so the driver may
     /// validate and copy such runs in bulk.
     const DECODES_VALID_UTF8_AS_ITSELF: bool = false;
+}
+
+/// Not in spec: a two-byte decoder's common case as flat tables (see
+/// [`Handler::pair_table`]): the pointer of a leading byte and a trailing
+/// byte is `leading[lead] + trailing[trail]`, and its code point is in
+/// `code_points`.
+#[derive(Debug)]
+pub(crate) struct PairTable {
+    /// Per byte: the pointer of the sequence it begins with the first
+    /// trailing byte, or [`PairTable::NOT_LEADING`].
+    leading: [u16; 256],
+    /// Per byte: what it adds to the pointer as a trailing byte, or
+    /// [`PairTable::NOT_TRAILING`].
+    trailing: [u8; 256],
+    /// The code point of each pointer; 0 where the driver leaves the
+    /// sequence to the handler (no code point, or one the handler treats
+    /// specially).
+    code_points: &'static [u16],
+}
+
+impl PairTable {
+    const NOT_LEADING: u16 = u16::MAX;
+    const NOT_TRAILING: u8 = u8::MAX;
+
+    /// The table for leading bytes in the ranges `leading` (first byte, last
+    /// byte, and the row of the first; each row is `row_len` pointers),
+    /// trailing bytes in the ranges `trailing` (first byte, last byte, and
+    /// the column of the first), and code points `code_points`.
+    pub(crate) const fn new(
+        leading: &[(u8, u8, u16)],
+        row_len: u16,
+        trailing: &[(u8, u8, u8)],
+        code_points: &'static [u16],
+    ) -> Self {
+        let mut table = Self {
+            leading: [Self::NOT_LEADING; 256],
+            trailing: [Self::NOT_TRAILING; 256],
+            code_points,
+        };
+        let mut range = 0;
+        while range < leading.len() {
+            let (first, last, first_row) = leading[range];
+            let mut byte = first;
+            while byte <= last {
+                table.leading[byte as usize] = (first_row + (byte - first) as u16) * row_len;
+                if byte == u8::MAX {
+                    break;
+                }
+                byte += 1;
+            }
+            range += 1;
+        }
+        let mut range = 0;
+        while range < trailing.len() {
+            let (first, last, first_column) = trailing[range];
+            let mut byte = first;
+            while byte <= last {
+                table.trailing[byte as usize] = first_column + (byte - first);
+                if byte == u8::MAX {
+                    break;
+                }
+                byte += 1;
+            }
+            range += 1;
+        }
+        table
+    }
+
+    /// The code point of `leading` followed by `trailing`, if the table has it.
+    #[inline]
+    pub(crate) fn code_point(&self, leading: u8, trailing: u8) -> Option<char> {
+        let row = self.leading[usize::from(leading)];
+        let column = self.trailing[usize::from(trailing)];
+        if row == Self::NOT_LEADING || column == Self::NOT_TRAILING {
+            return None;
+        }
+        match self.code_points.get(usize::from(row) + usize::from(column)) {
+            None | Some(0) => None,
+            Some(&code_point) => char::from_u32(u32::from(code_point)),
+        }
+    }
 }
 
 /// Bytes of a pending sequence kept between calls. The longest pending
@@ -315,18 +408,13 @@ fn fast_items<H: Handler, S: DecodeSink>(
     if let Some(table) = handler.byte_table() {
         return bytewise_items(table, input, index, base, sink);
     }
+    if let Some(table) = handler.pair_table() {
+        return pair_items(table, handler, input, index, base, sink);
+    }
     while let Some(&byte) = input.get(index) {
         let start = base + index as u64;
         if byte.is_ascii() && handler.is_ascii_ground() {
-            let run = ascii_prefix_len(&input[index..]);
-            if run == 1 {
-                // A lone ASCII byte (a space between words of another
-                // script): cheaper as one scalar than as a run.
-                sink.scalar(char::from(byte), ByteSpan::new(start, start + 1));
-            } else {
-                sink.ascii(&input[index..index + run], start);
-            }
-            index += run;
+            index += ascii_items(input, index, start, sink);
             continue;
         }
         let Some((c, len)) = handler.decode_valid(&input[index..]) else {
@@ -337,6 +425,25 @@ fn fast_items<H: Handler, S: DecodeSink>(
         index += len;
     }
     index
+}
+
+/// Not in spec: reports the ASCII bytes from `input[index]`, which is one,
+/// at offset `start`, and returns how many there were.
+#[expect(
+    clippy::inline_always,
+    reason = "measured: called, it costs more than it saves"
+)]
+#[inline(always)]
+fn ascii_items<S: DecodeSink>(input: &[u8], index: usize, start: u64, sink: &mut S) -> usize {
+    if !input.get(index + 1).is_some_and(u8::is_ascii) {
+        // A lone ASCII byte (a space between the words of another script):
+        // cheaper as one scalar than as a run.
+        sink.scalar(char::from(input[index]), ByteSpan::new(start, start + 1));
+        return 1;
+    }
+    let run = ascii_prefix_len(&input[index..]);
+    sink.ascii(&input[index..index + run], start);
+    run
 }
 
 /// Not in spec: [`fast_items`] for decoders with a [`Handler::byte_table`]:
@@ -352,13 +459,7 @@ fn bytewise_items<S: DecodeSink>(
     while let Some(&byte) = input.get(index) {
         let start = base + index as u64;
         if byte.is_ascii() {
-            let run = ascii_prefix_len(&input[index..]);
-            if run == 1 {
-                sink.scalar(char::from(byte), ByteSpan::new(start, start + 1));
-            } else {
-                sink.ascii(&input[index..index + run], start);
-            }
-            index += run;
+            index += ascii_items(input, index, start, sink);
             continue;
         }
         let Some(c) = table[usize::from(byte & 0x7F)] else {
@@ -366,6 +467,44 @@ fn bytewise_items<S: DecodeSink>(
         };
         sink.scalar(c, ByteSpan::new(start, start + 1));
         index += 1;
+    }
+    index
+}
+
+/// Not in spec: [`fast_items`] for decoders with a [`Handler::pair_table`]:
+/// ASCII runs, pairs found in the table, and the rest of the handler's
+/// [`Handler::decode_valid`], until that declines.
+#[inline]
+fn pair_items<H: Handler, S: DecodeSink>(
+    table: &PairTable,
+    handler: &mut H,
+    input: &[u8],
+    mut index: usize,
+    base: u64,
+    sink: &mut S,
+) -> usize {
+    if !handler.is_ascii_ground() {
+        return index;
+    }
+    while let Some(&byte) = input.get(index) {
+        let start = base + index as u64;
+        if byte.is_ascii() {
+            index += ascii_items(input, index, start, sink);
+            continue;
+        }
+        if let Some(&trailing) = input.get(index + 1)
+            && let Some(c) = table.code_point(byte, trailing)
+        {
+            sink.scalar(c, ByteSpan::new(start, start + 2));
+            index += 2;
+            continue;
+        }
+        let Some((c, len)) = handler.decode_valid(&input[index..]) else {
+            break;
+        };
+        debug_assert!(len > 0 && index + len <= input.len());
+        sink.scalar(c, ByteSpan::new(start, start + len as u64));
+        index += len;
     }
     index
 }

@@ -2,9 +2,36 @@
 
 use mojiscope_indexes::big5;
 
-use crate::decoder::{Handler, Step};
+use crate::decoder::{Handler, PairTable, Step};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
+
+/// Not in spec: index Big5 as the driver's pair table wants it: the BMP
+/// code points, and 0 for those above U+FFFF and for the four pointers of
+/// step 3.6, which the handler decodes.
+static BMP_CODE_POINTS: [u16; big5::table().len()] = {
+    let index = big5::table();
+    let mut table = [0; big5::table().len()];
+    let mut pointer = 0;
+    while pointer < index.len() {
+        let code_point = index[pointer];
+        if code_point <= 0xFFFF && !matches!(pointer, 1133 | 1135 | 1164 | 1166) {
+            table[pointer] = code_point as u16;
+        }
+        pointer += 1;
+    }
+    table
+};
+
+/// Not in spec: step 5 and steps 3.3-3.8 as flat tables for the driver: a
+/// leading byte in 0x81..=0xFE, a trailing byte in 0x40..=0x7E or
+/// 0xA1..=0xFE (skipping 0x7F..=0xA0), and the code point of their pointer.
+static PAIRS: PairTable = PairTable::new(
+    &[(0x81, 0xFE, 0)],
+    157,
+    &[(0x40, 0x7E, 0), (0xA1, 0xFE, 0x7E - 0x40 + 1)],
+    &BMP_CODE_POINTS,
+);
 
 /// The [Big5 decoder](https://encoding.spec.whatwg.org/#big5-decoder).
 #[derive(Clone, Debug, Default)]
@@ -49,6 +76,12 @@ impl Handler for Big5Decoder {
     #[inline]
     fn is_ascii_ground(&self) -> bool {
         self.leading == 0
+    }
+
+    /// Not in spec: steps 5 and 3.3-3.8 for the common case, as tables.
+    #[inline]
+    fn pair_table(&self) -> Option<&'static PairTable> {
+        Some(&PAIRS)
     }
 
     /// Not in spec: the fast path. With nothing pending, step 4 for an ASCII

@@ -2,9 +2,16 @@
 
 use mojiscope_indexes::{jis0208, jis0212};
 
-use crate::decoder::{Handler, Step};
+use crate::decoder::{Handler, PairTable, Step};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
+
+/// Not in spec: step 7 and steps 5.1-5.6 as flat tables for the driver: a
+/// leading byte and a trailing byte in 0xA1..=0xFE, and the code point of
+/// their pointer in index jis0208. 0x8E and 0x8F (steps 3 and 4) go to the
+/// handler.
+static PAIRS: PairTable =
+    PairTable::new(&[(0xA1, 0xFE, 0)], 94, &[(0xA1, 0xFE, 0)], jis0208::table());
 
 /// The [EUC-JP decoder](https://encoding.spec.whatwg.org/#euc-jp-decoder).
 #[derive(Clone, Debug, Default)]
@@ -73,6 +80,12 @@ impl Handler for EucJpDecoder {
     #[inline]
     fn is_ascii_ground(&self) -> bool {
         self.leading == 0
+    }
+
+    /// Not in spec: steps 7 and 5.1-5.6 for the common case, as tables.
+    #[inline]
+    fn pair_table(&self) -> Option<&'static PairTable> {
+        Some(&PAIRS)
     }
 
     /// Not in spec: the fast path. With nothing pending, step 6 for an ASCII

@@ -2,9 +2,15 @@
 
 use mojiscope_indexes::euc_kr;
 
-use crate::decoder::{Handler, Step};
+use crate::decoder::{Handler, PairTable, Step};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
+
+/// Not in spec: step 5 and steps 3.4-3.6 as flat tables for the driver:
+/// a leading byte in 0x81..=0xFE, a trailing byte in 0x41..=0xFE, and the
+/// code point of their pointer in index EUC-KR.
+static PAIRS: PairTable =
+    PairTable::new(&[(0x81, 0xFE, 0)], 190, &[(0x41, 0xFE, 0)], euc_kr::table());
 
 /// The [EUC-KR decoder](https://encoding.spec.whatwg.org/#euc-kr-decoder).
 #[derive(Clone, Debug, Default)]
@@ -49,6 +55,12 @@ impl Handler for EucKrDecoder {
     #[inline]
     fn is_ascii_ground(&self) -> bool {
         self.leading == 0
+    }
+
+    /// Not in spec: steps 5 and 3.4-3.6 for the common case, as tables.
+    #[inline]
+    fn pair_table(&self) -> Option<&'static PairTable> {
+        Some(&PAIRS)
     }
 
     /// Not in spec: the fast path. With nothing pending, step 4 for an ASCII

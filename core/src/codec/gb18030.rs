@@ -5,7 +5,7 @@
 
 use mojiscope_indexes::{gb18030, gb18030_ranges};
 
-use crate::decoder::{Handler, Step};
+use crate::decoder::{Handler, PairTable, Step};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
@@ -13,6 +13,18 @@ use crate::provenance::DecodeErrorKind;
 /// (10 × 126 × 10), and one value of the second byte (10 × 126).
 const FIRST_BYTE_SPAN: u32 = 10 * 126 * 10;
 const SECOND_BYTE_SPAN: u32 = 10 * 126;
+
+/// Not in spec: step 8 and steps 5.2-5.8 as flat tables for the driver: a
+/// leading byte in 0x81..=0xFE, a trailing byte in 0x40..=0x7E or
+/// 0x80..=0xFE (skipping 0x7F), and the code point of their pointer in
+/// index gb18030. A digit after the leading byte (a four-byte sequence,
+/// step 5.1) is no trailing byte here, so it goes to the handler.
+static PAIRS: PairTable = PairTable::new(
+    &[(0x81, 0xFE, 0)],
+    190,
+    &[(0x40, 0x7E, 0), (0x80, 0xFE, 0x7E - 0x40 + 1)],
+    gb18030::table(),
+);
 
 /// The [gb18030 decoder](https://encoding.spec.whatwg.org/#gb18030-decoder),
 /// also GBK's decoder.
@@ -60,6 +72,12 @@ impl Handler for Gb18030Decoder {
     #[inline]
     fn is_ascii_ground(&self) -> bool {
         self.first == 0
+    }
+
+    /// Not in spec: steps 8 and 5.2-5.8 for the common case, as tables.
+    #[inline]
+    fn pair_table(&self) -> Option<&'static PairTable> {
+        Some(&PAIRS)
     }
 
     /// Not in spec: the fast path. With nothing pending, steps 6-7 for a

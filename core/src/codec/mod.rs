@@ -136,3 +136,80 @@ impl EncoderCodec {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decoder::{Handler, Step};
+    use crate::encoding::ALL;
+
+    /// Every pair a handler's pair table decodes, `handle` decodes the same
+    /// way, back in the same state; and the table is not empty.
+    fn check_pair_table<H: Handler + Clone + std::fmt::Debug>(name: &str, fresh: &H) {
+        let table = fresh.pair_table().expect("a pair table");
+        let mut found = 0;
+        for leading in 0..=u8::MAX {
+            for trailing in 0..=u8::MAX {
+                let Some(c) = table.code_point(leading, trailing) else {
+                    continue;
+                };
+                found += 1;
+                let mut handler = fresh.clone();
+                assert_eq!(
+                    handler.handle(leading),
+                    Step::Continue,
+                    "{name} {leading:#X}"
+                );
+                assert_eq!(
+                    handler.handle(trailing),
+                    Step::Scalar(c),
+                    "{name} {leading:#X} {trailing:#X}"
+                );
+                assert_eq!(format!("{handler:?}"), format!("{fresh:?}"), "{name}");
+            }
+        }
+        assert!(found > 7000, "{name}: only {found} pairs");
+    }
+
+    #[test]
+    fn pair_tables_agree_with_the_handlers() {
+        for &encoding in &ALL {
+            match DecoderCodec::new(encoding) {
+                DecoderCodec::Gb18030(h) => check_pair_table(encoding.name(), &h),
+                DecoderCodec::Big5(h) => check_pair_table(encoding.name(), &h),
+                DecoderCodec::EucJp(h) => check_pair_table(encoding.name(), &h),
+                DecoderCodec::ShiftJis(h) => check_pair_table(encoding.name(), &h),
+                DecoderCodec::EucKr(h) => check_pair_table(encoding.name(), &h),
+                DecoderCodec::Utf8(h) => assert!(h.pair_table().is_none()),
+                DecoderCodec::Iso2022Jp(h) => assert!(h.pair_table().is_none()),
+                DecoderCodec::Utf16(h) => assert!(h.pair_table().is_none()),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn byte_tables_agree_with_the_handlers() {
+        let mut checked = 0;
+        for &encoding in &ALL {
+            let DecoderCodec::SingleByte(fresh) = DecoderCodec::new(encoding) else {
+                continue;
+            };
+            let table = fresh.byte_table().expect("a byte table");
+            for byte in 0..=u8::MAX {
+                let mut handler = fresh.clone();
+                let step = handler.handle(byte);
+                if byte.is_ascii() {
+                    assert_eq!(step, Step::Scalar(char::from(byte)));
+                    continue;
+                }
+                match table[usize::from(byte - 0x80)] {
+                    Some(c) => assert_eq!(step, Step::Scalar(c), "{encoding} {byte:#X}"),
+                    None => assert!(matches!(step, Step::Error { .. }), "{encoding} {byte:#X}"),
+                }
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 28);
+    }
+}

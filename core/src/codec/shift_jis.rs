@@ -2,13 +2,26 @@
 
 use mojiscope_indexes::jis0208;
 
-use crate::decoder::{Handler, Step};
+use crate::decoder::{Handler, PairTable, Step};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
 /// The pointers the decoder maps to the Private Use Area (Windows' EUDC,
 /// "end-user-defined characters"): leading bytes 0xF0..=0xF9.
 const USER_DEFINED_POINTERS: std::ops::RangeInclusive<usize> = 8836..=10715;
+
+/// Not in spec: step 6 and steps 3.4-3.9 as flat tables for the driver:
+/// leading bytes 0x81..=0x9F and 0xE0..=0xFC (skipping the single bytes
+/// 0xA0..=0xDF), trailing bytes 0x40..=0x7E and 0x80..=0xFC (skipping
+/// 0x7F), and the code point of their pointer in index jis0208. The
+/// user-defined pointers of step 3.7 have none there, so they go to the
+/// handler.
+static PAIRS: PairTable = PairTable::new(
+    &[(0x81, 0x9F, 0), (0xE0, 0xFC, 0x9F - 0x81 + 1)],
+    188,
+    &[(0x40, 0x7E, 0), (0x80, 0xFC, 0x7E - 0x40 + 1)],
+    jis0208::table(),
+);
 
 /// The [`Shift_JIS` decoder](https://encoding.spec.whatwg.org/#shift_jis-decoder).
 #[derive(Clone, Debug, Default)]
@@ -55,6 +68,12 @@ impl Handler for ShiftJisDecoder {
     #[inline]
     fn is_ascii_ground(&self) -> bool {
         self.leading == 0
+    }
+
+    /// Not in spec: steps 6 and 3.4-3.9 for the common case, as tables.
+    #[inline]
+    fn pair_table(&self) -> Option<&'static PairTable> {
+        Some(&PAIRS)
     }
 
     /// Not in spec: the fast path. With nothing pending, steps 4-5 for a
