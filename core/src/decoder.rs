@@ -138,6 +138,14 @@ pub(crate) trait Handler {
         None
     }
 
+    /// Not in spec: for the UTF-16 decoders with nothing pending, whether
+    /// code units are big-endian (`Some(true)`) or little-endian, so that
+    /// the driver may decode code units that are not surrogates itself, each
+    /// to the scalar value of the same number.
+    fn utf16_big_endian(&self) -> Option<bool> {
+        None
+    }
+
     /// Not in spec: whether, in the ground state, any run of valid UTF-8
     /// decodes to itself (true for the UTF-8 decoder only), so the driver may
     /// validate and copy such runs in bulk.
@@ -411,6 +419,13 @@ fn fast_items<H: Handler, S: DecodeSink>(
     if let Some(table) = handler.pair_table() {
         return pair_items(table, handler, input, index, base, sink);
     }
+    if let Some(big_endian) = handler.utf16_big_endian() {
+        return if big_endian {
+            utf16_items::<true, H, S>(handler, input, index, base, sink)
+        } else {
+            utf16_items::<false, H, S>(handler, input, index, base, sink)
+        };
+    }
     while let Some(&byte) = input.get(index) {
         let start = base + index as u64;
         if byte.is_ascii() && handler.is_ascii_ground() {
@@ -507,6 +522,115 @@ fn pair_items<H: Handler, S: DecodeSink>(
         index += len;
     }
     index
+}
+
+/// Not in spec: [`fast_items`] for the UTF-16 decoders: runs of code units
+/// below 0x80 as ASCII, other code units that are not surrogates one by
+/// one, and surrogate pairs through the handler's
+/// [`Handler::decode_valid`], until that declines.
+#[inline]
+fn utf16_items<const BIG_ENDIAN: bool, H: Handler, S: DecodeSink>(
+    handler: &mut H,
+    input: &[u8],
+    mut index: usize,
+    base: u64,
+    sink: &mut S,
+) -> usize {
+    let unit = |pair: [u8; 2]| {
+        if BIG_ENDIAN {
+            u16::from_be_bytes(pair)
+        } else {
+            u16::from_le_bytes(pair)
+        }
+    };
+    while let Some(&pair) = input.get(index..).and_then(<[u8]>::first_chunk::<2>) {
+        let start = base + index as u64;
+        let code_unit = unit(pair);
+        if code_unit < 0x80 {
+            index += utf16_ascii_items::<BIG_ENDIAN, S>(input, index, start, sink);
+            continue;
+        }
+        if !(0xD800..=0xDFFF).contains(&code_unit) {
+            let c = char::from_u32(u32::from(code_unit)).expect("not a surrogate");
+            sink.scalar(c, ByteSpan::new(start, start + 2));
+            index += 2;
+            continue;
+        }
+        let Some((c, len)) = handler.decode_valid(&input[index..]) else {
+            break;
+        };
+        sink.scalar(c, ByteSpan::new(start, start + len as u64));
+        index += len;
+    }
+    index
+}
+
+/// Not in spec: reports the run of UTF-16 code units below 0x80 from
+/// `input[index]`, which is one, at offset `start`, as ASCII; returns how
+/// many bytes it covers.
+#[inline]
+fn utf16_ascii_items<const BIG_ENDIAN: bool, S: DecodeSink>(
+    input: &[u8],
+    index: usize,
+    start: u64,
+    sink: &mut S,
+) -> usize {
+    // A code unit is below 0x80 when none of these bits is set: bit 7 of
+    // its low byte and all of its high byte.
+    let high_bits: u64 = if BIG_ENDIAN {
+        0x80FF_80FF_80FF_80FF
+    } else {
+        0xFF80_FF80_FF80_FF80
+    };
+    let low_byte = usize::from(BIG_ENDIAN);
+    let mut ascii = [0u8; 64];
+    let mut len = 0;
+    let mut position = index;
+    loop {
+        // Four code units at a time, then one at a time.
+        let mut filled = 0;
+        while filled + 4 <= ascii.len() {
+            let Some(&word) = input.get(position..).and_then(<[u8]>::first_chunk::<8>) else {
+                break;
+            };
+            if u64::from_le_bytes(word) & high_bits != 0 {
+                break;
+            }
+            for (slot, unit) in ascii[filled..filled + 4]
+                .iter_mut()
+                .zip(word.chunks_exact(2))
+            {
+                *slot = unit[low_byte];
+            }
+            filled += 4;
+            position += 8;
+        }
+        while filled < ascii.len() {
+            let Some(&pair) = input.get(position..).and_then(<[u8]>::first_chunk::<2>) else {
+                break;
+            };
+            let code_unit = if BIG_ENDIAN {
+                u16::from_be_bytes(pair)
+            } else {
+                u16::from_le_bytes(pair)
+            };
+            if code_unit >= 0x80 {
+                break;
+            }
+            ascii[filled] = code_unit as u8;
+            filled += 1;
+            position += 2;
+        }
+        if filled == 1 && len == 0 {
+            sink.scalar(char::from(ascii[0]), ByteSpan::new(start, start + 2));
+        } else if filled > 0 {
+            sink.ascii_units(&ascii[..filled], start + 2 * len as u64, 2);
+        }
+        len += filled;
+        if filled < ascii.len() {
+            return 2 * len;
+        }
+    }
 }
 
 /// Not in spec: a [`Handler::decode_valid`] for handlers whose states are

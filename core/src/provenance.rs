@@ -160,6 +160,20 @@ pub trait DecodeSink {
             byte_offset = end;
         }
     }
+    /// A run of ASCII characters each decoded from a code unit of
+    /// `unit_len` bytes (two, in UTF-16): `run[i]` covers the `unit_len`
+    /// bytes from `start + i * unit_len`.
+    fn ascii_units(&mut self, run: &[u8], start: u64, unit_len: u8) {
+        let unit_len = u64::from(unit_len);
+        let mut byte_offset = start;
+        for &byte in run {
+            self.scalar(
+                char::from(byte),
+                ByteSpan::new(byte_offset, byte_offset + unit_len),
+            );
+            byte_offset += unit_len;
+        }
+    }
     /// One scalar value decoded from `span`.
     fn scalar(&mut self, c: char, span: ByteSpan);
     /// Two scalar values decoded together from `span` (Big5 has four such

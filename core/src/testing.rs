@@ -111,6 +111,14 @@ pub(crate) fn check_decode(encoding: &'static Encoding, bytes: &[u8], expected: 
     let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
     let _ = decoder.decode(bytes, true, &mut plain);
     assert_eq!(plain, whole.text);
+    // So do the one-shot decode and the UTF-8 bytes sink.
+    let decoded = encoding.decode_with_bom_handling(bytes, BomHandling::None);
+    assert_eq!(decoded.text, whole.text, "one-shot decode");
+    assert_eq!(decoded.had_errors, whole.error_count() > 0);
+    let mut utf8 = Vec::new();
+    let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+    let _ = decoder.decode(bytes, true, &mut utf8);
+    assert_eq!(utf8, whole.text.as_bytes(), "UTF-8 bytes sink");
 
     // Split at every position, into three pieces at every pair of positions
     // for short inputs, and byte at a time.

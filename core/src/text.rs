@@ -51,6 +51,11 @@ impl DecodeSink for Vec<u8> {
     }
 
     #[inline]
+    fn ascii_units(&mut self, run: &[u8], _start: u64, _unit_len: u8) {
+        self.extend_from_slice(run);
+    }
+
+    #[inline]
     fn scalar(&mut self, c: char, _span: ByteSpan) {
         push_utf8(self, c);
     }
@@ -242,6 +247,11 @@ impl DecodeSink for TextBuilder {
         if self.len >= BLOCK {
             self.flush();
         }
+    }
+
+    #[inline]
+    fn ascii_units(&mut self, run: &[u8], start: u64, _unit_len: u8) {
+        self.ascii(run, start);
     }
 
     #[inline]

@@ -88,6 +88,13 @@ impl Handler for Utf16Decoder {
         false
     }
 
+    /// Not in spec: with nothing pending, each code unit that is not a
+    /// surrogate is steps 3-5 and 9 on its own; the driver decodes those.
+    #[inline]
+    fn utf16_big_endian(&self) -> Option<bool> {
+        (self.leading_byte.is_none() && self.leading_surrogate.is_none()).then_some(self.is_utf16be)
+    }
+
     /// Not in spec: the fast path. With nothing pending, steps 3-5 and 9 for
     /// a code unit that is not a surrogate, or steps 3-5 and 7 for a leading
     /// surrogate followed by steps 3-6 for a trailing one. Unpaired
@@ -136,7 +143,7 @@ fn is_trailing_surrogate(code_unit: u16) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::provenance::DecodeErrorKind::*;
-    use crate::testing::{Item::*, check_decode};
+    use crate::testing::{Item, Item::*, check_decode};
     use crate::{UTF_16BE, UTF_16LE};
 
     #[test]
@@ -168,5 +175,32 @@ mod tests {
             &[S('a', 2), E(TruncatedSequence, 1)],
         );
         check_decode(UTF_16BE, b"\xD8\x3D\xDE", &[E(TruncatedSequence, 3)]);
+    }
+
+    #[test]
+    fn long_runs_of_ascii_code_units() {
+        // Runs longer than the driver's 64-unit buffer, ending at every
+        // kind of code unit.
+        let tails: [(&[u16], &[Item]); 4] = [
+            (&[], &[]),
+            (&[0xE9], &[S('é', 2)]),
+            (&[0xD83D, 0xDE00], &[S('😀', 4)]),
+            (
+                &[0xDC00, 0xDC00],
+                &[E(UnpairedSurrogate, 2), E(UnpairedSurrogate, 2)],
+            ),
+        ];
+        for (tail, tail_items) in tails {
+            let mut units: Vec<u16> = (0..150).map(|n| u16::from(b'a') + n % 26).collect();
+            units.extend_from_slice(tail);
+            let le: Vec<u8> = units.iter().flat_map(|unit| unit.to_le_bytes()).collect();
+            let be: Vec<u8> = units.iter().flat_map(|unit| unit.to_be_bytes()).collect();
+            let mut expected: Vec<Item> = (0..150u8)
+                .map(|n| S(char::from(b'a' + n % 26), 2))
+                .collect();
+            expected.extend_from_slice(tail_items);
+            check_decode(UTF_16LE, &le, &expected);
+            check_decode(UTF_16BE, &be, &expected);
+        }
     }
 }
