@@ -100,6 +100,25 @@ pub(crate) trait Handler {
     /// leaves the state unchanged, so the driver may copy ASCII runs in bulk.
     fn is_ascii_ground(&self) -> bool;
 
+    /// Not in spec: how many bytes at the start of `bytes` (which begins
+    /// with an ASCII byte, at an item boundary) are ASCII bytes that each
+    /// decode to themselves, one item each, leaving the state as handing
+    /// them to [`handle`](Self::handle) would. The default is the whole
+    /// ASCII run while [`is_ascii_ground`](Self::is_ascii_ground) holds,
+    /// nothing otherwise.
+    #[inline]
+    fn ascii_run_len(&mut self, bytes: &[u8]) -> usize {
+        if !self.is_ascii_ground() {
+            return 0;
+        }
+        if !bytes.get(1).is_some_and(u8::is_ascii) {
+            // A lone ASCII byte (a space between the words of another
+            // script): no need to look for a run.
+            return 1;
+        }
+        ascii_prefix_len(bytes)
+    }
+
     /// Not in spec: an optional fast path for the common valid case; the
     /// default declines everything. The driver calls it only at an item
     /// boundary (no byte consumed since the last item) with the rest of the
@@ -428,9 +447,17 @@ fn fast_items<H: Handler, S: DecodeSink>(
     }
     while let Some(&byte) = input.get(index) {
         let start = base + index as u64;
-        if byte.is_ascii() && handler.is_ascii_ground() {
-            index += ascii_items(input, index, start, sink);
-            continue;
+        if byte.is_ascii() {
+            let run = handler.ascii_run_len(&input[index..]);
+            if run == 1 {
+                sink.scalar(char::from(byte), ByteSpan::new(start, start + 1));
+            } else if run > 1 {
+                sink.ascii(&input[index..index + run], start);
+            }
+            if run > 0 {
+                index += run;
+                continue;
+            }
         }
         let Some((c, len)) = handler.decode_valid(&input[index..]) else {
             break;

@@ -142,13 +142,47 @@ impl Handler for Iso2022JpDecoder {
         false
     }
 
-    /// Not in spec: the fast path, for a byte (ASCII, Roman, katakana
-    /// states) or two (leading byte state) that `handle` itself decodes to
-    /// a code point, run on a copy of the state that is kept only then.
-    /// Escape sequences and errors go to the driver's `handle` calls.
+    /// Not in spec: a run of bytes that the ASCII state (or the Roman
+    /// state, but for backslash and tilde) decodes to themselves. Each
+    /// clears the output flag; nothing else changes.
+    #[inline]
+    fn ascii_run_len(&mut self, bytes: &[u8]) -> usize {
+        let is_itself = match self.state {
+            DecoderState::Ascii => {
+                |byte: &u8| byte.is_ascii() && !matches!(byte, 0x0E | 0x0F | 0x1B)
+            }
+            DecoderState::Roman => {
+                |byte: &u8| byte.is_ascii() && !matches!(byte, 0x0E | 0x0F | 0x1B | 0x5C | 0x7E)
+            }
+            _ => return 0,
+        };
+        let len = bytes.iter().take_while(|byte| is_itself(byte)).count();
+        if len > 0 {
+            self.output = false;
+        }
+        len
+    }
+
+    /// Not in spec: the fast path. In the leading byte state, a leading
+    /// byte and a trailing byte in 0x21..=0x7E whose pointer has a code
+    /// point (the leading byte state's 0x21..=0x7E branch, then steps 1-5
+    /// of the trailing byte state's), leaving the state as those steps do.
+    /// In the other states, a byte that `handle` itself decodes to a code
+    /// point, run on a copy of the state that is kept only then. Escape
+    /// sequences and errors go to the driver's `handle` calls.
     #[inline]
     fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
-        crate::decoder::decode_valid_by_probe(self, bytes, 2)
+        if self.state != DecoderState::LeadingByte {
+            return crate::decoder::decode_valid_by_probe(self, bytes, 1);
+        }
+        let [leading @ 0x21..=0x7E, trailing @ 0x21..=0x7E, ..] = *bytes else {
+            return None;
+        };
+        let pointer = usize::from(leading - 0x21) * 94 + usize::from(trailing - 0x21);
+        let c = jis0208::code_point(pointer)?;
+        self.output = false;
+        self.leading = leading;
+        Some((c, 2))
     }
 }
 
