@@ -257,6 +257,10 @@ impl TraceItem {
     }
 }
 
+/// At most this many items share a [`SegmentKind::Chars`] segment, so that
+/// finding one by its offset walks at most this many characters.
+const CHARS_PER_SEGMENT: u64 = 256;
+
 /// What every item of one [`Trace`] segment is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum SegmentKind {
@@ -265,36 +269,46 @@ enum SegmentKind {
     /// segment's bytes and text line up byte for byte, whatever the mix of
     /// lengths.
     SameWidth,
-    /// Scalar values, each covering `byte_width` input bytes and written to
-    /// the text as `text_width` bytes.
-    Scalar,
-    /// Pairs of scalar values, each pair written as `text_width` bytes.
+    /// Scalar values, each covering `ascii_width` input bytes if it is ASCII
+    /// and `other_width` otherwise (0 until the segment has one such item):
+    /// text in most encodings, where words of one script and the ASCII
+    /// spaces and punctuation between them alternate. Spans follow from the
+    /// text by walking it, so such a segment holds at most
+    /// [`CHARS_PER_SEGMENT`] items.
+    Chars { ascii_width: u8, other_width: u8 },
+    /// Pairs of scalar values, each covering `item_width` bytes and written
+    /// as `text_width` bytes.
     Pair,
-    /// Errors of this kind, each written as U+FFFD.
+    /// Errors of this kind, each covering `item_width` bytes and written as
+    /// U+FFFD.
     Error(DecodeErrorKind),
-    /// Skipped bytes, which write nothing.
+    /// Skipped bytes, `item_width` each, which write nothing.
     Skip(SkipReason),
 }
 
-/// A run of consecutive items of a [`Trace`] that are alike. Except in a
-/// [`SegmentKind::SameWidth`] segment, every item covers `byte_width` input
-/// bytes and `text_width` bytes of the text, so the items' spans and text
-/// follow from the run's start by multiplication; in a `SameWidth` segment
-/// input offsets and text offsets differ by a constant. Either way the trace
-/// stores one record per run instead of one per character, and finds the
-/// item at a byte offset by binary search.
+/// A run of consecutive items of a [`Trace`] that are alike, so that the
+/// trace stores one record per run instead of one per character and finds
+/// the item at a byte offset by binary search. In a
+/// [`SegmentKind::SameWidth`] segment input offsets and text offsets differ
+/// by a constant; in a [`SegmentKind::Chars`] segment each character's
+/// width in the input follows from whether it is ASCII; in the others every
+/// item covers `item_width` input bytes and `text_width` bytes of the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Segment {
     /// Input offset of the first item's first byte.
     byte_start: u64,
-    /// Input bytes per item; for `SameWidth`, of the whole segment.
-    byte_width: u64,
+    /// Input bytes of all the items.
+    byte_len: u64,
     /// Offset in `Trace::text` of the first item's text.
     text_start: usize,
+    /// Text bytes of all the items.
+    text_len: usize,
     /// How many items.
     count: u64,
-    /// Text bytes per item (UTF-8 length of the scalar value, of the pair, 3
-    /// for U+FFFD, 0 for a skip); 0 for `SameWidth`.
+    /// Input bytes per item (pairs, errors and skips).
+    item_width: u64,
+    /// Text bytes per item (pairs, errors and skips): the UTF-8 length of
+    /// the pair, 3 for U+FFFD, 0 for a skip.
     text_width: u8,
     kind: SegmentKind,
 }
@@ -302,18 +316,20 @@ struct Segment {
 impl Segment {
     /// Offset one past the last item's bytes.
     fn byte_end(&self) -> u64 {
-        if self.kind == SegmentKind::SameWidth {
-            self.byte_start + self.byte_width
-        } else {
-            self.byte_start + self.byte_width * self.count
-        }
+        self.byte_start + self.byte_len
     }
 
-    /// The item at position `index` (below `count`) of a segment other than
-    /// `SameWidth`.
-    fn item(&self, index: u64, text: &str) -> TraceItem {
-        let start = self.byte_start + self.byte_width * index;
-        let span = ByteSpan::new(start, start + self.byte_width);
+    /// The segment's text.
+    fn text<'a>(&self, text: &'a str) -> &'a str {
+        text.get(self.text_start..self.text_start + self.text_len)
+            .unwrap_or_default()
+    }
+
+    /// The item at position `index` (below `count`) of a pair, error or skip
+    /// segment.
+    fn fixed_item(&self, index: u64, text: &str) -> TraceItem {
+        let start = self.byte_start + self.item_width * index;
+        let span = ByteSpan::new(start, start + self.item_width);
         let text_start = self.text_start + usize::from(self.text_width) * index as usize;
         let mut chars = text
             .get(text_start..text_start + usize::from(self.text_width))
@@ -321,7 +337,7 @@ impl Segment {
             .chars();
         let mut next = || chars.next().unwrap_or(char::REPLACEMENT_CHARACTER);
         let kind = match self.kind {
-            SegmentKind::SameWidth | SegmentKind::Scalar => TraceKind::Scalar(next()),
+            SegmentKind::SameWidth | SegmentKind::Chars { .. } => TraceKind::Scalar(next()),
             SegmentKind::Pair => {
                 let first = next();
                 TraceKind::Pair(first, next())
@@ -332,65 +348,100 @@ impl Segment {
         TraceItem { span, kind }
     }
 
-    /// The text of a `SameWidth` segment.
-    fn same_width_text<'a>(&self, text: &'a str) -> &'a str {
-        text.get(self.text_start..self.text_start + self.byte_width as usize)
-            .unwrap_or_default()
+    /// How many input bytes the character `c` of this segment covers.
+    fn char_width(&self, c: char) -> u64 {
+        match self.kind {
+            SegmentKind::Chars {
+                ascii_width,
+                other_width,
+            } => u64::from(if c.is_ascii() {
+                ascii_width
+            } else {
+                other_width
+            }),
+            _ => c.len_utf8() as u64,
+        }
     }
 
     /// Every item of the segment.
-    fn items<'a>(&'a self, text: &'a str) -> impl Iterator<Item = TraceItem> + 'a {
-        let same_width = if self.kind == SegmentKind::SameWidth {
-            Some(
-                self.same_width_text(text)
-                    .char_indices()
-                    .map(|(position, c)| {
-                        let start = self.byte_start + position as u64;
-                        TraceItem {
-                            span: ByteSpan::new(start, start + c.len_utf8() as u64),
-                            kind: TraceKind::Scalar(c),
-                        }
-                    }),
-            )
-        } else {
-            None
-        };
-        let fixed = if self.kind == SegmentKind::SameWidth {
-            None
-        } else {
-            Some((0..self.count).map(move |index| self.item(index, text)))
-        };
-        same_width
-            .into_iter()
-            .flatten()
-            .chain(fixed.into_iter().flatten())
+    fn items<'a>(&'a self, text: &'a str) -> SegmentItems<'a> {
+        SegmentItems {
+            segment: self,
+            text,
+            chars: self.text(text).chars(),
+            byte_offset: self.byte_start,
+            index: 0,
+        }
     }
 
     /// The item covering `byte_offset`, which lies in the segment.
     fn item_at_byte(&self, byte_offset: u64, text: &str) -> Option<TraceItem> {
         let relative = byte_offset - self.byte_start;
-        if self.kind != SegmentKind::SameWidth {
-            return Some(self.item(relative / self.byte_width, text));
+        match self.kind {
+            SegmentKind::SameWidth => {
+                let own = self.text(text);
+                let mut position = usize::try_from(relative).ok()?;
+                while !own.is_char_boundary(position) {
+                    position -= 1;
+                }
+                let c = own.get(position..)?.chars().next()?;
+                let start = self.byte_start + position as u64;
+                Some(TraceItem {
+                    span: ByteSpan::new(start, start + c.len_utf8() as u64),
+                    kind: TraceKind::Scalar(c),
+                })
+            }
+            SegmentKind::Chars { .. } => self
+                .items(text)
+                .find(|item| item.span.contains(byte_offset)),
+            _ => Some(self.fixed_item(relative / self.item_width, text)),
         }
-        let own = self.same_width_text(text);
-        let mut position = usize::try_from(relative).ok()?;
-        while !own.is_char_boundary(position) {
-            position -= 1;
+    }
+}
+
+/// The items of one segment, in order.
+struct SegmentItems<'a> {
+    segment: &'a Segment,
+    text: &'a str,
+    /// The segment's characters not yet reported (`SameWidth`, `Chars`).
+    chars: std::str::Chars<'a>,
+    /// Offset of the next item's first byte.
+    byte_offset: u64,
+    /// Position of the next item (pairs, errors and skips).
+    index: u64,
+}
+
+impl Iterator for SegmentItems<'_> {
+    type Item = TraceItem;
+
+    fn next(&mut self) -> Option<TraceItem> {
+        match self.segment.kind {
+            SegmentKind::SameWidth | SegmentKind::Chars { .. } => {
+                let c = self.chars.next()?;
+                let start = self.byte_offset;
+                self.byte_offset += self.segment.char_width(c);
+                Some(TraceItem {
+                    span: ByteSpan::new(start, self.byte_offset),
+                    kind: TraceKind::Scalar(c),
+                })
+            }
+            _ => {
+                if self.index == self.segment.count {
+                    return None;
+                }
+                let item = self.segment.fixed_item(self.index, self.text);
+                self.index += 1;
+                Some(item)
+            }
         }
-        let c = own.get(position..)?.chars().next()?;
-        let start = self.byte_start + position as u64;
-        Some(TraceItem {
-            span: ByteSpan::new(start, start + c.len_utf8() as u64),
-            kind: TraceKind::Scalar(c),
-        })
     }
 }
 
 /// A decode with provenance: the text, and every item with its bytes.
 ///
 /// The items are stored run-length encoded (consecutive items of the same
-/// kind and widths share one record); [`items`](Self::items) lists them one
-/// by one and [`item_at_byte`](Self::item_at_byte) finds one by offset.
+/// kind share one record); [`items`](Self::items) lists them one by one and
+/// [`item_at_byte`](Self::item_at_byte) finds one by offset.
 ///
 /// ```
 /// use mojiscope_core::{BomHandling, ByteSpan, TraceItem, TraceKind, SHIFT_JIS};
@@ -410,7 +461,8 @@ pub struct Trace {
     /// The decoded text (errors as U+FFFD).
     pub text: String,
     /// The items in input order, run-length encoded. Equal item sequences
-    /// give equal segments: an item joins the last segment whenever it can.
+    /// give equal segments: an item joins the last segment whenever it can,
+    /// however the input was split into calls.
     segments: Vec<Segment>,
     /// How many items.
     len: u64,
@@ -468,67 +520,169 @@ impl Trace {
             })
             .flat_map(|(segment, kind)| {
                 (0..segment.count).map(move |index| {
-                    let start = segment.byte_start + segment.byte_width * index;
-                    (ByteSpan::new(start, start + segment.byte_width), kind)
+                    let start = segment.byte_start + segment.item_width * index;
+                    (ByteSpan::new(start, start + segment.item_width), kind)
                 })
             })
     }
 
-    /// Records `count` items of a kind other than `SameWidth`, each covering
-    /// `byte_width` bytes from `byte_start` on and `text_width` bytes of text
-    /// (already appended) from `text_start` on.
+    /// The last segment, if the item at `byte_start` may join it.
     #[inline]
-    fn push_items(
+    fn last_before(&mut self, byte_start: u64) -> Option<&mut Segment> {
+        self.segments
+            .last_mut()
+            .filter(|last| last.byte_end() == byte_start)
+    }
+
+    /// Records `count` pairs, errors or skips of `kind`, each covering
+    /// `item_width` bytes from `byte_start` on and `text_width` bytes of
+    /// text (already appended) from `text_start` on.
+    fn push_fixed(
         &mut self,
         kind: SegmentKind,
         byte_start: u64,
-        byte_width: u64,
+        item_width: u64,
         text_start: usize,
         text_width: u8,
-        count: u64,
     ) {
-        self.len += count;
-        if let Some(last) = self.segments.last_mut()
+        self.len += 1;
+        if let Some(last) = self.last_before(byte_start)
             && last.kind == kind
-            && last.byte_width == byte_width
+            && last.item_width == item_width
             && last.text_width == text_width
-            && last.byte_end() == byte_start
         {
-            last.count += count;
+            last.count += 1;
+            last.byte_len += item_width;
+            last.text_len += usize::from(text_width);
             return;
         }
         self.push_segment(Segment {
             byte_start,
-            byte_width,
+            byte_len: item_width,
             text_start,
-            count,
+            text_len: usize::from(text_width),
+            count: 1,
+            item_width,
             text_width,
             kind,
         });
     }
 
-    /// Records `count` scalar values that cover `text_len` bytes of input from
-    /// `byte_start` on and the same number of bytes of text (already
-    /// appended) from `text_start` on, each as many as its UTF-8 length.
+    /// Records one scalar value `c` covering `span` and `text_width` bytes
+    /// of text (already appended, from `text_start` on).
     #[inline]
-    fn push_same_width(&mut self, byte_start: u64, text_start: usize, text_len: usize, count: u64) {
-        self.len += count;
-        if let Some(last) = self.segments.last_mut()
-            && last.kind == SegmentKind::SameWidth
-            && last.byte_end() == byte_start
-        {
-            last.byte_width += text_len as u64;
-            last.count += count;
-            return;
+    fn push_scalar(&mut self, c: char, span: ByteSpan, text_start: usize, text_width: usize) {
+        self.len += 1;
+        let byte_width = span.len();
+        if let Some(last) = self.last_before(span.start) {
+            match &mut last.kind {
+                SegmentKind::SameWidth if byte_width == text_width as u64 => {
+                    last.byte_len += byte_width;
+                    last.text_len += text_width;
+                    last.count += 1;
+                    return;
+                }
+                SegmentKind::Chars {
+                    ascii_width,
+                    other_width,
+                } if last.count < CHARS_PER_SEGMENT => {
+                    let width = if c.is_ascii() {
+                        ascii_width
+                    } else {
+                        other_width
+                    };
+                    if *width == 0 || u64::from(*width) == byte_width {
+                        // Scalars span at most four bytes.
+                        *width = byte_width as u8;
+                        last.byte_len += byte_width;
+                        last.text_len += text_width;
+                        last.count += 1;
+                        return;
+                    }
+                }
+                _ => {}
+            }
         }
+        self.new_scalar_segment(c, span, text_start, text_width);
+    }
+
+    /// Starts a segment with the scalar value `c`.
+    #[cold]
+    #[inline(never)]
+    fn new_scalar_segment(
+        &mut self,
+        c: char,
+        span: ByteSpan,
+        text_start: usize,
+        text_width: usize,
+    ) {
+        let byte_width = span.len();
+        let kind = if byte_width == text_width as u64 {
+            SegmentKind::SameWidth
+        } else if c.is_ascii() {
+            SegmentKind::Chars {
+                ascii_width: byte_width as u8,
+                other_width: 0,
+            }
+        } else {
+            SegmentKind::Chars {
+                ascii_width: 0,
+                other_width: byte_width as u8,
+            }
+        };
         self.push_segment(Segment {
-            byte_start,
-            byte_width: text_len as u64,
+            byte_start: span.start,
+            byte_len: byte_width,
             text_start,
-            count,
+            text_len: text_width,
+            count: 1,
+            item_width: 0,
             text_width: 0,
-            kind: SegmentKind::SameWidth,
+            kind,
         });
+    }
+
+    /// Records `count` ASCII characters, each covering `unit_len` bytes from
+    /// `byte_start` on and one byte of text (already appended) from
+    /// `text_start` on: what [`push_scalar`](Self::push_scalar) would record
+    /// for each, in fewer steps.
+    #[inline]
+    fn push_ascii(&mut self, byte_start: u64, text_start: usize, count: usize, unit_len: u8) {
+        let mut byte_offset = byte_start;
+        let mut text_offset = text_start;
+        let mut left = count as u64;
+        let unit = u64::from(unit_len);
+        while left > 0 {
+            if let Some(last) = self.last_before(byte_offset) {
+                let joined = match &mut last.kind {
+                    SegmentKind::SameWidth if unit_len == 1 => left,
+                    SegmentKind::Chars { ascii_width, .. }
+                        if (*ascii_width == 0 || *ascii_width == unit_len)
+                            && last.count < CHARS_PER_SEGMENT =>
+                    {
+                        *ascii_width = unit_len;
+                        left.min(CHARS_PER_SEGMENT - last.count)
+                    }
+                    _ => 0,
+                };
+                if joined > 0 {
+                    last.count += joined;
+                    last.byte_len += joined * unit;
+                    last.text_len += joined as usize;
+                    self.len += joined;
+                    left -= joined;
+                    byte_offset += joined * unit;
+                    text_offset += joined as usize;
+                    continue;
+                }
+            }
+            self.len += 1;
+            let first = ByteSpan::new(byte_offset, byte_offset + unit);
+            self.new_scalar_segment(' ', first, text_offset, 1);
+            left -= 1;
+            byte_offset += unit;
+            text_offset += 1;
+        }
     }
 
     #[cold]
@@ -544,33 +698,63 @@ impl DecodeSink for Trace {
         let text_start = self.text.len();
         self.text
             .push_str(std::str::from_utf8(run).expect("an ASCII run is UTF-8"));
-        self.push_same_width(start, text_start, run.len(), run.len() as u64);
+        self.push_ascii(start, text_start, run.len(), 1);
+    }
+
+    #[inline]
+    fn ascii_units(&mut self, run: &[u8], start: u64, unit_len: u8) {
+        let text_start = self.text.len();
+        self.text
+            .push_str(std::str::from_utf8(run).expect("an ASCII run is UTF-8"));
+        self.push_ascii(start, text_start, run.len(), unit_len);
     }
 
     #[inline]
     fn utf8_run(&mut self, run: &str, start: u64) {
+        let joins_chars = self.last_before(start).is_some_and(|last| {
+            matches!(last.kind, SegmentKind::Chars { .. }) && last.count < CHARS_PER_SEGMENT
+        });
+        if joins_chars {
+            // Rare (a UTF-8 run after items of another shape): one by one.
+            let mut byte_offset = start;
+            for c in run.chars() {
+                let end = byte_offset + c.len_utf8() as u64;
+                self.scalar(c, ByteSpan::new(byte_offset, end));
+                byte_offset = end;
+            }
+            return;
+        }
         let text_start = self.text.len();
         self.text.push_str(run);
-        self.push_same_width(start, text_start, run.len(), run.chars().count() as u64);
+        let count = run.chars().count() as u64;
+        self.len += count;
+        if let Some(last) = self.last_before(start)
+            && last.kind == SegmentKind::SameWidth
+        {
+            last.byte_len += run.len() as u64;
+            last.text_len += run.len();
+            last.count += count;
+            return;
+        }
+        if count > 0 {
+            self.push_segment(Segment {
+                byte_start: start,
+                byte_len: run.len() as u64,
+                text_start,
+                text_len: run.len(),
+                count,
+                item_width: 0,
+                text_width: 0,
+                kind: SegmentKind::SameWidth,
+            });
+        }
     }
 
     #[inline]
     fn scalar(&mut self, c: char, span: ByteSpan) {
         let text_start = self.text.len();
         self.text.push(c);
-        let text_width = c.len_utf8();
-        if span.len() == text_width as u64 {
-            self.push_same_width(span.start, text_start, text_width, 1);
-        } else {
-            self.push_items(
-                SegmentKind::Scalar,
-                span.start,
-                span.len(),
-                text_start,
-                text_width as u8,
-                1,
-            );
-        }
+        self.push_scalar(c, span, text_start, c.len_utf8());
     }
 
     fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {
@@ -578,13 +762,12 @@ impl DecodeSink for Trace {
         self.text.push(first);
         self.text.push(second);
         let text_width = (first.len_utf8() + second.len_utf8()) as u8;
-        self.push_items(
+        self.push_fixed(
             SegmentKind::Pair,
             span.start,
             span.len(),
             text_start,
             text_width,
-            1,
         );
     }
 
@@ -593,25 +776,23 @@ impl DecodeSink for Trace {
         self.text.push(char::REPLACEMENT_CHARACTER);
         self.error_count += 1;
         let text_width = char::REPLACEMENT_CHARACTER.len_utf8() as u8;
-        self.push_items(
+        self.push_fixed(
             SegmentKind::Error(kind),
             span.start,
             span.len(),
             text_start,
             text_width,
-            1,
         );
     }
 
     fn skip(&mut self, reason: SkipReason, span: ByteSpan) {
         let text_start = self.text.len();
-        self.push_items(
+        self.push_fixed(
             SegmentKind::Skip(reason),
             span.start,
             span.len(),
             text_start,
             0,
-            1,
         );
     }
 }
@@ -641,4 +822,128 @@ impl DecodeSink for ErrorCounter {
     }
     #[inline]
     fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        BIG5, BomHandling, DecodeErrorMode, Decoder, EUC_KR, Encoding, UTF_8, UTF_16LE,
+        WINDOWS_1251, WINDOWS_1252,
+    };
+
+    /// Every item, one record each: what a trace must give back.
+    #[derive(Default)]
+    struct Recorder(Vec<TraceItem>);
+
+    impl DecodeSink for Recorder {
+        fn ascii(&mut self, run: &[u8], start: u64) {
+            for (position, &byte) in run.iter().enumerate() {
+                let byte_offset = start + position as u64;
+                self.scalar(
+                    char::from(byte),
+                    ByteSpan::new(byte_offset, byte_offset + 1),
+                );
+            }
+        }
+        fn scalar(&mut self, c: char, span: ByteSpan) {
+            self.0.push(TraceItem {
+                span,
+                kind: TraceKind::Scalar(c),
+            });
+        }
+        fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {
+            self.0.push(TraceItem {
+                span,
+                kind: TraceKind::Pair(first, second),
+            });
+        }
+        fn error(&mut self, kind: DecodeErrorKind, span: ByteSpan) {
+            self.0.push(TraceItem {
+                span,
+                kind: TraceKind::Error(kind),
+            });
+        }
+        fn skip(&mut self, reason: SkipReason, span: ByteSpan) {
+            self.0.push(TraceItem {
+                span,
+                kind: TraceKind::Skip(reason),
+            });
+        }
+    }
+
+    fn decode_in_chunks<S: DecodeSink>(
+        encoding: &'static Encoding,
+        bytes: &[u8],
+        chunk: usize,
+        sink: &mut S,
+    ) {
+        let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+        let mut chunks = bytes.chunks(chunk).peekable();
+        while let Some(piece) = chunks.next() {
+            let _ = decoder.decode(piece, chunks.peek().is_none(), sink);
+        }
+    }
+
+    /// The trace of `bytes` holds exactly the recorded items, finds each by
+    /// every one of its offsets, and is the same however the input is split.
+    fn check_trace(encoding: &'static Encoding, bytes: &[u8]) {
+        let mut recorder = Recorder::default();
+        decode_in_chunks(encoding, bytes, bytes.len().max(1), &mut recorder);
+        let (trace, _) = encoding.decode_traced(bytes, BomHandling::None);
+        let items: Vec<TraceItem> = trace.items().collect();
+        assert!(items == recorder.0, "{encoding}: the items differ");
+        assert_eq!(trace.len(), items.len() as u64);
+        let mut text = String::new();
+        for item in &items {
+            item.push_text(&mut text);
+            for byte_offset in item.span.start..item.span.end {
+                assert_eq!(
+                    trace.item_at_byte(byte_offset),
+                    Some(*item),
+                    "{encoding} {byte_offset}"
+                );
+            }
+        }
+        assert_eq!(trace.text, text);
+        assert_eq!(trace.item_at_byte(bytes.len() as u64), None);
+        for chunk in [1, 3, 64, 1000] {
+            let mut split = Trace::new();
+            decode_in_chunks(encoding, bytes, chunk, &mut split);
+            assert!(split == trace, "{encoding}: chunks of {chunk}");
+        }
+    }
+
+    #[test]
+    fn traces_of_long_texts_in_every_shape_of_segment() {
+        let words = "съешь же ещё этих мягких французских булок, да выпей чаю. ";
+        check_trace(
+            WINDOWS_1251,
+            &encoding_rs::WINDOWS_1251.encode(&words.repeat(30)).0,
+        );
+        let latin = "Le marché du samedi était plein de légumes frais, à côté. ";
+        check_trace(
+            WINDOWS_1252,
+            &encoding_rs::WINDOWS_1252.encode(&latin.repeat(30)).0,
+        );
+        let korean = "아침 일찍 시장에 갔더니 상인들이 신선한 채소를 진열하고 있었습니다. ";
+        check_trace(EUC_KR, &encoding_rs::EUC_KR.encode(&korean.repeat(30)).0);
+        // Big5's pairs of code points among ordinary pairs and ASCII.
+        check_trace(BIG5, &b"\x88\x62\x88\x64ab\xA4\x40".repeat(100));
+        let mixed = "ASCII only for a long while, then: это, 日本語, and 😀 too. ";
+        let utf16: Vec<u8> = mixed
+            .repeat(20)
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        check_trace(UTF_16LE, &utf16);
+        // Errors between the runs.
+        let mut broken = mixed.repeat(20).into_bytes();
+        for byte in broken.iter_mut().step_by(37) {
+            *byte = 0xFF;
+        }
+        check_trace(UTF_8, &broken);
+        check_trace(WINDOWS_1251, &broken);
+        check_trace(EUC_KR, &broken);
+    }
 }
