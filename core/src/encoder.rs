@@ -78,8 +78,15 @@ impl Encoded {
         Self { bytes, len: 4 }
     }
 
-    pub(crate) fn as_slice(&self) -> &[u8] {
-        &self.bytes[..usize::from(self.len)]
+    /// Appends the bytes to `output`.
+    #[inline]
+    pub(crate) fn push_to(self, output: &mut Vec<u8>) {
+        // All four are appended, then the surplus cut: a copy of fixed size
+        // is a single store, where one of the exact length would be a call
+        // to `memcpy`.
+        let end = output.len() + usize::from(self.len);
+        output.extend_from_slice(&self.bytes);
+        output.truncate(end);
     }
 }
 
@@ -112,6 +119,19 @@ pub(crate) trait EncodeHandler {
     /// byte of the same value and leaves the state unchanged.
     fn is_ascii_ground(&self) -> bool {
         true
+    }
+
+    /// Not in spec: how many bytes at the start of `bytes` (UTF-8 input) are
+    /// ASCII characters that encode to the same byte in the current state,
+    /// leaving it unchanged. The default is the ASCII run while
+    /// [`is_ascii_ground`](Self::is_ascii_ground) holds.
+    #[inline]
+    fn ascii_run_len(&mut self, bytes: &[u8]) -> usize {
+        if self.is_ascii_ground() {
+            ascii_prefix_len(bytes)
+        } else {
+            0
+        }
     }
 
     /// Not in spec: whether every code point encodes to its UTF-8 bytes (true
@@ -209,60 +229,77 @@ impl EncodeDriver {
         let bytes = input.as_bytes();
         if H::ENCODES_AS_UTF8 {
             // Not in spec: the UTF-8 encoder's output is its input's bytes.
+            // It reports no errors, so the character index, which only
+            // errors carry, need not be counted.
             output.extend_from_slice(bytes);
             self.utf8_offset += bytes.len() as u64;
-            self.char_index += input.chars().count() as u64;
             return (EncoderResult::InputEmpty, bytes.len());
         }
+        // Offsets are kept in locals in the loop and stored on the way out.
+        let base_offset = self.utf8_offset;
+        let mut char_index = self.char_index;
         let mut read = 0;
         while read < bytes.len() {
-            if handler.is_ascii_ground() {
-                // Not in spec: ASCII runs encode to themselves; copy them whole.
-                let run = ascii_prefix_len(&bytes[read..]);
-                if run > 0 {
-                    output.extend_from_slice(&bytes[read..read + run]);
-                    read += run;
-                    self.utf8_offset += run as u64;
-                    self.char_index += run as u64;
-                    continue;
-                }
+            // Not in spec: ASCII runs that encode to themselves are copied
+            // whole.
+            let run = handler.ascii_run_len(&bytes[read..]);
+            if run > 0 {
+                push_run(output, &bytes[read..], run);
+                read += run;
+                char_index += run as u64;
+                continue;
             }
-            let Some(c) = input[read..].chars().next() else {
-                break;
-            };
-            let utf8_offset = self.utf8_offset;
-            let char_index = self.char_index;
-            read += c.len_utf8();
-            self.utf8_offset += c.len_utf8() as u64;
-            self.char_index += 1;
-            loop {
-                match handler.handle(c) {
-                    EncodeStep::Bytes(encoded) => {
-                        output.extend_from_slice(encoded.as_slice());
+            // The characters up to the next such run, one at a time.
+            let mut chars = input[read..].chars();
+            while let Some(c) = chars.next() {
+                if c.is_ascii() && handler.is_ascii_ground() {
+                    if chars.as_str().as_bytes().first().is_some_and(u8::is_ascii) {
+                        // A run begins: back to copying.
                         break;
                     }
-                    EncodeStep::BytesThenAgain(encoded) => {
-                        output.extend_from_slice(encoded.as_slice());
-                    }
-                    EncodeStep::Error(reported) => {
-                        if self.mode == EncodeErrorMode::Html {
-                            write_html_reference(reported, output);
+                    // A lone one (a space between words of another script).
+                    output.push(c as u8);
+                    read += 1;
+                    char_index += 1;
+                    continue;
+                }
+                let utf8_offset = base_offset + read as u64;
+                read += c.len_utf8();
+                char_index += 1;
+                loop {
+                    match handler.handle(c) {
+                        EncodeStep::Bytes(encoded) => {
+                            encoded.push_to(output);
+                            break;
                         }
-                        let unmappable = Unmappable {
-                            character: c,
-                            reported,
-                            utf8_offset,
-                            char_index,
-                        };
-                        // Not in spec: the end-of-queue step (ISO-2022-JP's return
-                        // to ASCII) waits for the caller's next call, so that in
-                        // fatal mode nothing is written after the error.
-                        return (EncoderResult::Unmappable(unmappable), read);
+                        EncodeStep::BytesThenAgain(encoded) => encoded.push_to(output),
+                        EncodeStep::Error(reported) => {
+                            if self.mode == EncodeErrorMode::Html {
+                                write_html_reference(reported, output);
+                            }
+                            let unmappable = Unmappable {
+                                character: c,
+                                reported,
+                                utf8_offset,
+                                char_index: char_index - 1,
+                            };
+                            self.utf8_offset = base_offset + read as u64;
+                            self.char_index = char_index;
+                            // Not in spec: the end-of-queue step (ISO-2022-JP's
+                            // return to ASCII) waits for the caller's next
+                            // call, so that in fatal mode nothing is written
+                            // after the error.
+                            return (EncoderResult::Unmappable(unmappable), read);
+                        }
+                        EncodeStep::Finished => {
+                            unreachable!("a handler finishes only at end-of-queue")
+                        }
                     }
-                    EncodeStep::Finished => unreachable!("a handler finishes only at end-of-queue"),
                 }
             }
         }
+        self.utf8_offset = base_offset + read as u64;
+        self.char_index = char_index;
         if last {
             Self::finish(handler, output);
         }
@@ -274,11 +311,27 @@ impl EncodeDriver {
         loop {
             match handler.handle_end() {
                 EncodeStep::Bytes(encoded) | EncodeStep::BytesThenAgain(encoded) => {
-                    output.extend_from_slice(encoded.as_slice());
+                    encoded.push_to(output);
                 }
                 EncodeStep::Error(_) | EncodeStep::Finished => return,
             }
         }
+    }
+}
+
+/// Not in spec: appends the first `run` bytes of `bytes`. Short runs (the
+/// ASCII between words of other scripts) are copied as a fixed 16 bytes
+/// and cut back, a single store where `memcpy` would be a call.
+#[inline]
+fn push_run(output: &mut Vec<u8>, bytes: &[u8], run: usize) {
+    if run <= 16
+        && let Some(chunk) = bytes.first_chunk::<16>()
+    {
+        let end = output.len() + run;
+        output.extend_from_slice(chunk);
+        output.truncate(end);
+    } else {
+        output.extend_from_slice(&bytes[..run]);
     }
 }
 

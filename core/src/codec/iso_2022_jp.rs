@@ -379,6 +379,24 @@ impl EncodeHandler for Iso2022JpEncoder {
         // are errors (step 3), so ASCII runs cannot be copied blindly.
         false
     }
+
+    /// Not in spec: a run of ASCII code points that step 4 (ASCII state) or
+    /// step 5 (Roman state, but for backslash and tilde) encodes as
+    /// themselves, leaving the state as it is; U+000E, U+000F and U+001B
+    /// end it (step 3).
+    #[inline]
+    fn ascii_run_len(&mut self, bytes: &[u8]) -> usize {
+        let is_itself = match self.state {
+            EncoderState::Ascii => {
+                |byte: &u8| byte.is_ascii() && !matches!(byte, 0x0E | 0x0F | 0x1B)
+            }
+            EncoderState::Roman => {
+                |byte: &u8| byte.is_ascii() && !matches!(byte, 0x0E | 0x0F | 0x1B | b'\\' | b'~')
+            }
+            EncoderState::Jis0208 => return 0,
+        };
+        bytes.iter().take_while(|byte| is_itself(byte)).count()
+    }
 }
 
 #[cfg(test)]
