@@ -6,6 +6,22 @@ use crate::decoder::{Handler, Step};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::{DecodeErrorKind, SkipReason};
 
+/// Not in spec: how many bytes at the start of `bytes` are ASCII other
+/// than shift out, shift in and escape (0x0E, 0x0F, 0x1B), and for the
+/// Roman states other than backslash and tilde: the bytes that the ASCII
+/// and Roman states of both the decoder and the encoder map to themselves.
+#[inline]
+fn plain_ascii_len(bytes: &[u8], roman: bool) -> usize {
+    bytes
+        .iter()
+        .position(|&byte| {
+            !byte.is_ascii()
+                || matches!(byte, 0x0E | 0x0F | 0x1B)
+                || (roman && matches!(byte, b'\\' | b'~'))
+        })
+        .unwrap_or(bytes.len())
+}
+
 /// The states of the ISO-2022-JP decoder, named as in the standard.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum DecoderState {
@@ -147,16 +163,11 @@ impl Handler for Iso2022JpDecoder {
     /// clears the output flag; nothing else changes.
     #[inline]
     fn ascii_run_len(&mut self, bytes: &[u8]) -> usize {
-        let is_itself = match self.state {
-            DecoderState::Ascii => {
-                |byte: &u8| byte.is_ascii() && !matches!(byte, 0x0E | 0x0F | 0x1B)
-            }
-            DecoderState::Roman => {
-                |byte: &u8| byte.is_ascii() && !matches!(byte, 0x0E | 0x0F | 0x1B | 0x5C | 0x7E)
-            }
+        let len = match self.state {
+            DecoderState::Ascii => plain_ascii_len(bytes, false),
+            DecoderState::Roman => plain_ascii_len(bytes, true),
             _ => return 0,
         };
-        let len = bytes.iter().take_while(|byte| is_itself(byte)).count();
         if len > 0 {
             self.output = false;
         }
@@ -386,16 +397,11 @@ impl EncodeHandler for Iso2022JpEncoder {
     /// end it (step 3).
     #[inline]
     fn ascii_run_len(&mut self, bytes: &[u8]) -> usize {
-        let is_itself = match self.state {
-            EncoderState::Ascii => {
-                |byte: &u8| byte.is_ascii() && !matches!(byte, 0x0E | 0x0F | 0x1B)
-            }
-            EncoderState::Roman => {
-                |byte: &u8| byte.is_ascii() && !matches!(byte, 0x0E | 0x0F | 0x1B | b'\\' | b'~')
-            }
-            EncoderState::Jis0208 => return 0,
-        };
-        bytes.iter().take_while(|byte| is_itself(byte)).count()
+        match self.state {
+            EncoderState::Ascii => plain_ascii_len(bytes, false),
+            EncoderState::Roman => plain_ascii_len(bytes, true),
+            EncoderState::Jis0208 => 0,
+        }
     }
 }
 
