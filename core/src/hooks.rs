@@ -99,7 +99,8 @@ impl Encoding {
         bytes: &[u8],
         bom: BomHandling,
     ) -> (Trace, &'static Encoding) {
-        let mut trace = Trace::new();
+        // Room for the text of most inputs, as the plain decode has.
+        let mut trace = Trace::with_text_capacity(bytes.len());
         let encoding = decode_all(self, bytes, bom, &mut trace);
         (trace, encoding)
     }

@@ -476,6 +476,14 @@ impl Trace {
         Self::default()
     }
 
+    /// An empty trace with room for `capacity` bytes of text.
+    pub fn with_text_capacity(capacity: usize) -> Self {
+        Self {
+            text: String::with_capacity(capacity),
+            ..Self::default()
+        }
+    }
+
     /// How many items the trace holds.
     pub fn len(&self) -> u64 {
         self.len
@@ -692,20 +700,33 @@ impl Trace {
     }
 }
 
+/// Appends the ASCII bytes `run` to `text`: short runs (between the words
+/// of other scripts) a character at a time, which costs less than proving
+/// them UTF-8 and calling `memcpy`; longer ones validated with SIMD.
+#[inline]
+fn push_ascii_text(text: &mut String, run: &[u8]) {
+    if run.len() <= 16 {
+        text.reserve(run.len());
+        for &byte in run {
+            text.push(char::from(byte));
+        }
+    } else {
+        text.push_str(simdutf8::basic::from_utf8(run).expect("an ASCII run is UTF-8"));
+    }
+}
+
 impl DecodeSink for Trace {
     #[inline]
     fn ascii(&mut self, run: &[u8], start: u64) {
         let text_start = self.text.len();
-        self.text
-            .push_str(std::str::from_utf8(run).expect("an ASCII run is UTF-8"));
+        push_ascii_text(&mut self.text, run);
         self.push_ascii(start, text_start, run.len(), 1);
     }
 
     #[inline]
     fn ascii_units(&mut self, run: &[u8], start: u64, unit_len: u8) {
         let text_start = self.text.len();
-        self.text
-            .push_str(std::str::from_utf8(run).expect("an ASCII run is UTF-8"));
+        push_ascii_text(&mut self.text, run);
         self.push_ascii(start, text_start, run.len(), unit_len);
     }
 
