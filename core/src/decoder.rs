@@ -119,6 +119,18 @@ pub(crate) trait Handler {
         ascii_prefix_len(bytes)
     }
 
+    /// Not in spec: how many bytes at the start of `bytes` (at an item
+    /// boundary) are each, on their own, an invalid-byte error
+    /// ([`DecodeErrorKind::InvalidByte`], nothing restored), leaving the
+    /// state as handing them to [`handle`](Self::handle) would; so that the
+    /// driver may report them itself in replacement mode. The default is
+    /// none.
+    #[inline]
+    fn invalid_run_len(&mut self, bytes: &[u8]) -> usize {
+        let _ = bytes;
+        0
+    }
+
     /// Not in spec: an optional fast path for the common valid case; the
     /// default declines everything. The driver calls it only at an item
     /// boundary (no byte consumed since the last item) with the rest of the
@@ -171,41 +183,70 @@ pub(crate) trait Handler {
     const DECODES_VALID_UTF8_AS_ITSELF: bool = false;
 }
 
-/// Not in spec: a two-byte decoder's common case as flat tables (see
-/// [`Handler::pair_table`]): the pointer of a leading byte and a trailing
-/// byte is `leading[lead] + trailing[trail]`, and its code point is in
-/// `code_points`.
+/// Not in spec: a two-byte decoder's common cases as flat tables (see
+/// [`Handler::pair_table`]): which bytes lead a pair and which are errors
+/// on their own, the pointer of a leading byte and a trailing byte
+/// (`leading[lead] + trailing[trail]`), which trailing bytes are out of
+/// range, and the code point of each pointer.
 #[derive(Debug)]
 pub(crate) struct PairTable {
     /// Per byte: the pointer of the sequence it begins with the first
-    /// trailing byte, or [`PairTable::NOT_LEADING`].
+    /// trailing byte, [`PairTable::INVALID_BYTE`], or
+    /// [`PairTable::TO_HANDLER`].
     leading: [u16; 256],
-    /// Per byte: what it adds to the pointer as a trailing byte, or
-    /// [`PairTable::NOT_TRAILING`].
+    /// Per byte: what it adds to the pointer as a trailing byte,
+    /// [`PairTable::INVALID_TRAIL`], or [`PairTable::TO_HANDLER`].
     trailing: [u8; 256],
-    /// The code point of each pointer; 0 where the driver leaves the
-    /// sequence to the handler (no code point, or one the handler treats
-    /// specially).
+    /// The code point of each pointer: 0 for none (an error, as past the
+    /// end of the table), [`PairTable::HANDLER_CODE_POINT`] where the
+    /// handler does something else.
     code_points: &'static [u16],
 }
 
+/// What a [`PairTable`] says about a byte and the byte after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairLookup {
+    /// The two bytes decode to this code point.
+    Scalar(char),
+    /// An error consuming the first `len` bytes (a trailing byte that is
+    /// ASCII is restored, and so not consumed).
+    Error { kind: DecodeErrorKind, len: u8 },
+    /// The handler's steps decide.
+    Handler,
+}
+
 impl PairTable {
-    const NOT_LEADING: u16 = u16::MAX;
-    const NOT_TRAILING: u8 = u8::MAX;
+    /// In `leading`: the handler decides (ASCII, single bytes, special
+    /// leading bytes).
+    pub(crate) const TO_HANDLER: u16 = u16::MAX;
+    /// In `leading`: a byte that is an invalid-byte error on its own.
+    pub(crate) const INVALID_BYTE: u16 = u16::MAX - 1;
+    /// In `trailing`: the handler decides (gb18030's digits).
+    pub(crate) const TRAIL_TO_HANDLER: u8 = u8::MAX;
+    /// In `trailing`: a byte outside the trailing range.
+    pub(crate) const INVALID_TRAIL: u8 = u8::MAX - 1;
+    /// In `code_points`: a surrogate, which no index has, marking pointers
+    /// the handler decodes otherwise than by the table.
+    pub(crate) const HANDLER_CODE_POINT: u16 = 0xD800;
 
     /// The table for leading bytes in the ranges `leading` (first byte, last
     /// byte, and the row of the first; each row is `row_len` pointers),
-    /// trailing bytes in the ranges `trailing` (first byte, last byte, and
-    /// the column of the first), and code points `code_points`.
+    /// bytes that are errors on their own in `invalid`, trailing bytes in
+    /// the ranges `trailing` (first byte, last byte, and the column of the
+    /// first), bytes after a leading byte that the handler decides in
+    /// `trailing_to_handler` (all others are out of range), and code points
+    /// `code_points`.
     pub(crate) const fn new(
         leading: &[(u8, u8, u16)],
         row_len: u16,
+        invalid: &[u8],
         trailing: &[(u8, u8, u8)],
+        trailing_to_handler: &[(u8, u8)],
         code_points: &'static [u16],
     ) -> Self {
         let mut table = Self {
-            leading: [Self::NOT_LEADING; 256],
-            trailing: [Self::NOT_TRAILING; 256],
+            leading: [Self::TO_HANDLER; 256],
+            trailing: [Self::INVALID_TRAIL; 256],
             code_points,
         };
         let mut range = 0;
@@ -221,6 +262,11 @@ impl PairTable {
             }
             range += 1;
         }
+        let mut position = 0;
+        while position < invalid.len() {
+            table.leading[invalid[position] as usize] = Self::INVALID_BYTE;
+            position += 1;
+        }
         let mut range = 0;
         while range < trailing.len() {
             let (first, last, first_column) = trailing[range];
@@ -234,20 +280,58 @@ impl PairTable {
             }
             range += 1;
         }
+        let mut range = 0;
+        while range < trailing_to_handler.len() {
+            let (first, last) = trailing_to_handler[range];
+            let mut byte = first;
+            while byte <= last {
+                table.trailing[byte as usize] = Self::TRAIL_TO_HANDLER;
+                byte += 1;
+            }
+            range += 1;
+        }
         table
     }
 
-    /// The code point of `leading` followed by `trailing`, if the table has it.
+    /// What `leading`, followed by `trailing` if the input has a next byte,
+    /// decodes to.
     #[inline]
-    pub(crate) fn code_point(&self, leading: u8, trailing: u8) -> Option<char> {
+    pub(crate) fn lookup(&self, leading: u8, trailing: Option<u8>) -> PairLookup {
         let row = self.leading[usize::from(leading)];
-        let column = self.trailing[usize::from(trailing)];
-        if row == Self::NOT_LEADING || column == Self::NOT_TRAILING {
-            return None;
+        if row == Self::INVALID_BYTE {
+            return PairLookup::Error {
+                kind: DecodeErrorKind::InvalidByte,
+                len: 1,
+            };
         }
-        match self.code_points.get(usize::from(row) + usize::from(column)) {
-            None | Some(0) => None,
-            Some(&code_point) => char::from_u32(u32::from(code_point)),
+        let Some(trailing) = trailing else {
+            return PairLookup::Handler;
+        };
+        if row == Self::TO_HANDLER {
+            return PairLookup::Handler;
+        }
+        let column = self.trailing[usize::from(trailing)];
+        // An ASCII byte after the leading byte is restored by an error.
+        let error_len = if trailing.is_ascii() { 1 } else { 2 };
+        if column == Self::INVALID_TRAIL {
+            return PairLookup::Error {
+                kind: DecodeErrorKind::InvalidTrail,
+                len: error_len,
+            };
+        }
+        if column == Self::TRAIL_TO_HANDLER {
+            return PairLookup::Handler;
+        }
+        let pointer = usize::from(row) + usize::from(column);
+        match self.code_points.get(pointer).copied().unwrap_or(0) {
+            0 => PairLookup::Error {
+                kind: DecodeErrorKind::UnassignedPointer {
+                    pointer: pointer as u32,
+                },
+                len: error_len,
+            },
+            code_point => char::from_u32(u32::from(code_point))
+                .map_or(PairLookup::Handler, PairLookup::Scalar),
         }
     }
 }
@@ -314,9 +398,10 @@ impl Driver {
             if cursor == item_start && cursor >= base && cursor < end {
                 // Not in spec: at an item boundary, decode the common valid
                 // cases in a tight loop (see `fast_items`).
-                let index = fast_items(handler, input, (cursor - base) as usize, base, sink);
-                cursor = base + index as u64;
-                item_start = cursor;
+                let (start_index, cursor_index) =
+                    items_in_input(handler, input, (cursor - base) as usize, base, mode, sink);
+                item_start = base + start_index as u64;
+                cursor = base + cursor_index as u64;
             }
             let step = if cursor < base {
                 // Not in spec: bytes of an earlier call that were restored to
@@ -408,6 +493,62 @@ impl Driver {
     }
 }
 
+/// Not in spec: the driver's loop over items that lie within this call's
+/// input, from `input[index]`, an item boundary: the fast paths of
+/// [`fast_items`], and in replacement mode the handler's full steps for an
+/// item they leave, reported right there, then the fast paths again. It
+/// returns where the pending item begins and where the next byte to hand to
+/// the handler is: both at the first byte the driver's general loop must
+/// see (an error in fatal mode), or the pending item's start and the end of
+/// the input when the input ends inside an item.
+///
+/// Without this, every error went back through the general loop, which
+/// also handles bytes restored from earlier calls, and into `fast_items`
+/// anew: most of the time of decoding bytes that are not text.
+#[inline]
+fn items_in_input<H: Handler, S: DecodeSink>(
+    handler: &mut H,
+    input: &[u8],
+    mut index: usize,
+    base: u64,
+    mode: DecodeErrorMode,
+    sink: &mut S,
+) -> (usize, usize) {
+    loop {
+        let report_errors = mode == DecodeErrorMode::Replacement;
+        index = fast_items(handler, input, index, base, report_errors, sink);
+        if index == input.len() || mode == DecodeErrorMode::Fatal {
+            return (index, index);
+        }
+        // One item by the handler's full steps.
+        let start = base + index as u64;
+        let mut cursor = index;
+        loop {
+            let Some(&byte) = input.get(cursor) else {
+                return (index, cursor);
+            };
+            cursor += 1;
+            let end = base + cursor as u64;
+            match handler.handle(byte) {
+                Step::Continue => continue,
+                Step::Scalar(c) => sink.scalar(c, ByteSpan::new(start, end)),
+                Step::Pair(first, second) => {
+                    sink.scalar_pair(first, second, ByteSpan::new(start, end));
+                }
+                Step::Skip(reason) => sink.skip(reason, ByteSpan::new(start, end)),
+                Step::Error { kind, restore } => {
+                    cursor -= usize::from(restore);
+                    debug_assert!(cursor > index, "an error consumes at least one byte");
+                    sink.error(kind, ByteSpan::new(start, base + cursor as u64));
+                }
+                Step::Finished => unreachable!("only end-of-queue finishes"),
+            }
+            break;
+        }
+        index = cursor;
+    }
+}
+
 /// Not in spec: the driver's fast path. From `input[index..]`, at an item
 /// boundary, reports the items that need no bookkeeping: ASCII runs where the
 /// handler is in its ASCII ground state, valid UTF-8 runs for the UTF-8
@@ -422,13 +563,12 @@ fn fast_items<H: Handler, S: DecodeSink>(
     input: &[u8],
     mut index: usize,
     base: u64,
+    report_errors: bool,
     sink: &mut S,
 ) -> usize {
     if H::DECODES_VALID_UTF8_AS_ITSELF {
         if handler.is_ascii_ground() {
-            let valid = valid_utf8_prefix(&input[index..]);
-            sink.utf8_run(valid, base + index as u64);
-            index += valid.len();
+            index = utf8_runs(input, index, base, report_errors, sink);
         }
         return index;
     }
@@ -436,7 +576,7 @@ fn fast_items<H: Handler, S: DecodeSink>(
         return bytewise_items(table, input, index, base, sink);
     }
     if let Some(table) = handler.pair_table() {
-        return pair_items(table, handler, input, index, base, sink);
+        return pair_items(table, handler, input, index, base, report_errors, sink);
     }
     if let Some(big_endian) = handler.utf16_big_endian() {
         return if big_endian {
@@ -459,12 +599,27 @@ fn fast_items<H: Handler, S: DecodeSink>(
                 continue;
             }
         }
-        let Some((c, len)) = handler.decode_valid(&input[index..]) else {
-            break;
+        if let Some((c, len)) = handler.decode_valid(&input[index..]) {
+            debug_assert!(len > 0 && index + len <= input.len());
+            sink.scalar(c, ByteSpan::new(start, start + len as u64));
+            index += len;
+            continue;
+        }
+        let errors = if report_errors {
+            handler.invalid_run_len(&input[index..])
+        } else {
+            0
         };
-        debug_assert!(len > 0 && index + len <= input.len());
-        sink.scalar(c, ByteSpan::new(start, start + len as u64));
-        index += len;
+        if errors == 0 {
+            break;
+        }
+        for byte_offset in start..start + errors as u64 {
+            sink.error(
+                DecodeErrorKind::InvalidByte,
+                ByteSpan::new(byte_offset, byte_offset + 1),
+            );
+        }
+        index += errors;
     }
     index
 }
@@ -523,6 +678,7 @@ fn pair_items<H: Handler, S: DecodeSink>(
     input: &[u8],
     mut index: usize,
     base: u64,
+    report_errors: bool,
     sink: &mut S,
 ) -> usize {
     if !handler.is_ascii_ground() {
@@ -534,12 +690,18 @@ fn pair_items<H: Handler, S: DecodeSink>(
             index += ascii_items(input, index, start, sink);
             continue;
         }
-        if let Some(&trailing) = input.get(index + 1)
-            && let Some(c) = table.code_point(byte, trailing)
-        {
-            sink.scalar(c, ByteSpan::new(start, start + 2));
-            index += 2;
-            continue;
+        match table.lookup(byte, input.get(index + 1).copied()) {
+            PairLookup::Scalar(c) => {
+                sink.scalar(c, ByteSpan::new(start, start + 2));
+                index += 2;
+                continue;
+            }
+            PairLookup::Error { kind, len } if report_errors => {
+                sink.error(kind, ByteSpan::new(start, start + u64::from(len)));
+                index += usize::from(len);
+                continue;
+            }
+            _ => {}
         }
         let Some((c, len)) = handler.decode_valid(&input[index..]) else {
             break;
@@ -683,17 +845,128 @@ pub(crate) fn decode_valid_by_probe<H: Handler + Clone>(
     None
 }
 
-/// The longest prefix of `bytes` that is valid UTF-8.
+/// Not in spec: [`fast_items`] for the UTF-8 decoder: reports the valid
+/// UTF-8 from `input[index]` on, in runs, and returns the index of the
+/// first byte that is not part of it (an error, or a sequence cut off by the
+/// end of `input`).
+///
+/// The first few bytes are checked by std's scalar validator, which costs
+/// little to start and stops at the first error: where errors are close
+/// together (bytes that are not UTF-8 at all) that is all each costs. Past
+/// them simdutf8 finds where the valid text ends (its `compat` check stops
+/// at the first error, where `basic` would read on to the end, which would
+/// make input with many errors quadratic), and the valid part is validated
+/// once more to make a `str` of it.
 #[inline]
-fn valid_utf8_prefix(bytes: &[u8]) -> &str {
-    // simdutf8's `compat` check stops at the first invalid sequence (its
-    // `basic` one would read to the end first, which makes input with many
-    // errors quadratic) and reports `valid_up_to` as std does.
-    match simdutf8::compat::from_utf8(bytes) {
-        Ok(valid) => valid,
-        Err(error) => simdutf8::basic::from_utf8(&bytes[..error.valid_up_to()])
-            .expect("a prefix up to valid_up_to is valid"),
+fn utf8_runs<S: DecodeSink>(
+    input: &[u8],
+    mut index: usize,
+    base: u64,
+    report_errors: bool,
+    sink: &mut S,
+) -> usize {
+    /// Bytes checked by the scalar validator first.
+    const HEAD: usize = 16;
+    loop {
+        // ASCII first: it needs no validation to be reported.
+        let ascii = ascii_prefix_len(&input[index..]);
+        if ascii > 0 {
+            sink.ascii(&input[index..index + ascii], base + index as u64);
+            index += ascii;
+        }
+        match input.get(index) {
+            None => return index,
+            // A byte that begins no sequence (most non-ASCII bytes, in input
+            // that is not UTF-8): the handler's first step says so.
+            Some(0x80..=0xC1 | 0xF5..=0xFF) if report_errors => {
+                let start = base + index as u64;
+                sink.error(
+                    DecodeErrorKind::InvalidByte,
+                    ByteSpan::new(start, start + 1),
+                );
+                index += 1;
+                continue;
+            }
+            _ => {}
+        }
+        if !starts_with_valid_sequence(&input[index..]) {
+            // A sequence that goes wrong, or is cut off: the handler's steps.
+            return index;
+        }
+        let rest = &input[index..];
+        let head = &rest[..char_boundary_before(rest, HEAD)];
+        let (valid, complete) = utf8_chunk(head);
+        sink.utf8_run(valid, base + index as u64);
+        index += valid.len();
+        if !complete || index == input.len() {
+            continue;
+        }
+        let rest = &input[index..];
+        let valid = match simdutf8::compat::from_utf8(rest) {
+            Ok(valid) => valid,
+            Err(error) => {
+                let prefix = &rest[..error.valid_up_to()];
+                if prefix.len() < 64 {
+                    utf8_chunk(prefix).0
+                } else {
+                    simdutf8::basic::from_utf8(prefix).expect("a prefix up to valid_up_to is valid")
+                }
+            }
+        };
+        if !valid.is_empty() {
+            sink.utf8_run(valid, base + index as u64);
+            index += valid.len();
+        }
     }
+}
+
+/// Whether `bytes` begins with a complete, valid multi-byte UTF-8 sequence
+/// (the standard's UTF-8 decoder's boundaries, which are Unicode's).
+#[inline]
+fn starts_with_valid_sequence(bytes: &[u8]) -> bool {
+    let continues = |position: usize, range: std::ops::RangeInclusive<u8>| {
+        bytes.get(position).is_some_and(|byte| range.contains(byte))
+    };
+    match bytes.first() {
+        Some(0xC2..=0xDF) => continues(1, 0x80..=0xBF),
+        Some(0xE0) => continues(1, 0xA0..=0xBF) && continues(2, 0x80..=0xBF),
+        Some(0xED) => continues(1, 0x80..=0x9F) && continues(2, 0x80..=0xBF),
+        Some(0xE1..=0xEF) => continues(1, 0x80..=0xBF) && continues(2, 0x80..=0xBF),
+        Some(0xF0) => {
+            continues(1, 0x90..=0xBF) && continues(2, 0x80..=0xBF) && continues(3, 0x80..=0xBF)
+        }
+        Some(0xF4) => {
+            continues(1, 0x80..=0x8F) && continues(2, 0x80..=0xBF) && continues(3, 0x80..=0xBF)
+        }
+        Some(0xF1..=0xF3) => {
+            continues(1, 0x80..=0xBF) && continues(2, 0x80..=0xBF) && continues(3, 0x80..=0xBF)
+        }
+        _ => false,
+    }
+}
+
+/// The valid UTF-8 at the start of `part`, and whether that is all of it.
+#[inline]
+fn utf8_chunk(part: &[u8]) -> (&str, bool) {
+    match part.utf8_chunks().next() {
+        Some(chunk) => (chunk.valid(), chunk.invalid().is_empty()),
+        None => ("", true),
+    }
+}
+
+/// `len`, or less so as not to cut a character of `bytes` in two; the
+/// length of `bytes` if that is less. Never 0 for a non-empty `bytes`.
+#[inline]
+fn char_boundary_before(bytes: &[u8], len: usize) -> usize {
+    if len >= bytes.len() {
+        return bytes.len();
+    }
+    // Back over at most three continuation bytes (0x80..=0xBF) to the byte
+    // that begins the character; more would be an error anyway.
+    (len.saturating_sub(3)..=len)
+        .rev()
+        .find(|&end| end > 0 && !(0x80..=0xBF).contains(&bytes[end]))
+        .unwrap_or(len)
 }
 
 /// The length of the longest prefix of `bytes` that is ASCII.

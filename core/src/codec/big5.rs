@@ -7,29 +7,35 @@ use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
 /// Not in spec: index Big5 as the driver's pair table wants it: the BMP
-/// code points, and 0 for those above U+FFFF and for the four pointers of
-/// step 3.6, which the handler decodes.
+/// code points, 0 for none, and a mark for the code points above U+FFFF
+/// and for the four pointers of step 3.6, which the handler decodes.
 static BMP_CODE_POINTS: [u16; big5::table().len()] = {
     let index = big5::table();
     let mut table = [0; big5::table().len()];
     let mut pointer = 0;
     while pointer < index.len() {
         let code_point = index[pointer];
-        if code_point <= 0xFFFF && !matches!(pointer, 1133 | 1135 | 1164 | 1166) {
-            table[pointer] = code_point as u16;
-        }
+        table[pointer] = if code_point > 0xFFFF || matches!(pointer, 1133 | 1135 | 1164 | 1166) {
+            PairTable::HANDLER_CODE_POINT
+        } else {
+            code_point as u16
+        };
         pointer += 1;
     }
     table
 };
 
-/// Not in spec: step 5 and steps 3.3-3.8 as flat tables for the driver: a
-/// leading byte in 0x81..=0xFE, a trailing byte in 0x40..=0x7E or
-/// 0xA1..=0xFE (skipping 0x7F..=0xA0), and the code point of their pointer.
+/// Not in spec: steps 3-6 as flat tables for the driver: a leading byte in
+/// 0x81..=0xFE (step 5) or 0x80 and 0xFF, errors on their own (step 6); a
+/// trailing byte in 0x40..=0x7E or 0xA1..=0xFE (skipping 0x7F..=0xA0), any
+/// other an error (steps 3.3-3.10); and the code point of their pointer or
+/// none (steps 3.7-3.10).
 static PAIRS: PairTable = PairTable::new(
     &[(0x81, 0xFE, 0)],
     157,
+    &[0x80, 0xFF],
     &[(0x40, 0x7E, 0), (0xA1, 0xFE, 0x7E - 0x40 + 1)],
+    &[],
     &BMP_CODE_POINTS,
 );
 

@@ -6,12 +6,23 @@ use crate::decoder::{Handler, PairTable, Step};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
-/// Not in spec: step 7 and steps 5.1-5.6 as flat tables for the driver: a
-/// leading byte and a trailing byte in 0xA1..=0xFE, and the code point of
-/// their pointer in index jis0208. 0x8E and 0x8F (steps 3 and 4) go to the
-/// handler.
-static PAIRS: PairTable =
-    PairTable::new(&[(0xA1, 0xFE, 0)], 94, &[(0xA1, 0xFE, 0)], jis0208::table());
+/// Not in spec: steps 5-8 for two bytes as flat tables for the driver: a
+/// leading byte in 0xA1..=0xFE (step 7) or a byte that is an error on its
+/// own (step 8); a trailing byte in 0xA1..=0xFE, any other an error (step
+/// 5.4); and the code point of their pointer in index jis0208 or none
+/// (steps 5.6-5.8). 0x8E and 0x8F (steps 3 and 4) go to the handler.
+static PAIRS: PairTable = PairTable::new(
+    &[(0xA1, 0xFE, 0)],
+    94,
+    &[
+        0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x90,
+        0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F,
+        0xA0, 0xFF,
+    ],
+    &[(0xA1, 0xFE, 0)],
+    &[],
+    jis0208::table(),
+);
 
 /// The [EUC-JP decoder](https://encoding.spec.whatwg.org/#euc-jp-decoder).
 #[derive(Clone, Debug, Default)]

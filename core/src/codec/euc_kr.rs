@@ -6,11 +6,18 @@ use crate::decoder::{Handler, PairTable, Step};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
-/// Not in spec: step 5 and steps 3.4-3.6 as flat tables for the driver:
-/// a leading byte in 0x81..=0xFE, a trailing byte in 0x41..=0xFE, and the
-/// code point of their pointer in index EUC-KR.
-static PAIRS: PairTable =
-    PairTable::new(&[(0x81, 0xFE, 0)], 190, &[(0x41, 0xFE, 0)], euc_kr::table());
+/// Not in spec: steps 3-6 as flat tables for the driver: a leading byte in
+/// 0x81..=0xFE (step 5) or 0x80 and 0xFF, errors on their own (step 6); a
+/// trailing byte in 0x41..=0xFE, any other an error (step 3.4); and the
+/// code point of their pointer in index EUC-KR or none (steps 3.5-3.8).
+static PAIRS: PairTable = PairTable::new(
+    &[(0x81, 0xFE, 0)],
+    190,
+    &[0x80, 0xFF],
+    &[(0x41, 0xFE, 0)],
+    &[],
+    euc_kr::table(),
+);
 
 /// The [EUC-KR decoder](https://encoding.spec.whatwg.org/#euc-kr-decoder).
 #[derive(Clone, Debug, Default)]

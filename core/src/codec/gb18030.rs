@@ -14,15 +14,18 @@ use crate::provenance::DecodeErrorKind;
 const FIRST_BYTE_SPAN: u32 = 10 * 126 * 10;
 const SECOND_BYTE_SPAN: u32 = 10 * 126;
 
-/// Not in spec: step 8 and steps 5.2-5.8 as flat tables for the driver: a
-/// leading byte in 0x81..=0xFE, a trailing byte in 0x40..=0x7E or
-/// 0x80..=0xFE (skipping 0x7F), and the code point of their pointer in
-/// index gb18030. A digit after the leading byte (a four-byte sequence,
-/// step 5.1) is no trailing byte here, so it goes to the handler.
+/// Not in spec: steps 5-9 for two bytes as flat tables for the driver: a
+/// leading byte in 0x81..=0xFE (step 8) or 0xFF, an error on its own (step
+/// 9); a trailing byte in 0x40..=0x7E or 0x80..=0xFE (skipping 0x7F), any
+/// other an error (steps 5.2-5.10), but a digit, which begins a four-byte
+/// sequence (step 5.1) and goes to the handler; and the code point of
+/// their pointer in index gb18030 (steps 5.7-5.10).
 static PAIRS: PairTable = PairTable::new(
     &[(0x81, 0xFE, 0)],
     190,
+    &[0xFF],
     &[(0x40, 0x7E, 0), (0x80, 0xFE, 0x7E - 0x40 + 1)],
+    &[(0x30, 0x39)],
     gb18030::table(),
 );
 

@@ -174,16 +174,43 @@ impl Handler for Iso2022JpDecoder {
         len
     }
 
+    /// Not in spec: a run of non-ASCII bytes in the states that decode
+    /// text, each of which their branch for other bytes makes an error
+    /// (clearing the output flag).
+    #[inline]
+    fn invalid_run_len(&mut self, bytes: &[u8]) -> usize {
+        if !matches!(
+            self.state,
+            DecoderState::Ascii
+                | DecoderState::Roman
+                | DecoderState::Katakana
+                | DecoderState::LeadingByte
+        ) {
+            return 0;
+        }
+        let len = bytes.iter().take_while(|byte| !byte.is_ascii()).count();
+        if len > 0 {
+            self.output = false;
+        }
+        len
+    }
+
     /// Not in spec: the fast path. In the leading byte state, a leading
     /// byte and a trailing byte in 0x21..=0x7E whose pointer has a code
     /// point (the leading byte state's 0x21..=0x7E branch, then steps 1-5
     /// of the trailing byte state's), leaving the state as those steps do.
-    /// In the other states, a byte that `handle` itself decodes to a code
-    /// point, run on a copy of the state that is kept only then. Escape
-    /// sequences and errors go to the driver's `handle` calls.
+    /// In the Roman and katakana states, a byte that `handle` itself decodes
+    /// to a code point, run on a copy of the state that is kept only then.
+    /// Escape sequences and errors go to the driver's `handle` calls.
     #[inline]
     fn decode_valid(&mut self, bytes: &[u8]) -> Option<(char, usize)> {
         if self.state != DecoderState::LeadingByte {
+            // No state decodes a non-ASCII byte, and the ASCII state's
+            // ASCII bytes that decode are `ascii_run_len`'s: the rest are
+            // escape sequences and errors, not worth a probe.
+            if self.state == DecoderState::Ascii || !bytes.first()?.is_ascii() {
+                return None;
+            }
             return crate::decoder::decode_valid_by_probe(self, bytes, 1);
         }
         let [leading @ 0x21..=0x7E, trailing @ 0x21..=0x7E, ..] = *bytes else {
@@ -558,6 +585,26 @@ mod tests {
             b"\x1B$B$\x1B",
             &[ESC, E(UnexpectedByte, 1), E(TruncatedSequence, 1)],
         );
+    }
+
+    #[test]
+    fn runs_of_non_ascii_bytes_are_errors_in_every_state() {
+        let errors = [E(InvalidByte, 1), E(InvalidByte, 1), E(InvalidByte, 1)];
+        check_decode(ISO_2022_JP, b"\x80\xA4\xFF", &errors);
+        for escape in [&b"\x1B(J"[..], b"\x1B(I", b"\x1B$B", b"\x1B$@"] {
+            let mut bytes = escape.to_vec();
+            bytes.extend_from_slice(b"\x80\xA4\xFF!");
+            let mut expected = vec![ESC];
+            expected.extend_from_slice(&errors);
+            expected.push(if escape == b"\x1B(I" {
+                S('\u{FF61}', 1)
+            } else if escape == b"\x1B(J" {
+                S('!', 1)
+            } else {
+                E(TruncatedSequence, 1)
+            });
+            check_decode(ISO_2022_JP, &bytes, &expected);
+        }
     }
 
     #[test]

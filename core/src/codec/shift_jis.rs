@@ -10,18 +10,38 @@ use crate::provenance::DecodeErrorKind;
 /// "end-user-defined characters"): leading bytes 0xF0..=0xF9.
 const USER_DEFINED_POINTERS: std::ops::RangeInclusive<usize> = 8836..=10715;
 
-/// Not in spec: step 6 and steps 3.4-3.9 as flat tables for the driver:
-/// leading bytes 0x81..=0x9F and 0xE0..=0xFC (skipping the single bytes
-/// 0xA0..=0xDF), trailing bytes 0x40..=0x7E and 0x80..=0xFC (skipping
-/// 0x7F), and the code point of their pointer in index jis0208. The
-/// user-defined pointers of step 3.7 have none there, so they go to the
-/// handler.
+/// Not in spec: steps 3-7 for two bytes as flat tables for the driver:
+/// leading bytes 0x81..=0x9F and 0xE0..=0xFC (step 6; skipping the single
+/// bytes 0xA0..=0xDF), and 0xA0 and 0xFD..=0xFF, errors on their own (step
+/// 7); trailing bytes 0x40..=0x7E and 0x80..=0xFC (skipping 0x7F), any
+/// other an error (step 3.6); and the code point of their pointer in index
+/// jis0208 or none (steps 3.8-3.11), but for the user-defined pointers of
+/// step 3.7, which go to the handler.
 static PAIRS: PairTable = PairTable::new(
     &[(0x81, 0x9F, 0), (0xE0, 0xFC, 0x9F - 0x81 + 1)],
     188,
+    &[0xA0, 0xFD, 0xFE, 0xFF],
     &[(0x40, 0x7E, 0), (0x80, 0xFC, 0x7E - 0x40 + 1)],
-    jis0208::table(),
+    &[],
+    &CODE_POINTS,
 );
+
+/// Not in spec: index jis0208 as the driver's pair table wants it, with the
+/// user-defined pointers of step 3.7 marked for the handler.
+static CODE_POINTS: [u16; jis0208::table().len()] = {
+    let index = jis0208::table();
+    let mut table = [0; jis0208::table().len()];
+    let mut pointer = 0;
+    while pointer < index.len() {
+        table[pointer] = if 8836 <= pointer && pointer <= 10715 {
+            PairTable::HANDLER_CODE_POINT
+        } else {
+            index[pointer]
+        };
+        pointer += 1;
+    }
+    table
+};
 
 /// The [`Shift_JIS` decoder](https://encoding.spec.whatwg.org/#shift_jis-decoder).
 #[derive(Clone, Debug, Default)]
