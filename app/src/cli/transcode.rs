@@ -1,9 +1,13 @@
 //! The streaming pipeline under `decode`, `encode` and `convert`: read a
-//! chunk, decode it, encode the text (or keep it as UTF-8), write the bytes.
+//! chunk, decode it, and write its text as UTF-8 bytes or encode it as it is
+//! decoded, then write the bytes.
 //!
 //! Memory stays bounded whatever the input's size: one chunk of input, its
-//! text and its encoded bytes, and the last few input bytes so that an error
-//! spanning a chunk boundary can still show all of its bytes.
+//! UTF-8 or encoded bytes, and the last few input bytes so that an error
+//! spanning a chunk boundary can still show all of its bytes. No `String` of
+//! the text is made: `decode` writes core's UTF-8 bytes, and the encoder
+//! takes the decoder's runs as they are, which keeps the pipeline close to
+//! the speed of the library decoding or encoding a whole file in memory.
 
 use std::io::{self, Read, Write};
 
@@ -87,96 +91,123 @@ impl Pipeline {
     ///
     /// In fatal mode everything before the first error is written before
     /// the error is returned.
-    pub fn run(mut self, input: &mut dyn Read, output: &mut dyn Write) -> Result<Totals, Stop> {
-        let mut chunk = vec![0u8; CHUNK_SIZE];
-        // Origins are needed only to name the input offset of an unencodable
-        // character.
-        let mut text = ChunkText::new(self.encoder.is_some());
-        let mut encoded = Vec::new();
-        let mut recent = RecentBytes::default();
-        let mut totals = Totals::default();
-        let mut chunk_base = 0u64;
-        let mut text_base = 0u64;
-        loop {
-            let len = fill(input, &mut chunk).map_err(Stop::Read)?;
-            // A short read means the end of the input (`fill` reads until
-            // the buffer is full or the reader is exhausted).
-            let last = len < chunk.len();
-            let bytes = &chunk[..len];
-            text.clear();
-            let (result, _) = self.decoder.decode(bytes, last, &mut text);
-            totals.decoding_errors += text.errors;
-            let malformed = match result {
-                DecoderResult::InputEmpty => None,
-                DecoderResult::Malformed { kind, span } => Some((kind, span)),
-            };
-            // The text decoded before an error is output before reporting it,
-            // and an unencodable character in it comes first in the input.
-            let finished = last || malformed.is_some();
-            self.write_text(
-                &text,
-                text_base,
-                finished,
-                &mut encoded,
-                &mut totals,
-                output,
-            )?;
-            if let Some((kind, span)) = malformed {
-                return Err(Stop::Malformed {
-                    kind,
-                    byte_offset: span.start,
-                    bytes: recent.span_bytes(span, bytes, chunk_base),
-                    encoding: self.decoder.encoding(),
-                });
-            }
-            if last {
-                return Ok(totals);
-            }
-            text_base += text.text.len() as u64;
-            recent.keep(bytes, chunk_base);
-            chunk_base += len as u64;
+    pub fn run(self, input: &mut dyn Read, output: &mut dyn Write) -> Result<Totals, Stop> {
+        match self.encoder {
+            None => decode_only(self.decoder, input, output),
+            Some(encoder) => transcode(self.decoder, encoder, input, output),
+        }
+    }
+}
+
+/// The input, a chunk at a time, with the last few bytes of earlier chunks
+/// to name the bytes of an error that began in one.
+struct Chunks<'a> {
+    input: &'a mut dyn Read,
+    buffer: Vec<u8>,
+    len: usize,
+    /// Offset in the input of `buffer[0]`.
+    base: u64,
+    recent: RecentBytes,
+}
+
+impl<'a> Chunks<'a> {
+    fn new(input: &'a mut dyn Read) -> Self {
+        Self {
+            input,
+            buffer: vec![0; CHUNK_SIZE],
+            len: 0,
+            base: 0,
+            recent: RecentBytes::default(),
         }
     }
 
-    /// Encodes (or copies) one chunk's text and writes it.
-    fn write_text(
-        &mut self,
-        text: &ChunkText,
-        text_base: u64,
-        last: bool,
-        encoded: &mut Vec<u8>,
-        totals: &mut Totals,
-        output: &mut dyn Write,
-    ) -> Result<(), Stop> {
-        let Some(encoder) = &mut self.encoder else {
-            return output.write_all(text.text.as_bytes()).map_err(Stop::Write);
-        };
-        encoded.clear();
-        let mut rest = text.text.as_str();
-        loop {
-            let (result, read) = encoder.encode(rest, last, encoded);
-            rest = &rest[read..];
-            match result {
-                EncoderResult::InputEmpty => break,
-                EncoderResult::Unmappable(unmappable)
-                    if encoder.mode() == EncodeErrorMode::Fatal =>
-                {
-                    output.write_all(encoded).map_err(Stop::Write)?;
-                    let text_offset = usize::try_from(unmappable.utf8_offset - text_base)
-                        .expect("the character is in this chunk's text");
-                    return Err(Stop::Unencodable {
-                        character: unmappable.character,
-                        byte_offset: text.byte_offset_of(text_offset),
-                        char_index: unmappable.char_index,
-                        encoding: encoder.encoding(),
-                    });
-                }
-                // html mode: the reference is written; go on, even with
-                // nothing left, so that the encoder sees the end of input.
-                EncoderResult::Unmappable(_) => totals.references += 1,
-            }
+    /// Reads the next chunk; returns it and whether it is the last.
+    fn next(&mut self) -> Result<(&[u8], bool), Stop> {
+        if self.len > 0 {
+            self.recent.keep(&self.buffer[..self.len], self.base);
+            self.base += self.len as u64;
         }
-        output.write_all(encoded).map_err(Stop::Write)
+        self.len = fill(self.input, &mut self.buffer).map_err(Stop::Read)?;
+        // A short read means the end of the input (`fill` reads until the
+        // buffer is full or the reader is exhausted).
+        Ok((&self.buffer[..self.len], self.len < self.buffer.len()))
+    }
+
+    /// The error for a decoding error of the current chunk in fatal mode.
+    fn malformed(&self, kind: DecodeErrorKind, span: ByteSpan, decoder: &Decoder) -> Stop {
+        Stop::Malformed {
+            kind,
+            byte_offset: span.start,
+            bytes: self
+                .recent
+                .span_bytes(span, &self.buffer[..self.len], self.base),
+            encoding: decoder.encoding(),
+        }
+    }
+}
+
+/// The `decode` command's pipeline: the text goes out as UTF-8 bytes.
+fn decode_only(
+    mut decoder: Decoder,
+    input: &mut dyn Read,
+    output: &mut dyn Write,
+) -> Result<Totals, Stop> {
+    let mut chunks = Chunks::new(input);
+    let mut text = Utf8Text::default();
+    let mut totals = Totals::default();
+    loop {
+        let (bytes, last) = chunks.next()?;
+        text.bytes.clear();
+        let (result, _) = decoder.decode(bytes, last, &mut text);
+        // What was decoded before an error is output before it is reported.
+        output.write_all(&text.bytes).map_err(Stop::Write)?;
+        if let DecoderResult::Malformed { kind, span } = result {
+            return Err(chunks.malformed(kind, span, &decoder));
+        }
+        if last {
+            totals.decoding_errors = text.errors;
+            return Ok(totals);
+        }
+    }
+}
+
+/// The `encode` and `convert` commands' pipeline: the decoder's items go
+/// straight to the encoder.
+fn transcode(
+    mut decoder: Decoder,
+    encoder: Encoder,
+    input: &mut dyn Read,
+    output: &mut dyn Write,
+) -> Result<Totals, Stop> {
+    let mut chunks = Chunks::new(input);
+    let mut sink = EncodingSink::new(encoder);
+    loop {
+        let (bytes, last) = chunks.next()?;
+        sink.bytes.clear();
+        let (result, _) = decoder.decode(bytes, last, &mut sink);
+        // An unencodable character comes before anything the decoder met
+        // after it; the text before either is output first.
+        if let Some(stop) = sink.stopped.take() {
+            output.write_all(&sink.bytes).map_err(Stop::Write)?;
+            return Err(stop);
+        }
+        let malformed = match result {
+            DecoderResult::InputEmpty => None,
+            DecoderResult::Malformed { kind, span } => Some(chunks.malformed(kind, span, &decoder)),
+        };
+        if last || malformed.is_some() {
+            sink.finish();
+        }
+        output.write_all(&sink.bytes).map_err(Stop::Write)?;
+        if let Some(stop) = malformed {
+            return Err(stop);
+        }
+        if last {
+            return Ok(Totals {
+                decoding_errors: sink.errors,
+                references: sink.references,
+            });
+        }
     }
 }
 
@@ -194,102 +225,163 @@ fn fill(reader: &mut dyn Read, buffer: &mut [u8]) -> io::Result<usize> {
     Ok(filled)
 }
 
-/// Where a stretch of a chunk's text came from in the input.
-#[derive(Clone, Copy, Debug)]
-struct Origin {
-    /// Offset in the chunk's text.
-    text_offset: usize,
-    /// Offset in the input of the first byte it was decoded from.
-    byte_offset: u64,
-    /// Whether the text is a run that maps byte for byte onto the input (an
-    /// ASCII run, or valid UTF-8 decoded as itself).
-    is_run: bool,
-}
-
-/// One chunk's decoded text, with enough provenance to map a text offset
-/// back to an input offset.
-#[derive(Debug)]
-struct ChunkText {
-    text: String,
-    track_origins: bool,
-    origins: Vec<Origin>,
+/// One chunk's text as UTF-8 bytes (core's `Vec<u8>` sink), and the errors
+/// so far.
+#[derive(Debug, Default)]
+struct Utf8Text {
+    bytes: Vec<u8>,
     errors: u64,
 }
 
-impl ChunkText {
-    fn new(track_origins: bool) -> Self {
+impl DecodeSink for Utf8Text {
+    #[inline]
+    fn ascii(&mut self, run: &[u8], start: u64) {
+        self.bytes.ascii(run, start);
+    }
+
+    #[inline]
+    fn utf8_run(&mut self, run: &str, start: u64) {
+        self.bytes.utf8_run(run, start);
+    }
+
+    #[inline]
+    fn ascii_units(&mut self, run: &[u8], start: u64, unit_len: u8) {
+        self.bytes.ascii_units(run, start, unit_len);
+    }
+
+    #[inline]
+    fn scalar(&mut self, c: char, span: ByteSpan) {
+        self.bytes.scalar(c, span);
+    }
+
+    #[inline]
+    fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {
+        self.bytes.scalar_pair(first, second, span);
+    }
+
+    #[inline]
+    fn error(&mut self, kind: DecodeErrorKind, span: ByteSpan) {
+        self.errors += 1;
+        self.bytes.error(kind, span);
+    }
+
+    #[inline]
+    fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
+}
+
+/// Encodes a decoder's items as they come, into one chunk's bytes at a
+/// time: no copy of the text is made. After a character the encoder cannot
+/// encode in fatal mode it keeps the error and ignores what follows.
+struct EncodingSink {
+    encoder: Encoder,
+    /// The bytes encoded from the current chunk.
+    bytes: Vec<u8>,
+    /// Decoding errors written as U+FFFD (replacement mode).
+    errors: u64,
+    /// Characters written as `&#N;` (html mode).
+    references: u64,
+    /// UTF-8 bytes handed to the encoder so far.
+    text_len: u64,
+    /// The unencodable character that stopped it, in fatal mode.
+    stopped: Option<Stop>,
+}
+
+impl EncodingSink {
+    fn new(encoder: Encoder) -> Self {
         Self {
-            text: String::new(),
-            track_origins,
-            origins: Vec::new(),
+            encoder,
+            bytes: Vec::with_capacity(CHUNK_SIZE),
             errors: 0,
+            references: 0,
+            text_len: 0,
+            stopped: None,
         }
     }
 
-    fn clear(&mut self) {
-        self.text.clear();
-        self.origins.clear();
-        self.errors = 0;
-    }
-
-    fn origin(&mut self, byte_offset: u64, is_run: bool) {
-        if self.track_origins {
-            self.origins.push(Origin {
-                text_offset: self.text.len(),
-                byte_offset,
-                is_run,
+    /// Encodes `text`, decoded from the input bytes at `byte_offset` on:
+    /// byte for byte if `is_run` (ASCII, or UTF-8 decoded as itself), or
+    /// all from that one item.
+    #[inline]
+    fn encode(&mut self, text: &str, byte_offset: u64, is_run: bool) {
+        if self.stopped.is_some() {
+            return;
+        }
+        let text_start = self.text_len;
+        self.text_len += text.len() as u64;
+        let mut rest = text;
+        loop {
+            let (result, read) = self.encoder.encode(rest, false, &mut self.bytes);
+            let EncoderResult::Unmappable(unmappable) = result else {
+                return;
+            };
+            rest = &rest[read..];
+            if self.encoder.mode() == EncodeErrorMode::Html {
+                // The reference is written; go on.
+                self.references += 1;
+                continue;
+            }
+            let within = if is_run {
+                unmappable.utf8_offset - text_start
+            } else {
+                0
+            };
+            self.stopped = Some(Stop::Unencodable {
+                character: unmappable.character,
+                byte_offset: byte_offset + within,
+                char_index: unmappable.char_index,
+                encoding: self.encoder.encoding(),
             });
+            return;
         }
     }
 
-    /// The input offset of the character at `text_offset` in this chunk's text.
-    fn byte_offset_of(&self, text_offset: usize) -> u64 {
-        let after = self
-            .origins
-            .partition_point(|origin| origin.text_offset <= text_offset);
-        debug_assert!(after > 0, "every character of the text has an origin");
-        let Some(origin) = after
-            .checked_sub(1)
-            .and_then(|index| self.origins.get(index))
-        else {
-            return 0;
-        };
-        if origin.is_run {
-            origin.byte_offset + (text_offset - origin.text_offset) as u64
-        } else {
-            origin.byte_offset
+    /// Encodes one character decoded from the bytes at `byte_offset`.
+    #[inline]
+    fn encode_char(&mut self, c: char, byte_offset: u64) {
+        self.encode(c.encode_utf8(&mut [0; 4]), byte_offset, false);
+    }
+
+    /// The end of the input: the encoder's last bytes (ISO-2022-JP's return
+    /// to ASCII).
+    fn finish(&mut self) {
+        if self.stopped.is_none() {
+            let (result, _) = self.encoder.encode("", true, &mut self.bytes);
+            debug_assert_eq!(result, EncoderResult::InputEmpty);
         }
     }
 }
 
-impl DecodeSink for ChunkText {
+impl DecodeSink for EncodingSink {
+    #[inline]
     fn ascii(&mut self, run: &[u8], start: u64) {
-        self.origin(start, true);
-        self.text.extend(run.iter().map(|&byte| char::from(byte)));
+        // ASCII bytes are always UTF-8; proving it is a fast check.
+        let text = std::str::from_utf8(run).expect("an ASCII run is UTF-8");
+        self.encode(text, start, true);
     }
 
+    #[inline]
     fn utf8_run(&mut self, run: &str, start: u64) {
-        self.origin(start, true);
-        self.text.push_str(run);
+        self.encode(run, start, true);
     }
 
+    #[inline]
     fn scalar(&mut self, c: char, span: ByteSpan) {
-        self.origin(span.start, false);
-        self.text.push(c);
+        self.encode_char(c, span.start);
     }
 
+    #[inline]
     fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {
-        self.origin(span.start, false);
-        self.text.push(first);
-        self.text.push(second);
+        self.encode_char(first, span.start);
+        self.encode_char(second, span.start);
     }
 
+    #[inline]
     fn error(&mut self, _kind: DecodeErrorKind, span: ByteSpan) {
-        self.origin(span.start, false);
         self.errors += 1;
-        self.text.push(char::REPLACEMENT_CHARACTER);
+        self.encode_char(char::REPLACEMENT_CHARACTER, span.start);
     }
 
+    #[inline]
     fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
 }
 
