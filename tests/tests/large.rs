@@ -1,5 +1,6 @@
-//! 20 MiB through `decode` and `encode`: the output is exact, the work is
-//! streamed (output arrives before the input ends) and memory stays small.
+//! 20 MiB (and, ignored by default, 512 MiB) through `decode` and `encode`:
+//! the output is exact, the work is streamed (output arrives before the
+//! input ends) and memory stays small.
 
 use std::io::{Read as _, Write as _};
 use std::process::Stdio;
@@ -172,4 +173,32 @@ fn encode_20_mib_to_gb18030_and_shift_jis() {
         "output differs from byte {}",
         first_difference(&run.output, &expected)
     );
+}
+
+/// Half a gibibyte through `decode` and `encode`: the peak memory of the
+/// binary stays the few MiB of the 20 MiB tests, so a file of any size
+/// streams through in them. A check of memory, not of time; it takes a
+/// few seconds and 2 GiB of memory in the test itself, so it is not run by
+/// default:
+/// `cargo test -p mojiscope-tests --test large -- --ignored`
+/// (after `cargo test -p mojiscope --no-run` has built the binary).
+#[test]
+#[ignore = "512 MiB through the binary: cargo test -p mojiscope-tests --test large -- --ignored"]
+fn half_a_gibibyte_streams_in_a_few_mib() {
+    let text = mixed_text(512 << 20);
+    let (input, _, _) = encoding_rs::GB18030.encode(&text);
+    let input = input.into_owned();
+    let run = stream(
+        &["decode", "--encoding", "gb18030"],
+        input.clone(),
+        text.len(),
+    );
+    assert_streamed(&run, text.as_bytes());
+    drop(run);
+    let run = stream(
+        &["encode", "--encoding", "gb18030"],
+        text.into_bytes(),
+        input.len(),
+    );
+    assert_streamed(&run, &input);
 }
