@@ -867,31 +867,39 @@ fn utf8_runs<S: DecodeSink>(
 ) -> usize {
     /// Bytes checked by the scalar validator first.
     const HEAD: usize = 16;
+    /// ASCII looked for before that.
+    const ASCII_WINDOW: usize = 32;
     loop {
-        // ASCII first: it needs no validation to be reported.
-        let ascii = ascii_prefix_len(&input[index..]);
-        if ascii > 0 {
-            sink.ascii(&input[index..index + ascii], base + index as u64);
-            index += ascii;
-        }
-        match input.get(index) {
-            None => return index,
-            // A byte that begins no sequence (most non-ASCII bytes, in input
-            // that is not UTF-8): the handler's first step says so.
-            Some(0x80..=0xC1 | 0xF5..=0xFF) if report_errors => {
-                let start = base + index as u64;
-                sink.error(
-                    DecodeErrorKind::InvalidByte,
-                    ByteSpan::new(start, start + 1),
-                );
-                index += 1;
-                continue;
+        // ASCII first, up to a few words of it: it needs no validation to be
+        // reported, and where the byte after it cannot begin a sequence
+        // (most non-ASCII bytes, in input that is not UTF-8) it is all
+        // there is. Longer ASCII goes with the text after it to simdutf8.
+        let window = &input[index..input.len().min(index + ASCII_WINDOW)];
+        let ascii = ascii_prefix_len(window);
+        if ascii < ASCII_WINDOW {
+            if ascii > 0 {
+                sink.ascii(&input[index..index + ascii], base + index as u64);
+                index += ascii;
             }
-            _ => {}
-        }
-        if !starts_with_valid_sequence(&input[index..]) {
-            // A sequence that goes wrong, or is cut off: the handler's steps.
-            return index;
+            match input.get(index) {
+                None => return index,
+                // The handler's first step makes such a byte an error.
+                Some(0x80..=0xC1 | 0xF5..=0xFF) if report_errors => {
+                    let start = base + index as u64;
+                    sink.error(
+                        DecodeErrorKind::InvalidByte,
+                        ByteSpan::new(start, start + 1),
+                    );
+                    index += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            if !starts_with_valid_sequence(&input[index..]) {
+                // A sequence that goes wrong, or is cut off: the handler's
+                // steps.
+                return index;
+            }
         }
         let rest = &input[index..];
         let head = &rest[..char_boundary_before(rest, HEAD)];
