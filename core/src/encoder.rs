@@ -320,12 +320,12 @@ impl EncodeDriver {
 }
 
 /// Not in spec: appends the first `run` bytes of `bytes`. Short runs (the
-/// ASCII between words of other scripts) are copied as a fixed 16 bytes
+/// ASCII between words of other scripts) are copied as a fixed 32 bytes
 /// and cut back, a single store where `memcpy` would be a call.
 #[inline]
 fn push_run(output: &mut Vec<u8>, bytes: &[u8], run: usize) {
-    if run <= 16
-        && let Some(chunk) = bytes.first_chunk::<16>()
+    if run <= 32
+        && let Some(chunk) = bytes.first_chunk::<32>()
     {
         let end = output.len() + run;
         output.extend_from_slice(chunk);
