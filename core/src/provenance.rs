@@ -480,6 +480,7 @@ impl Trace {
     pub fn with_text_capacity(capacity: usize) -> Self {
         Self {
             text: String::with_capacity(capacity),
+            segments: Vec::with_capacity(capacity / 256),
             ..Self::default()
         }
     }
@@ -585,6 +586,23 @@ impl Trace {
         if let Some(last) = self.last_before(span.start) {
             match &mut last.kind {
                 SegmentKind::SameWidth if byte_width == text_width as u64 => {
+                    last.byte_len += byte_width;
+                    last.text_len += text_width;
+                    last.count += 1;
+                    return;
+                }
+                // A short segment of ASCII alone is a Chars segment whose
+                // ASCII is one byte each, whatever it was started as.
+                SegmentKind::SameWidth
+                    if last.byte_len == last.count
+                        && last.count < CHARS_PER_SEGMENT
+                        && !c.is_ascii() =>
+                {
+                    // Scalars span at most four bytes.
+                    last.kind = SegmentKind::Chars {
+                        ascii_width: 1,
+                        other_width: byte_width as u8,
+                    };
                     last.byte_len += byte_width;
                     last.text_len += text_width;
                     last.count += 1;
