@@ -66,6 +66,7 @@
 //! The index tables come from the `mojiscope-indexes` crate, generated from
 //! the standard's own data (CC BY 4.0).
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod bom;

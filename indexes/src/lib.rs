@@ -39,6 +39,7 @@
 //! Google, Mozilla, Microsoft), licensed under
 //! [CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[rustfmt::skip]
