@@ -7,6 +7,7 @@
 //! writes to standard error itself: `main` does.
 
 mod error;
+mod inspect;
 mod output;
 mod transcode;
 
@@ -62,6 +63,19 @@ enum Command {
     Encode(EncodeArgs),
     /// Convert a file from one encoding to another, writing OUT whole or not at all
     Convert(ConvertArgs),
+    /// Size, byte order mark, and each encoding's error count and first error offsets
+    Inspect(InspectArgs),
+}
+
+#[derive(Debug, Args)]
+struct InspectArgs {
+    /// Write the report as JSON: size, bom, and candidates with encoding,
+    /// errors and `first_error_offsets` (the first 100)
+    #[arg(long)]
+    json: bool,
+    /// The file to inspect ("-" for standard input)
+    #[arg(value_name = "FILE")]
+    input: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -161,6 +175,9 @@ where
         Some(Command::Decode(args)) => decode_command(&args, stdin, stdout),
         Some(Command::Encode(args)) => encode_command(&args, stdin, stdout),
         Some(Command::Convert(args)) => convert_command(&args, stdin),
+        Some(Command::Inspect(args)) => {
+            inspect::inspect_command(&args.input, args.json, stdin, stdout)
+        }
         None => Err(CliError::NoDesktopApp {
             // arg_required_else_help: with no FILE, clap has printed the help.
             file: cli.file.as_deref().map(display_name).unwrap_or_default(),
