@@ -24,7 +24,7 @@ use std::thread;
 use mojiscope_core::{ALL, BomHandling, Encoding};
 
 use crate::analysis::{
-    EncodingAnalysis, ErrorCount, LineIndex, analyse, count_errors_with_progress,
+    Analyser, EncodingAnalysis, ErrorCount, LineIndex, count_errors_with_progress,
 };
 use crate::document::{Document, FileBytes};
 
@@ -427,6 +427,12 @@ fn count_job(worker: &Worker, bytes: &FileBytes) {
     }
 }
 
+/// The first snapshot of an analysis is sent after this many bytes, the
+/// next after four times as many, and so on: a huge file shows its first
+/// screen at once, and the copies the snapshots cost add up to a third of
+/// the final analysis at most.
+const FIRST_SNAPSHOT: u64 = 1024 * 1024;
+
 fn analysis_job(
     worker: &Worker,
     bytes: &FileBytes,
@@ -436,30 +442,46 @@ fn analysis_job(
 ) {
     let job = JobKind::Analysis { pane };
     let total = bytes.len() as u64;
-    let mut progress = |done| worker.progress(job, done, total);
-    let Some(analysis) = analyse(
-        bytes,
-        encoding,
-        bom_handling,
-        worker.cancel.flag(),
-        &mut progress,
-    ) else {
-        return;
-    };
-    let analysis = Arc::new(analysis);
+    // Pane 0's decode also gives the rows every pane is laid out in.
+    let mut analyser = Analyser::new(encoding, bom_handling, pane == 0);
+    let mut next_snapshot = FIRST_SNAPSHOT;
+    while !analyser.step(bytes) {
+        if worker.cancel.is_cancelled() {
+            return;
+        }
+        worker.progress(job, analyser.done(), total);
+        if analyser.done() >= next_snapshot {
+            next_snapshot = next_snapshot.saturating_mul(4);
+            let (analysis, rows) = analyser.snapshot();
+            if !send_analysis(worker, pane, analysis, rows) {
+                return;
+            }
+        }
+    }
+    worker.progress(job, total, total);
+    let (analysis, rows) = analyser.finish(bytes);
+    send_analysis(worker, pane, analysis, rows);
+}
+
+/// Sends an analysis and, after it, its rows. Returns false if the job is to
+/// stop.
+fn send_analysis(
+    worker: &Worker,
+    pane: usize,
+    analysis: EncodingAnalysis,
+    rows: Option<LineIndex>,
+) -> bool {
     let sent = worker.send(JobEvent::Analysis {
         generation: worker.generation,
         pane,
-        analysis: Arc::clone(&analysis),
+        analysis: Arc::new(analysis),
     });
-    if !sent || pane != 0 {
-        return;
-    }
-    if let Some(index) = LineIndex::build(bytes, &analysis, worker.cancel.flag()) {
-        worker.send(JobEvent::Lines {
+    match rows {
+        Some(index) if sent => worker.send(JobEvent::Lines {
             generation: worker.generation,
             index: Arc::new(index),
-        });
+        }),
+        _ => sent,
     }
 }
 
@@ -497,7 +519,7 @@ mod tests {
         let mut events = Vec::new();
         while !done(&events) {
             assert!(
-                started.elapsed() < Duration::from_secs(60),
+                started.elapsed() < Duration::from_mins(1),
                 "timed out; events so far: {events:?}"
             );
             match jobs.try_recv() {
@@ -511,7 +533,7 @@ mod tests {
     fn wait_idle(jobs: &Jobs) {
         let started = Instant::now();
         while jobs.is_busy() {
-            assert!(started.elapsed() < Duration::from_secs(60), "still busy");
+            assert!(started.elapsed() < Duration::from_mins(1), "still busy");
             thread::sleep(Duration::from_millis(1));
         }
     }
@@ -694,10 +716,19 @@ mod tests {
         let total = bytes.len() as u64;
         jobs.start_analysis(&document(bytes, 9), 1, WINDOWS_1252, BomHandling::None);
         let events = collect_until(&jobs, |events| {
-            events
-                .iter()
-                .any(|event| matches!(event, JobEvent::Analysis { .. }))
+            events.iter().any(|event| {
+                matches!(event, JobEvent::Analysis { analysis, .. } if analysis.is_complete())
+            })
         });
+        // Snapshots came first, each covering more of the file.
+        let covered: Vec<u64> = events
+            .iter()
+            .filter_map(|event| match event {
+                JobEvent::Analysis { analysis, .. } => Some(analysis.byte_len()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(covered, [1 << 20, 4 << 20, total], "{covered:?}");
         let progress: Vec<u64> = events
             .iter()
             .filter_map(|event| match event {

@@ -14,3 +14,4 @@ pub mod jobs;
 pub mod state;
 pub mod theme;
 pub mod ui;
+pub mod watch;

@@ -13,6 +13,7 @@ use crate::document::Document;
 use crate::ui::decode_view::Pane;
 use crate::ui::hex_view::HexView;
 use crate::ui::inspector::Inspector;
+use crate::ui::rows::RowPosition;
 
 /// How many files File ▸ Open Recent remembers.
 pub const MAX_RECENT: usize = 10;
@@ -143,10 +144,8 @@ pub struct Session {
     pub selection: Option<Selection>,
     /// The pane F8 moves in.
     pub focused_pane: usize,
-    /// The vertical scroll offset the panes share.
-    pub pane_scroll_y: f32,
-    /// A row the panes should scroll to, next frame.
-    pub pane_reveal_row: Option<usize>,
+    /// Where the panes are scrolled to (they scroll together).
+    pub pane_position: RowPosition,
     /// The hex view's state.
     pub hex: HexView,
     /// The inspector's state.
@@ -155,6 +154,9 @@ pub struct Session {
     pub goto: Option<String>,
     /// Whether the panes were set from the error counts (or from the recent files).
     pub panes_settled: bool,
+    /// After a reload: the byte offset whose row the panes scroll to once
+    /// the new rows reach it.
+    pub pending_pane_top: Option<u64>,
 }
 
 impl Session {
@@ -166,9 +168,16 @@ impl Session {
         let panes = self
             .panes
             .iter()
-            .filter(|pane| pane.analysis.is_none() && pane.failed.is_none())
+            .filter(|pane| {
+                pane.failed.is_none()
+                    && pane
+                        .analysis
+                        .as_ref()
+                        .is_none_or(|analysis| !analysis.is_complete())
+            })
             .count();
-        let lines = self.lines.is_none() && !self.lines_failed;
+        let lines =
+            self.lines.as_ref().is_none_or(|lines| !lines.is_complete()) && !self.lines_failed;
         let counts = self.counts.is_none() && !self.counts_failed;
         panes + usize::from(lines) + usize::from(counts)
     }

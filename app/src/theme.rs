@@ -76,6 +76,12 @@ pub struct Palette {
     pub weak_fg: Color32,
     /// Outline of the focused pane.
     pub focus_stroke: Color32,
+    /// A scroll bar's track.
+    pub scroll_track: Color32,
+    /// A scroll bar's thumb.
+    pub scroll_thumb: Color32,
+    /// A scroll bar's thumb under the pointer or being dragged.
+    pub scroll_thumb_active: Color32,
 }
 
 #[expect(
@@ -99,6 +105,9 @@ const LIGHT: Palette = Palette {
     selection_bg: Color32::from_rgb(0xFF, 0xE0, 0x70),
     weak_fg: Color32::from_rgb(0x70, 0x70, 0x70),
     focus_stroke: Color32::from_rgb(0x1F, 0x5F, 0xB0),
+    scroll_track: Color32::from_rgb(0xEC, 0xEC, 0xEC),
+    scroll_thumb: Color32::from_rgb(0xB4, 0xB4, 0xB4),
+    scroll_thumb_active: Color32::from_rgb(0x88, 0x88, 0x88),
 };
 
 #[expect(
@@ -122,6 +131,9 @@ const DARK: Palette = Palette {
     selection_bg: Color32::from_rgb(0x6B, 0x5A, 0x10),
     weak_fg: Color32::from_rgb(0xA0, 0xA0, 0xA0),
     focus_stroke: Color32::from_rgb(0x7C, 0xB7, 0xFF),
+    scroll_track: Color32::from_rgb(0x22, 0x22, 0x22),
+    scroll_thumb: Color32::from_rgb(0x5A, 0x5A, 0x5A),
+    scroll_thumb_active: Color32::from_rgb(0x80, 0x80, 0x80),
 };
 
 impl Palette {

@@ -1,4 +1,4 @@
-//! The desktop app driven headless through egui_kittest: the real UI, the
+//! The desktop app driven headless through `egui_kittest`: the real UI, the
 //! real background jobs, no window and no GPU. The file dialog (rfd) is
 //! never used here: files are opened as `mojiscope FILE` opens them.
 
@@ -11,7 +11,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use mojiscope::app::{Command, InspectorApp};
 use mojiscope::state::{Selection, SelectionOrigin, Settings};
-use mojiscope_core::{ByteSpan, SHIFT_JIS, UTF_8, UTF_16LE};
+use mojiscope::ui::decode_view::row_step_in;
+use mojiscope_core::{ByteSpan, SHIFT_JIS, UTF_8, UTF_16LE, WINDOWS_1252};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -108,7 +109,9 @@ fn the_chooser_offers_no_utf16_and_groups_by_section() {
     harness.get_by_label("Legacy multi-byte Japanese encodings");
     harness.get_by_label("The Encoding");
     // Pick EUC-JP for the primary pane: its analysis and line index rerun.
-    harness.get_by_label_contains("EUC-JP").click();
+    // The list is longer than the window and EUC-JP is below its fold: the
+    // click goes through the accessibility tree, as a screen reader's would.
+    harness.get_by_label_contains("EUC-JP").click_accesskit();
     settle(&mut harness);
     assert_eq!(pane_encodings(&harness)[0], "EUC-JP");
     assert!(harness.state().session.lines.is_some());
@@ -144,7 +147,7 @@ fn clicking_a_character_selects_its_bytes_everywhere() {
     let mut harness = app_with(Some(&fixture("utf8.txt")));
     // Row 2 is "こんにちは 世界": its first character is bytes 13..16.
     let rows = harness.get_by_label("Decoded text, pane 1").rect();
-    let step = rows.height() / row_count(&harness);
+    let step = row_step_in(&harness.ctx);
     let pos = egui::pos2(rows.left() + 4.0, rows.top() + step * 1.5);
     harness.get_by_label("Decoded text, pane 1").hover();
     harness.hover_at(pos);
@@ -171,17 +174,6 @@ fn clicking_a_character_selects_its_bytes_everywhere() {
     harness.get_by_label_contains("bytes 0xD..0x10 (3 bytes): E3 81 93");
 }
 
-/// How many rows the panes have (the fixtures are shorter than a pane, so
-/// every row is visible and the rows' block is that many rows high).
-fn row_count(harness: &Harness<'_, InspectorApp>) -> f32 {
-    harness
-        .state()
-        .session
-        .lines
-        .as_ref()
-        .map_or(1.0, |lines| lines.row_count() as f32)
-}
-
 #[test]
 fn f8_moves_to_the_next_error_and_shift_f8_back() {
     let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
@@ -197,10 +189,11 @@ fn f8_moves_to_the_next_error_and_shift_f8_back() {
     harness.run_steps(2);
     // The truncated sequence E3 81 before a space: both bytes, one error.
     assert_eq!(span(&harness), Some(ByteSpan::new(31, 33)));
+    harness.get_by_label_contains("E3 81  →  error: incomplete sequence");
     harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F8);
     harness.run_steps(2);
     assert_eq!(span(&harness), Some(ByteSpan::new(21, 22)));
-    harness.get_by_label_contains("incomplete sequence");
+    harness.get_by_label_contains("FE  →  error: invalid byte");
 }
 
 #[test]
@@ -223,14 +216,20 @@ fn go_to_offset_selects_that_byte() {
 #[test]
 fn a_selection_made_elsewhere_shows_in_the_inspector_for_every_pane() {
     let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    harness.state_mut().push(Command::SetEncoding {
+        pane: 1,
+        encoding: WINDOWS_1252,
+    });
+    settle(&mut harness);
     harness.state_mut().push(Command::Select(Selection {
         span: ByteSpan::new(3, 5),
         origin: SelectionOrigin::Hex,
     }));
     harness.run_steps(2);
     harness.get_by_label_contains("U+00E9 LATIN SMALL LETTER E WITH ACUTE");
-    // windows-1252 (or whichever single-byte pane) reads the two bytes apart.
-    assert!(harness.query_all_by_label_contains("U+00C3").count() >= 1);
+    // windows-1252 reads the two bytes apart: Ã and ©.
+    harness.get_by_label_contains("C3  →  U+00C3 LATIN CAPITAL LETTER A WITH TILDE");
+    harness.get_by_label_contains("A9  →  U+00A9 COPYRIGHT SIGN");
 }
 
 #[test]
@@ -298,5 +297,141 @@ fn every_script_of_the_fixtures_has_glyphs() {
         })
         .build_ui_state(|ui, app: &mut InspectorApp| app.ui(ui), app);
     settle(&mut harness);
-    harness.get_by_label("no errors");
+    assert!(harness.query_all_by_label("no errors").count() >= 1);
+}
+
+#[test]
+fn the_error_list_opens_over_the_pane_and_selects_an_error() {
+    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    harness.get_by_label("List ▾").click();
+    harness.run_steps(2);
+    harness
+        .get_by_label_contains("0x00000015  FE          invalid byte")
+        .click();
+    harness.run_steps(2);
+    let selection = harness.state().session.selection.expect("a selection");
+    assert_eq!(selection.span, ByteSpan::new(21, 22));
+    harness.get_by_label_contains("FE  →  error: invalid byte");
+    // The list closed: the pane's rows are in view again.
+    assert!(harness.query_by_label_contains("0x00000006").is_none());
+}
+
+/// Runs frames until `done` holds (bounded).
+fn run_until(harness: &mut Harness<'_, InspectorApp>, done: impl Fn(&InspectorApp) -> bool) {
+    for _ in 0..3000 {
+        harness.step();
+        if done(harness.state()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("the app never got there");
+}
+
+#[test]
+fn a_50_mib_file_shows_its_first_rows_at_once_and_every_error_in_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.log");
+    // 50 MiB of UTF-8 log lines, with one invalid byte in every MiB.
+    let mut bytes = Vec::with_capacity(50 << 20);
+    let mut line = 0u64;
+    while bytes.len() < 50 << 20 {
+        let before = bytes.len() >> 20;
+        bytes.extend_from_slice(format!("{line:08} Grüße, κόσμε, 世界: all well\n").as_bytes());
+        if bytes.len() >> 20 != before {
+            bytes.extend_from_slice(b"\xFF bad\n");
+        }
+        line += 1;
+    }
+    let errors = bytes.iter().filter(|&&b| b == 0xFF).count();
+    std::fs::write(&path, &bytes).unwrap();
+
+    let app = InspectorApp::new(Settings::default(), Some(&path));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .allow_missing_glyphs()
+        .build_ui_state(|ui, app: &mut InspectorApp| app.ui(ui), app);
+    let session = |app: &InspectorApp| app.session.document.as_ref().map(|d| d.bytes.is_mapped());
+    assert_eq!(
+        session(harness.state()),
+        Some(true),
+        "a large file is mapped"
+    );
+    // The first rows come from a snapshot of the primary pane's analysis,
+    // long before the whole file is done.
+    run_until(&mut harness, |app| app.session.lines.is_some());
+    harness.run_steps(2);
+    harness.get_by_label("Decoded text, pane 1");
+    settle(&mut harness);
+    let session = &harness.state().session;
+    let primary = session.panes[0].analysis.as_ref().unwrap();
+    assert!(primary.is_complete());
+    assert_eq!(primary.errors, errors as u64);
+    harness.get_by_label(&format!("{errors} errors"));
+    let rows = session.lines.as_ref().unwrap().row_count();
+    assert_eq!(rows, line + errors as u64);
+
+    // Go to the last byte: every view follows, and the inspector reads it.
+    let last = bytes.len() as u64 - 1;
+    harness.state_mut().push(Command::GoTo(last));
+    harness.run_steps(3);
+    let session = &harness.state().session;
+    assert_eq!(
+        session.selection.map(|s| s.span),
+        Some(ByteSpan::new(last, last + 1))
+    );
+    assert!(
+        session.pane_position.top_row + 50 >= rows - 1,
+        "scrolled to the end"
+    );
+    assert!(
+        harness
+            .query_all_by_label_contains("0A  →  U+000A <control>")
+            .count()
+            >= 1
+    );
+}
+
+#[test]
+fn a_file_changed_on_disk_is_reloaded_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::copy(fixture("utf8-errors.txt"), &path).unwrap();
+    let mut harness = app_with(Some(&path));
+    harness.get_by_label("4 errors");
+    harness.state_mut().push(Command::Select(Selection {
+        span: ByteSpan::new(3, 5),
+        origin: SelectionOrigin::Hex,
+    }));
+    harness.run_steps(2);
+    // Saved by an editor: a new file renamed over the old one.
+    let mut content = std::fs::read(&path).unwrap();
+    content.extend_from_slice(b"one more \x80\n");
+    let temporary = dir.path().join(".notes.txt.tmp");
+    std::fs::write(&temporary, &content).unwrap();
+    std::fs::rename(&temporary, &path).unwrap();
+    run_until(&mut harness, |app| {
+        app.session
+            .panes
+            .first()
+            .and_then(|p| p.analysis.as_ref())
+            .map(|a| a.errors)
+            == Some(5)
+    });
+    settle(&mut harness);
+    harness.get_by_label("5 errors");
+    harness.get_by_label_contains("reloaded");
+    let session = &harness.state().session;
+    assert_eq!(session.selection.map(|s| s.span), Some(ByteSpan::new(3, 5)));
+    assert_eq!(pane_encodings(&harness)[0], "UTF-8");
+
+    std::fs::remove_file(&path).unwrap();
+    run_until(&mut harness, |app| {
+        app.session
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.contains("deleted"))
+    });
+    // The view stays as it was.
+    harness.get_by_label("5 errors");
 }

@@ -2,6 +2,8 @@
 //! shortcuts, the file dialog's answer, and applying commands.
 
 use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
 
 use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
 use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
@@ -13,6 +15,7 @@ use crate::jobs::{JobEvent, JobKind};
 use crate::state::{MAX_PANES, MIN_PANES, Selection, SelectionOrigin, Session};
 use crate::ui::decode_view::Pane;
 use crate::ui::error_list::error_at;
+use crate::watch::{Change, FileWatch};
 
 /// The most job events handled in one frame (the rest wait for the next).
 const MAX_EVENTS_PER_FRAME: usize = 256;
@@ -58,6 +61,7 @@ impl InspectorApp {
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => self.dialog = None,
             }
         }
+        self.watch_logic(ctx);
         let dropped = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -121,13 +125,13 @@ impl InspectorApp {
                 if generation != session.generation {
                     return;
                 }
-                if !session.panes_settled {
+                if session.panes_settled {
+                    session.counts = Some(counts);
+                } else {
                     let bom = session.document.as_ref().and_then(|d| d.bom);
                     let encodings = default_panes(bom, &counts);
                     session.counts = Some(counts);
                     self.set_panes(&encodings);
-                } else {
-                    session.counts = Some(counts);
                 }
             }
             JobEvent::Analysis {
@@ -145,14 +149,24 @@ impl InspectorApp {
                         .and_then(|d| d.bom)
                         .filter(|_| target.bom_handling == BomHandling::Sniff);
                     if analysis.encoding == target.encoding || Some(analysis.encoding) == forced {
+                        if analysis.is_complete() {
+                            target.progress = None;
+                        }
                         target.analysis = Some(analysis);
-                        target.progress = None;
                         target.view.reset();
                     }
                 }
             }
             JobEvent::Lines { generation, index } => {
                 if generation == session.generation {
+                    // After a reload, back to where the panes were, once the
+                    // rows reach it.
+                    if let Some(byte_offset) = session.pending_pane_top
+                        && (byte_offset < index.byte_len() || index.is_complete())
+                    {
+                        session.pending_pane_top = None;
+                        session.pane_position.top_row = index.row_of(byte_offset);
+                    }
                     session.lines = Some(index);
                     for pane in &mut session.panes {
                         pane.view.reset();
@@ -188,18 +202,11 @@ impl InspectorApp {
         match command {
             Command::OpenDialog => self.spawn_dialog(),
             Command::Open(path) => self.load(&path),
-            Command::Reload => {
-                if let Some(path) = self.session.document.as_ref().map(|d| d.path.clone()) {
-                    let panes = self.session.pane_encodings();
-                    self.load(&path);
-                    if self.session.document.is_some() && !panes.is_empty() {
-                        self.set_panes(&panes);
-                    }
-                }
-            }
+            Command::Reload => self.reload(),
             Command::Close => {
                 self.remember_current();
                 self.jobs.cancel_all();
+                self.watch = None;
                 self.session = Session {
                     generation: self.session.generation,
                     ..Session::default()
@@ -273,15 +280,101 @@ impl InspectorApp {
                 self.jobs.cancel_all();
                 self.session.progress = None;
                 self.session.counts_failed |= self.session.counts.is_none();
-                self.session.lines_failed |= self.session.lines.is_none();
-                self.session.notice = Some("cancelled: the views show what was done".to_owned());
+                self.session.lines_failed |= self
+                    .session
+                    .lines
+                    .as_ref()
+                    .is_none_or(|lines| !lines.is_complete());
+                self.session.notice = Some(
+                    "cancelled: the views show what was done (Reload to start again)".to_owned(),
+                );
                 for pane in &mut self.session.panes {
-                    if pane.analysis.is_none() {
+                    pane.progress = None;
+                    if pane.analysis.as_ref().is_none_or(|a| !a.is_complete()) {
                         pane.failed = Some("cancelled (Reload to start again)".to_owned());
                     }
                 }
             }
         }
+    }
+
+    /// Follows the open file on disk: reloads it when it changed, says so
+    /// when it is gone.
+    fn watch_logic(&mut self, ctx: &Context) {
+        let Some(watch) = &mut self.watch else {
+            return;
+        };
+        let now = Instant::now();
+        match watch.poll(now) {
+            Some(Change::Modified) => {
+                self.reload();
+                if self.session.load_error.is_none() {
+                    self.session.notice =
+                        Some("the file changed on disk and was reloaded".to_owned());
+                }
+            }
+            Some(Change::Removed) => {
+                self.session.notice = Some(
+                    "the file was deleted or moved on disk; this is how it was when it was opened"
+                        .to_owned(),
+                );
+            }
+            None => {
+                if let Some(wait) = watch.wait(now) {
+                    ctx.request_repaint_after(wait);
+                }
+            }
+        }
+    }
+
+    /// Watches `path` unless it is watched already; returns why it cannot
+    /// be, if it cannot.
+    fn watch_file(&mut self, path: &Path) -> Option<String> {
+        if self.watch.as_ref().is_some_and(|watch| watch.is(path)) {
+            return None;
+        }
+        match FileWatch::new(path, Arc::clone(&self.repaint)) {
+            Ok(watch) => {
+                self.watch = Some(watch);
+                None
+            }
+            Err(error) => {
+                self.watch = None;
+                Some(format!("changes on disk will not be followed: {error}"))
+            }
+        }
+    }
+
+    /// Reads the open file again, keeping the panes, the selection and the
+    /// place in every view.
+    fn reload(&mut self) {
+        let Some(path) = self.session.document.as_ref().map(|d| d.path.clone()) else {
+            return;
+        };
+        let panes = self.session.pane_encodings();
+        let selection = self.session.selection;
+        let hex_top = self.session.hex.top_byte(self.settings.hex_width());
+        let pane_top = self
+            .session
+            .lines
+            .as_ref()
+            .map(|lines| lines.row_span(self.session.pane_position.top_row).start);
+        self.load(&path);
+        let len = self.document_len();
+        if self.session.document.is_none() {
+            return;
+        }
+        if !panes.is_empty() {
+            self.set_panes(&panes);
+        }
+        self.session.selection = selection
+            .filter(|selection| selection.span.start < len)
+            .map(|selection| Selection {
+                span: ByteSpan::new(selection.span.start, selection.span.end.min(len)),
+                ..selection
+            });
+        self.session.hex.scroll_to(hex_top.min(len));
+        self.session.pending_pane_top = pane_top;
     }
 
     /// Remembers the open file and its panes in the recent files.
@@ -311,18 +404,20 @@ impl InspectorApp {
         match Document::open(path, generation) {
             Ok(document) => {
                 self.jobs.cancel_all();
+                let watch_error = self.watch_file(&document.path);
                 let remembered = self.settings.panes_for(&document.path);
                 let bom = document.bom;
                 self.session = Session {
                     generation,
                     document: Some(document),
+                    notice: watch_error,
                     ..Session::default()
                 };
                 if let Some(document) = &self.session.document {
                     self.jobs.start_counts(document);
                 }
                 match remembered {
-                    Some(panes) if bom.is_none_or(|b| b.is_override_choice()) => {
+                    Some(panes) if bom.is_none_or(Encoding::is_override_choice) => {
                         self.set_panes(&panes);
                     }
                     _ => {
@@ -423,7 +518,7 @@ impl InspectorApp {
     fn reveal(&mut self, byte_offset: u64) {
         self.session.hex.reveal(byte_offset);
         if let Some(lines) = &self.session.lines {
-            self.session.pane_reveal_row = Some(lines.row_of(byte_offset));
+            self.session.pane_position.reveal(lines.row_of(byte_offset));
         }
     }
 

@@ -17,8 +17,9 @@ use std::sync::{Arc, OnceLock};
 use eframe::egui::{self, Context};
 
 pub use self::commands::Command;
-use crate::jobs::Jobs;
+use crate::jobs::{Jobs, Repaint};
 use crate::state::{Session, Settings};
+use crate::watch::FileWatch;
 
 /// The desktop app.
 pub struct InspectorApp {
@@ -36,6 +37,10 @@ pub struct InspectorApp {
     dialog: Option<Receiver<Option<PathBuf>>>,
     /// Whether the native file dialog may be used (never in tests).
     pub dialogs_enabled: bool,
+    /// The watch on the open file.
+    watch: Option<FileWatch>,
+    /// Asks for a repaint from any thread.
+    repaint: Repaint,
 }
 
 impl InspectorApp {
@@ -43,7 +48,7 @@ impl InspectorApp {
     pub fn new(settings: Settings, file: Option<&Path>) -> Self {
         let context: Arc<OnceLock<Context>> = Arc::new(OnceLock::new());
         let repaint_context = Arc::clone(&context);
-        let repaint: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
+        let repaint: Repaint = Arc::new(move || {
             if let Some(ctx) = repaint_context.get() {
                 ctx.request_repaint();
             }
@@ -51,11 +56,13 @@ impl InspectorApp {
         let mut app = Self {
             settings,
             session: Session::default(),
-            jobs: Jobs::new(repaint),
+            jobs: Jobs::new(Arc::clone(&repaint)),
             context,
             commands: Vec::new(),
             dialog: None,
             dialogs_enabled: false,
+            watch: None,
+            repaint,
         };
         if let Some(file) = file {
             app.open(file);

@@ -28,7 +28,7 @@ pub struct PaneDetails {
     /// One line per item overlapping the selection.
     pub items: Vec<String>,
     /// The row and display column (by `unicode-width`) where the selection starts.
-    pub position: Option<(usize, usize)>,
+    pub position: Option<(u64, usize)>,
 }
 
 /// The inspector's state: details computed once per selection.
@@ -78,7 +78,7 @@ pub fn display_column(
     lines: &LineIndex,
     bytes: &[u8],
     byte_offset: u64,
-) -> (usize, usize) {
+) -> (u64, usize) {
     let row = lines.row_of(byte_offset);
     let trace = analysis.decode_window(bytes, lines.row_span(row));
     let column = trace_items(&trace)
