@@ -2,45 +2,85 @@
 # Makes the README's screenshots (assets/screenshots/*.png) by running the real
 # desktop app on the test fixtures on a private, headless X server.
 #
-# Usage: tools/screenshots.sh            (from anywhere; builds target/debug/mojiscope)
+# Usage: tools/screenshots.sh            (from anywhere)
 # Environment:
-#   MOJISCOPE_BIN  the binary to run instead of building one
-#   GUI_SHOT       the screenshot tool (default: ../shared/tools/gui-shot.sh)
+#   MOJISCOPE_BIN  the binary to run (default: target/debug/mojiscope, built
+#                  with the test profile, which `cargo test` has already built)
 # Needs (Debian): xvfb xdotool imagemagick, and fonts for the fixtures' scripts
-# (fonts-noto-cjk for the Japanese ones; DejaVu covers Cyrillic and Greek).
-# Software rendering is slow: each shot waits several seconds.
+# (fonts-noto-cjk for CJK; DejaVu covers Latin, Greek, Cyrillic, Hebrew, Arabic).
+#
+# There is no window manager on the server, so nothing gives the window the
+# keyboard focus by itself: each shot focuses it with xdotool before sending
+# keys. Software rendering is slow: each shot waits several seconds.
 
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-gui_shot=${GUI_SHOT:-../shared/tools/gui-shot.sh}
 if [ -z "${MOJISCOPE_BIN:-}" ]; then
-  cargo build -p mojiscope
+  cargo build -p mojiscope --profile test
   MOJISCOPE_BIN=target/debug/mojiscope
 fi
+for tool in Xvfb xdotool import; do
+  command -v "$tool" >/dev/null || { echo "screenshots.sh: needs $tool" >&2; exit 3; }
+done
 fixtures=app/tests/fixtures
 out=assets/screenshots
 mkdir -p "$out"
 
 # A fresh home for every run: no remembered window, panes or recent files.
 home=$(mktemp -d)
-trap 'rm -rf "$home"' EXIT
+runtime=$(mktemp -d)
+chmod 700 "$runtime"
+server=""
+app=""
+cleanup() {
+  [ -n "$app" ] && kill "$app" 2>/dev/null || true
+  [ -n "$server" ] && kill "$server" 2>/dev/null || true
+  rm -rf "$home" "$runtime"
+}
+trap cleanup EXIT
 export HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config"
-export LANG=C.UTF-8
+export XDG_RUNTIME_DIR="$runtime" LANG=C.UTF-8
+unset WAYLAND_DISPLAY
 
+# One X server for every shot; it picks a free display number itself.
+exec 3< <(Xvfb -displayfd 1 -screen 0 1280x800x24 -nolisten tcp 2>/dev/null & echo "pid $!")
+read -r _ server <&3
+read -r display <&3
+export DISPLAY=":$display"
+
+# shot NAME FILE [xdotool key arguments...]
 shot() {
-  local name=$1
-  shift
-  "$gui_shot" --log "$home/$name.log" "$@"
+  local name=$1 file=$2
+  shift 2
+  "$MOJISCOPE_BIN" "$file" >"$home/$name.log" 2>&1 &
+  app=$!
+  local window=""
+  for _ in $(seq 1 100); do
+    window=$(xdotool search --name '^mojiscope' 2>/dev/null | head -1) && [ -n "$window" ] && break
+    sleep 0.2
+  done
+  [ -n "$window" ] || { echo "screenshots.sh: $name: no window (see $home/$name.log)" >&2; exit 5; }
+  sleep 6
+  xdotool windowfocus --sync "$window"
+  xdotool mousemove 1200 780
+  for keys in "$@"; do
+    xdotool key "$keys"
+    sleep 1
+  done
+  sleep 2
+  import -window root "$out/$name.png"
+  kill "$app"
+  wait "$app" 2>/dev/null || true
+  app=""
   echo "wrote $out/$name.png"
 }
 
-# UTF-8 with four errors; F8 selects the first one in every view.
-shot utf8-errors --keys F8 --settle 3 "$out/utf8-errors.png" 8 -- "$MOJISCOPE_BIN" "$fixtures/utf8-errors.txt"
+# UTF-8 with four errors; F8 twice selects the second in every view.
+shot utf8-errors "$fixtures/utf8-errors.txt" F8 F8
 # Shift_JIS: UTF-8 fails, the Shift_JIS pane reads it.
-shot shift-jis "$out/shift-jis.png" 8 -- "$MOJISCOPE_BIN" "$fixtures/shift_jis.txt"
+shot shift-jis "$fixtures/shift_jis.txt" F8
 # UTF-16LE with a byte order mark: no override.
-shot utf16le-bom "$out/utf16le-bom.png" 8 -- "$MOJISCOPE_BIN" "$fixtures/utf16le-bom.txt"
-# Mixed scripts in UTF-8, light theme off by default: the welcome screen is
-# not shown; this one shows CJK, Cyrillic and Greek side by side.
-shot utf8-scripts "$out/utf8-scripts.png" 8 -- "$MOJISCOPE_BIN" "$fixtures/utf8.txt"
+shot utf16le-bom "$fixtures/utf16le-bom.txt"
+# Mixed scripts in UTF-8: CJK, Cyrillic and Greek side by side.
+shot utf8-scripts "$fixtures/utf8.txt"

@@ -303,16 +303,24 @@ impl EncodingAnalysis {
     /// `bytes` must be the bytes that were analysed (all of them, also for a
     /// snapshot). It decodes from the last checkpoint at or before
     /// `range.start`, so the cost is the size of the range plus at most
-    /// [`CHECKPOINT_INTERVAL`] bytes; a range past a snapshot's checkpoints
-    /// starts from its last one.
+    /// [`CHECKPOINT_INTERVAL`] bytes. A snapshot decodes only what it
+    /// analysed: the part of `range` past that is left out.
     pub fn decode_window(&self, bytes: &[u8], range: ByteSpan) -> Trace {
         debug_assert!(
             !self.complete || bytes.len() as u64 == self.byte_len,
             "not the analysed bytes"
         );
+        // A snapshot knows nothing past what it analysed: decoding there
+        // would mean decoding everything between its last checkpoint and the
+        // range, on the caller's (the window's) thread.
         let len = bytes.len();
-        let start = range.start.min(len as u64);
-        let end = range.end.clamp(start, len as u64);
+        let known = if self.complete {
+            len as u64
+        } else {
+            self.byte_len.min(len as u64)
+        };
+        let start = range.start.min(known);
+        let end = range.end.clamp(start, known);
         let mut sink = WindowSink {
             start,
             end,
@@ -1503,6 +1511,11 @@ mod tests {
                 analysis.decode_window(&bytes, window),
                 whole.decode_window(&bytes, window)
             );
+            // Past it, a snapshot decodes nothing (that would mean decoding
+            // all the bytes up to there on the window's thread).
+            let done = analyser.done();
+            let past = analysis.decode_window(&bytes, ByteSpan::new(done + 10, done + 100));
+            assert!(past.is_empty());
         }
         assert_eq!(snapshots, 3);
         let (analysis, index) = analyser.finish(&bytes);

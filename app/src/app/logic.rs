@@ -72,7 +72,7 @@ impl InspectorApp {
         if let Some(path) = dropped {
             self.commands.push(Command::Open(path));
         }
-        let typing = ctx.egui_wants_keyboard_input();
+        let typing = ctx.text_edit_focused();
         ctx.input_mut(|input| {
             if input.consume_shortcut(&OPEN) {
                 self.commands.push(Command::OpenDialog);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use eframe::egui::{
     self, Color32, ComboBox, FontId, Galley, Pos2, ProgressBar, RichText, Role, Stroke, StrokeKind,
-    TextFormat, TextStyle, Ui, WidgetInfo, text::LayoutJob,
+    TextStyle, Ui, WidgetInfo,
 };
 use mojiscope_core::{
     BomHandling, ByteSpan, DecodeErrorKind, Encoding, Group, SkipReason, Trace, TraceItem,
@@ -212,6 +212,8 @@ struct RowsKey {
 #[derive(Default)]
 pub struct DecodeView {
     rows: Option<(RowsKey, Vec<Vec<Cell>>)>,
+    /// The rows laid out, for frames in which nothing they show changed.
+    laid_out: Option<(LaidOutKey, Arc<Vec<LaidOutRow>>)>,
     marks: Option<(MarksKey, Marks)>,
     anchor: Option<ByteSpan>,
     /// The pane's error list.
@@ -219,6 +221,15 @@ pub struct DecodeView {
     /// How wide the widest row laid out so far is, for the horizontal
     /// scroll bar.
     content_width: f32,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct LaidOutKey {
+    rows: RowsKey,
+    selection: Option<ByteSpan>,
+    palette: usize,
+    font_size: f32,
+    pixels_per_point: f32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -428,15 +439,31 @@ impl Pane {
                 let Some((_, cells)) = &self.view.rows else {
                     return;
                 };
-                let laid_out: Vec<LaidOutRow> = cells
-                    .iter()
-                    .map(|row| layout_row(ui, row, &font, ctx.palette, ctx.selection))
-                    .collect();
+                let laid_key = LaidOutKey {
+                    rows: key,
+                    selection: ctx.selection.map(|s| s.span),
+                    palette: std::ptr::from_ref(ctx.palette) as usize,
+                    font_size: font.size,
+                    pixels_per_point: ui.ctx().pixels_per_point(),
+                };
+                let laid_out = match &self.view.laid_out {
+                    Some((k, laid_out)) if *k == laid_key => Arc::clone(laid_out),
+                    _ => {
+                        let laid_out: Arc<Vec<LaidOutRow>> = Arc::new(
+                            cells
+                                .iter()
+                                .map(|row| layout_row(ui, row, &font, ctx.palette, ctx.selection))
+                                .collect(),
+                        );
+                        self.view.laid_out = Some((laid_key, Arc::clone(&laid_out)));
+                        laid_out
+                    }
+                };
                 let widest = laid_out.iter().map(|row| row.width).fold(0.0, f32::max);
-                for (row, laid) in visible.rows.clone().zip(&laid_out) {
-                    let pos = Pos2::new(visible.origin.x, visible.row_top(row));
-                    ui.painter()
-                        .galley(pos, Arc::clone(&laid.galley), ctx.palette.weak_fg);
+                let height = row_height(ui);
+                for (row, laid) in visible.rows.clone().zip(laid_out.iter()) {
+                    let origin = Pos2::new(visible.origin.x, visible.row_top(row));
+                    laid.paint(ui.painter(), origin, height);
                 }
                 let clicked = clicked_span(&mut self.view.anchor, visible, &laid_out, cells);
                 self.view.content_width = self.view.content_width.max(widest);
@@ -508,6 +535,7 @@ impl DecodeView {
     /// Forgets the cached rows (the document or the analysis changed).
     pub fn reset(&mut self) {
         self.rows = None;
+        self.laid_out = None;
         self.marks = None;
         self.anchor = None;
         self.errors = ErrorList::default();
@@ -532,11 +560,21 @@ pub fn row_step_in(ctx: &egui::Context) -> f32 {
     ctx.fonts_mut(|f| f.row_height(&font)) + 2.0 + style.spacing.item_spacing.y
 }
 
-/// One row laid out: its galley, where each cell starts, and its width.
-struct LaidOutRow {
+/// One cell placed on its row.
+struct PlacedCell {
+    /// Its left edge, from the row's left edge.
+    x: f32,
+    /// How wide its place on the grid is.
+    width: f32,
+    /// Its text, laid out alone.
     galley: Arc<Galley>,
-    /// The left edge of each cell, from the row's left edge.
-    cell_x: Vec<f32>,
+    /// Its background, if it has one.
+    background: Option<Color32>,
+}
+
+/// One row laid out: each cell placed on the grid, and the row's width.
+struct LaidOutRow {
+    cells: Vec<PlacedCell>,
     width: f32,
 }
 
@@ -546,9 +584,30 @@ impl LaidOutRow {
         if x < 0.0 || x > self.width {
             return None;
         }
-        self.cell_x
-            .partition_point(|&left| left <= x)
+        self.cells
+            .partition_point(|cell| cell.x <= x)
             .checked_sub(1)
+    }
+
+    /// Paints the row with its top-left corner at `origin`, `height` high.
+    fn paint(&self, painter: &egui::Painter, origin: Pos2, height: f32) {
+        for cell in &self.cells {
+            let left = origin.x + cell.x;
+            if let Some(background) = cell.background {
+                let rect = egui::Rect::from_min_size(
+                    Pos2::new(left, origin.y),
+                    egui::vec2(cell.width, height),
+                );
+                painter.rect_filled(rect, 0.0, background);
+            }
+            // Smaller type (abbreviations) sits in the middle of the row.
+            let top = origin.y + ((height - cell.galley.size().y) / 2.0).max(0.0);
+            painter.galley(
+                Pos2::new(left, top),
+                Arc::clone(&cell.galley),
+                Color32::PLACEHOLDER,
+            );
+        }
     }
 }
 
@@ -559,6 +618,10 @@ impl LaidOutRow {
 /// takes as many columns as it needs. Characters from other fonts (CJK comes
 /// from a proportional font) therefore stay on the grid, and the same
 /// characters line up in every pane.
+///
+/// Each cell is laid out on its own: egui caches a galley by its text and
+/// format, so the few hundred distinct characters of a screen are shaped
+/// once and a jump to another part of a file costs lookups, not shaping.
 fn layout_row(
     ui: &Ui,
     cells: &[Cell],
@@ -566,78 +629,67 @@ fn layout_row(
     palette: &Palette,
     selection: Option<Selection>,
 ) -> LaidOutRow {
-    let mut job = LayoutJob::default();
-    let mut cell_x = Vec::with_capacity(cells.len());
-    let text_colour = ui.visuals().text_color();
+    let text_colour = ui.visuals().strong_text_color();
     let small = FontId::proportional(font.size * 0.7);
     let small_mono = FontId::monospace(font.size * 0.7);
-    let width = ui.fonts_mut(|fonts| {
+    ui.fonts_mut(|fonts| {
         let column = fonts.glyph_width(font, '0');
-        // Where the pen is, and where the next cell's column starts.
+        let mut placed = Vec::with_capacity(cells.len());
+        // Where the previous cell ended, and where the next column starts.
         let mut pen = 0.0_f32;
         let mut grid = 0.0_f32;
         for cell in cells {
             let selected = selection.is_some_and(|s| overlaps(s.span, cell.span));
-            let (colour, background) = match cell.kind {
-                CellKind::Text => (text_colour, Color32::TRANSPARENT),
-                CellKind::Control => (palette.control_fg, palette.control_bg),
-                CellKind::Malformed(_) => (palette.malformed_fg, palette.malformed_bg),
-                CellKind::LiteralReplacement => (text_colour, palette.replacement_literal_bg),
-                CellKind::Skip(_) => (palette.skip_fg, Color32::TRANSPARENT),
+            let (colour, background, font_id) = match cell.kind {
+                CellKind::Text => (text_colour, None, font),
+                CellKind::Control => (palette.control_fg, Some(palette.control_bg), &small),
+                CellKind::Malformed(_) => (palette.malformed_fg, Some(palette.malformed_bg), font),
+                CellKind::LiteralReplacement => {
+                    (text_colour, Some(palette.replacement_literal_bg), font)
+                }
+                CellKind::Skip(_) => (palette.skip_fg, None, &small_mono),
             };
-            let mut format = TextFormat::simple(font.clone(), colour);
-            format.background = if selected {
-                palette.selection_bg
+            let background = if selected {
+                Some(palette.selection_bg)
             } else {
                 background
             };
-            match cell.kind {
-                CellKind::Skip(_) => {
-                    format.font_id = small_mono.clone();
-                    format.italics = true;
-                    format.valign = egui::Align::Center;
-                }
-                CellKind::Control => {
-                    format.font_id = small.clone();
-                    format.valign = egui::Align::Center;
-                }
-                _ => {}
-            }
-            let advance: f32 = cell
-                .text
-                .chars()
-                .map(|c| fonts.glyph_width(&format.font_id, c))
-                .sum();
+            let galley = fonts.layout_no_wrap(cell.text.clone(), font_id.clone(), colour);
+            let advance = galley.size().x;
             let columns = match cell.kind {
                 CellKind::Text => cell.text.width(),
                 _ => 1,
             };
-            // A combining mark (no columns) is drawn where the font puts it,
-            // on the character before; anything else starts on the grid.
-            let leading = if columns == 0 {
-                0.0
-            } else {
-                (grid - pen).max(0.0)
-            };
-            pen += leading;
-            cell_x.push(pen);
-            pen += advance;
-            if columns > 0 {
-                // The grid moves on by the cell's columns, or further if its
-                // glyphs are wider (an abbreviation, a wide fallback glyph).
-                let end = (grid + column_width(columns, column)).max(pen);
-                grid = (end / column).ceil() * column;
+            if columns == 0 {
+                // A combining mark: on the character before, where the font
+                // would put it.
+                let x = (pen - advance).max(0.0);
+                placed.push(PlacedCell {
+                    x,
+                    width: advance,
+                    galley,
+                    background,
+                });
+                continue;
             }
-            job.append(&cell.text, leading, format);
+            let x = grid.max(pen);
+            pen = x + advance;
+            // The grid moves on by the cell's columns, or further if its
+            // glyphs are wider (an abbreviation, a wide fallback glyph).
+            let end = (grid + column_width(columns, column)).max(pen);
+            grid = (end / column).ceil() * column;
+            placed.push(PlacedCell {
+                x,
+                width: grid - x,
+                galley,
+                background,
+            });
         }
-        pen.max(grid)
-    });
-    let galley = ui.fonts_mut(|f| f.layout_job(job));
-    LaidOutRow {
-        width: galley.rect.width().max(width),
-        galley,
-        cell_x,
-    }
+        LaidOutRow {
+            cells: placed,
+            width: pen.max(grid),
+        }
+    })
 }
 
 /// The width of `columns` columns of `column` pixels.

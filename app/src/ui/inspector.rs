@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use eframe::egui::{Grid, RichText, ScrollArea, Ui};
+use eframe::egui::{self, RichText, ScrollArea, Ui};
 use mojiscope_core::{ByteSpan, Encoding, TraceItem, TraceKind};
 use unicode_width::UnicodeWidthStr as _;
 
@@ -142,31 +142,27 @@ impl Inspector {
             ))
             .strong(),
         );
-        ScrollArea::both()
+        // One column per pane, in the panes' order, so that each pane's
+        // reading of the bytes sits under the pane.
+        ScrollArea::vertical()
             .id_salt("inspector")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                Grid::new("inspector grid")
-                    .num_columns(2)
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for pane in details {
-                            let position = pane
-                                .position
-                                .map(|(row, column)| {
-                                    format!("row {}, column {}", row + 1, column + 1)
-                                })
-                                .unwrap_or_default();
+                ui.columns(details.len().max(1), |columns| {
+                    for (column, pane) in columns.iter_mut().zip(details) {
+                        let position = pane
+                            .position
+                            .map(|(row, column)| format!("row {}, column {}", row + 1, column + 1))
+                            .unwrap_or_default();
+                        column.horizontal(|ui| {
                             ui.label(RichText::new(pane.encoding.name()).strong());
                             ui.label(RichText::new(position).color(ctx.palette.weak_fg));
-                            ui.end_row();
-                            for item in &pane.items {
-                                ui.label("");
-                                ui.label(RichText::new(item).monospace());
-                                ui.end_row();
-                            }
+                        });
+                        for item in &pane.items {
+                            column.add(egui::Label::new(RichText::new(item).monospace()).wrap());
                         }
-                    });
+                    }
+                });
             });
     }
 }
