@@ -88,6 +88,60 @@ impl Settings {
     }
 }
 
+/// Where the settings came from at startup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Restored {
+    /// Read from the settings file.
+    Read,
+    /// There were none (a first start): the defaults.
+    Fresh,
+    /// They could not be read (`why`); the defaults are used, and the file
+    /// is written anew when the window closes.
+    Unreadable {
+        /// For the notice.
+        why: String,
+    },
+}
+
+impl Settings {
+    /// The settings stored as `stored` (eframe's stored string for
+    /// [`Settings::KEY`], if any); `file_present` says whether the settings
+    /// file exists and is not empty, so that a file eframe could not parse at
+    /// all (it then stores nothing) is told apart from a first start.
+    pub fn restore(stored: Option<&str>, file_present: bool) -> (Settings, Restored) {
+        match stored {
+            Some(text) => match ron::from_str::<Settings>(text) {
+                Ok(settings) => (settings, Restored::Read),
+                Err(error) => (
+                    Settings::default(),
+                    Restored::Unreadable {
+                        why: error.to_string(),
+                    },
+                ),
+            },
+            None if file_present => (
+                Settings::default(),
+                Restored::Unreadable {
+                    why: "the settings file is not valid".to_owned(),
+                },
+            ),
+            None => (Settings::default(), Restored::Fresh),
+        }
+    }
+}
+
+impl Restored {
+    /// The notice for the status bar, if the settings were lost.
+    pub fn notice(&self) -> Option<String> {
+        match self {
+            Restored::Unreadable { why } => Some(format!(
+                "the saved settings could not be read ({why}); starting with the defaults"
+            )),
+            Restored::Read | Restored::Fresh => None,
+        }
+    }
+}
+
 /// A recently opened file and the encodings its panes showed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecentFile {
@@ -223,6 +277,40 @@ mod tests {
         assert_eq!(
             settings.panes_for(Path::new("/f5")),
             Some(vec![UTF_8, SHIFT_JIS])
+        );
+    }
+
+    #[test]
+    fn settings_survive_a_round_trip_and_a_corrupt_file_gives_defaults() {
+        let mut settings = Settings {
+            hex_width: 32,
+            dark_mode: false,
+            ..Settings::default()
+        };
+        settings.remember(Path::new("/notes.txt"), &[UTF_8, SHIFT_JIS]);
+        let text = ron::to_string(&settings).unwrap();
+        assert_eq!(
+            Settings::restore(Some(&text), true),
+            (settings, Restored::Read)
+        );
+        let (restored, how) = Settings::restore(Some("(hex_width: \"wide\""), true);
+        assert_eq!(restored, Settings::default());
+        assert!(
+            how.notice().unwrap().contains("could not be read"),
+            "{how:?}"
+        );
+        let (restored, how) = Settings::restore(None, true);
+        assert_eq!(restored, Settings::default());
+        assert!(how.notice().is_some());
+        assert_eq!(
+            Settings::restore(None, false),
+            (Settings::default(), Restored::Fresh)
+        );
+        // Fields added later or missing take their defaults.
+        let (old, how) = Settings::restore(Some("(hex_width: 8)"), true);
+        assert_eq!(
+            (old.hex_width, old.dark_mode, how),
+            (8, true, Restored::Read)
         );
     }
 

@@ -72,10 +72,13 @@ impl InspectorApp {
 
     /// The app as eframe starts it: settings restored from storage.
     pub fn from_creation_context(cc: &eframe::CreationContext<'_>, file: Option<&Path>) -> Self {
-        let settings: Settings = cc
+        let stored = cc
             .storage
-            .and_then(|storage| eframe::get_value(storage, Settings::KEY))
-            .unwrap_or_default();
+            .and_then(|storage| storage.get_string(Settings::KEY));
+        let file_present = eframe::storage_dir("mojiscope")
+            .and_then(|dir| std::fs::metadata(dir.join("app.ron")).ok())
+            .is_some_and(|metadata| metadata.len() > 0);
+        let (settings, restored) = Settings::restore(stored.as_deref(), file_present);
         cc.egui_ctx.set_theme(if settings.dark_mode {
             egui::Theme::Dark
         } else {
@@ -83,6 +86,9 @@ impl InspectorApp {
         });
         let mut app = Self::new(settings, file);
         app.dialogs_enabled = true;
+        if let Some(notice) = restored.notice() {
+            app.session.notice = Some(notice);
+        }
         // Whatever the first frame does, the jobs can already ask for a repaint.
         app.context.set(cc.egui_ctx.clone()).ok();
         app
