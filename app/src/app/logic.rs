@@ -281,6 +281,7 @@ impl InspectorApp {
                     }
                 }
             }
+            Command::ShowAbout => self.about.open(),
         }
     }
 

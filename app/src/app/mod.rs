@@ -19,6 +19,7 @@ use eframe::egui::{self, Context};
 pub use self::commands::Command;
 use crate::jobs::Jobs;
 use crate::state::{Session, Settings};
+use crate::ui::about::About;
 
 /// The desktop app.
 pub struct InspectorApp {
@@ -36,6 +37,8 @@ pub struct InspectorApp {
     dialog: Option<Receiver<Option<PathBuf>>>,
     /// Whether the native file dialog may be used (never in tests).
     pub dialogs_enabled: bool,
+    /// Help ▸ About mojiscope.
+    pub about: About,
 }
 
 impl InspectorApp {
@@ -56,6 +59,7 @@ impl InspectorApp {
             commands: Vec::new(),
             dialog: None,
             dialogs_enabled: false,
+            about: About::default(),
         };
         if let Some(file) = file {
             app.open(file);
