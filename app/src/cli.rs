@@ -16,7 +16,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory as _, Parser, Subcommand, ValueEnum};
 use mojiscope_core::{
     BomHandling, DecodeErrorMode, Decoder, EncodeErrorMode, Encoder, Encoding, Group, UTF_8,
 };
@@ -42,7 +42,7 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
-    /// A file to open in the desktop app (not part of this build yet)
+    /// A file to open in the desktop app
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
 }
@@ -146,6 +146,12 @@ enum EncodeErrors {
     Fatal,
     /// Write each unencodable character as &#N;
     Html,
+}
+
+/// The command line's definition, as clap sees it: the man page and the
+/// shell completions are generated from it.
+pub fn command() -> clap::Command {
+    Cli::command()
 }
 
 /// What a successful command has to report.

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod app;
 pub mod cli;
 pub mod document;
+pub mod icon;
 pub mod jobs;
 pub mod state;
 pub mod theme;

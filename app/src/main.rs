@@ -67,7 +67,7 @@ fn display_available() -> bool {
 
 /// Runs the desktop app until its window closes.
 fn desktop(file: Option<PathBuf>) -> ExitCode {
-    let options = eframe::NativeOptions {
+    let mut options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("mojiscope")
             .with_app_id("mojiscope")
@@ -76,6 +76,11 @@ fn desktop(file: Option<PathBuf>) -> ExitCode {
             .with_drag_and_drop(true),
         ..eframe::NativeOptions::default()
     };
+    match mojiscope::icon::icon_data() {
+        Ok(icon) => options.viewport = options.viewport.with_icon(icon),
+        // A window without its icon is still the app.
+        Err(error) => report(&format!("cannot load the window icon: {error}")),
+    }
     let result = eframe::run_native(
         "mojiscope",
         options,

@@ -49,6 +49,8 @@ pub enum Command {
     SetDarkMode(bool),
     /// Stop the background jobs.
     CancelJobs,
+    /// Show Help ▸ About mojiscope.
+    ShowAbout,
 }
 
 /// Parses what the user typed into Go to offset: decimal, or hex with `0x`.

@@ -295,6 +295,7 @@ impl InspectorApp {
                     }
                 }
             }
+            Command::ShowAbout => self.about.open(),
         }
     }
 

@@ -19,6 +19,7 @@ use eframe::egui::{self, Context};
 pub use self::commands::Command;
 use crate::jobs::{Jobs, Repaint};
 use crate::state::{Session, Settings};
+use crate::ui::about::About;
 use crate::watch::FileWatch;
 
 /// The desktop app.
@@ -41,6 +42,8 @@ pub struct InspectorApp {
     watch: Option<FileWatch>,
     /// Asks for a repaint from any thread.
     repaint: Repaint,
+    /// Help ▸ About mojiscope.
+    pub about: About,
 }
 
 impl InspectorApp {
@@ -63,6 +66,7 @@ impl InspectorApp {
             dialogs_enabled: false,
             watch: None,
             repaint,
+            about: About::default(),
         };
         if let Some(file) = file {
             app.open(file);

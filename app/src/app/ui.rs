@@ -19,6 +19,7 @@ impl InspectorApp {
         Panel::top("menu bar").show(ui, |ui| self.menu_ui(ui));
         Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
+        self.about.ui(ui);
         if self.session.document.is_none() {
             CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
             return;
@@ -108,6 +109,11 @@ impl InspectorApp {
                     .clicked()
                 {
                     commands.push(Command::ShowGoTo);
+                }
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("About mojiscope").clicked() {
+                    commands.push(Command::ShowAbout);
                 }
             });
         });

@@ -1,6 +1,7 @@
 //! The panels: one file per panel, each a struct with its own view state and
 //! a `ui` method taking a read-only [`PanelCtx`].
 
+pub mod about;
 pub mod decode_view;
 pub mod error_list;
 pub mod hex_view;
