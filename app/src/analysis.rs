@@ -517,7 +517,7 @@ const ROWS_PER_BLOCK: usize = 1024;
 /// make, is cut inside.)
 ///
 /// Each row costs two bytes (its length; rows are at most `MAX_ROW_BYTES`
-/// long), plus eight for every [`ROWS_PER_BLOCK`] rows: a 1 GiB file of
+/// long), plus eight for every 1024 rows: a 1 GiB file of
 /// 60-byte lines needs about 36 MB rather than the 140 MB of one `u64` per
 /// row.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! What panels, menus and shortcuts ask for. Commands are collected during
-//! a frame and applied once, at its end, by [`super::InspectorApp::apply`].
+//! a frame and applied once, at its end, by `InspectorApp::apply`.
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! background [`Jobs`]; it implements [`eframe::App`].
 //!
 //! Each frame runs [`InspectorApp::ui`]: drain job events and input
-//! ([`logic`]), lay out the panels ([`ui`](self::ui)), which only push
+//! (`logic`), lay out the panels (`ui`), which only push
 //! [`Command`]s, then apply those commands once.
 
 pub mod commands;

@@ -87,7 +87,7 @@ pub struct Cell {
 }
 
 /// How a decoded item is drawn: control characters visibly (see
-/// [`scalar_display`]), U+FFFD told apart by origin.
+/// `scalar_display`), U+FFFD told apart by origin.
 pub fn cell_of(item: TraceItem) -> Cell {
     let (text, kind) = match item.kind {
         TraceKind::Scalar(c) => scalar_display(c),
