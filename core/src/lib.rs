@@ -74,7 +74,9 @@ mod decoder;
 mod encoder;
 mod encoding;
 mod error;
+mod explain;
 mod hooks;
+mod index;
 mod provenance;
 #[cfg(test)]
 mod testing;
@@ -84,9 +86,14 @@ pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;
 pub use error::{DecodeError, EncodeError};
+pub use explain::{
+    Boundary, Citation, Document, ExplainedItem, Explanation, PointerFormula, RangesLookup, Step,
+    StepKind, Value, Variable,
+};
 pub use hooks::{
     Decoded, utf8_decode, utf8_decode_without_bom, utf8_decode_without_bom_or_fail, utf8_encode,
 };
+pub use index::Index;
 pub use provenance::{
     ByteSpan, DecodeErrorKind, DecodeSink, ErrorCounter, SkipReason, Trace, TraceItem, TraceKind,
 };
