@@ -62,6 +62,14 @@
 //! | UTF-8 encode | [`utf8_encode`] |
 //! | error (a decoder's) | [`DecoderResult::Malformed`], [`DecodeErrorKind`] |
 //! | error with a code point (an encoder's) | [`EncoderResult::Unmappable`], [`Unmappable`] |
+//! | index, index code point, index pointer | [`Index`], [`Index::code_point`], [`Index::pointers`] |
+//! | a decoder's steps, numbers filled in | [`Encoding::explain`], [`Decoder::explain`], [`Explanation`] |
+//!
+//! For teaching, [`Explanation`] gives the decoder's steps for some bytes as
+//! data ([`Step`], [`StepKind`], each with its [`Citation`]), from the same
+//! code that decodes; [`CodePage`] is a single-byte encoding's 256 bytes,
+//! [`IndexLayout`] an index laid out in an encoding's bytes, and
+//! [`character_bytes`] a character's bytes in every encoding.
 //!
 //! The index tables come from the `mojiscope-indexes` crate, generated from
 //! the standard's own data (CC BY 4.0).
@@ -69,6 +77,7 @@
 #![warn(missing_docs)]
 
 mod bom;
+mod code_page;
 mod codec;
 mod decoder;
 mod encoder;
@@ -82,6 +91,7 @@ mod provenance;
 mod testing;
 
 pub use bom::bom_sniff;
+pub use code_page::{CharacterBytes, CodePage, character_bytes};
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;
@@ -93,7 +103,7 @@ pub use explain::{
 pub use hooks::{
     Decoded, utf8_decode, utf8_decode_without_bom, utf8_decode_without_bom_or_fail, utf8_encode,
 };
-pub use index::Index;
+pub use index::{Index, IndexLayout};
 pub use provenance::{
     ByteSpan, DecodeErrorKind, DecodeSink, ErrorCounter, SkipReason, Trace, TraceItem, TraceKind,
 };

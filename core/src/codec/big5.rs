@@ -149,13 +149,21 @@ impl EncodeHandler for Big5Encoder {
         let Some(pointer) = big5::big5_pointer(c) else {
             return EncodeStep::Error(c);
         };
-        // Steps 5-8: the pointer's lead and trail, skipping 0x7F-0xA0 in the
-        // trailing byte. The pointer is below 126 × 157, so both fit a byte.
-        let leading = (pointer / 157 + 0x81) as u8;
-        let trailing = (pointer % 157) as u8;
-        let offset = if trailing < 0x3F { 0x40 } else { 0x62 };
-        EncodeStep::Bytes(Encoded::two(leading, trailing + offset))
+        // Steps 5-8.
+        let (leading, trailing) = pointer_bytes(pointer);
+        EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
+}
+
+/// Steps 5-8 of the encoder: the pointer's leading and trailing byte,
+/// skipping 0x7F-0xA0 in the trailing byte. The pointer must be below
+/// 126 × 157, so that both fit a byte.
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    let leading = (pointer / 157 + 0x81) as u8;
+    let trailing = (pointer % 157) as u8;
+    let offset = if trailing < 0x3F { 0x40 } else { 0x62 };
+    (leading, trailing + offset)
 }
 
 #[cfg(test)]

@@ -177,10 +177,16 @@ impl EncodeHandler for EucJpEncoder {
         };
         // Steps 9-11. As the standard notes, a first pointer is below 8836 =
         // 94 × 94, so both bytes are at most 0xFE.
-        let leading = (pointer / 94) as u8 + 0xA1;
-        let trailing = (pointer % 94) as u8 + 0xA1;
+        let (leading, trailing) = pointer_bytes(pointer);
         EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
+}
+
+/// Steps 9-11 of the encoder: the leading and trailing byte of `pointer`,
+/// which must be below 94 × 94.
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    ((pointer / 94) as u8 + 0xA1, (pointer % 94) as u8 + 0xA1)
 }
 
 #[cfg(test)]

@@ -129,12 +129,18 @@ impl EncodeHandler for EucKrEncoder {
         let Some(pointer) = euc_kr::pointer(c) else {
             return EncodeStep::Error(c);
         };
-        // Steps 5-7. The index has fewer than 126 × 190 pointers, so both
-        // bytes fit: leading is at most 0xFE, trailing at most 0xFE.
-        let leading = (pointer / 190) as u8 + 0x81;
-        let trailing = (pointer % 190) as u8 + 0x41;
+        // Steps 5-7.
+        let (leading, trailing) = pointer_bytes(pointer);
         EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
+}
+
+/// Steps 5-7 of the encoder: the leading and trailing byte of `pointer`,
+/// which must be below 126 × 190 (the index has fewer pointers, so both
+/// bytes fit: leading is at most 0xFE, trailing at most 0xFE).
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    ((pointer / 190) as u8 + 0x81, (pointer % 190) as u8 + 0x41)
 }
 
 #[cfg(test)]

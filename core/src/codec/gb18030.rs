@@ -288,10 +288,8 @@ impl EncodeHandler for Gb18030Encoder {
         // Steps 6-7: two bytes from the index pointer, skipping 0x7F in the
         // trailing byte.
         if let Some(pointer) = gb18030::pointer(c) {
-            let leading = (pointer / 190 + 0x81) as u8;
-            let trailing = (pointer % 190) as u8;
-            let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
-            return EncodeStep::Bytes(Encoded::two(leading, trailing + offset));
+            let (leading, trailing) = two_byte_pointer_bytes(pointer);
+            return EncodeStep::Bytes(Encoded::two(leading, trailing));
         }
         // Step 8: GBK has no four-byte sequences.
         if self.is_gbk {
@@ -299,7 +297,7 @@ impl EncodeHandler for Gb18030Encoder {
         }
         // Step 9.
         let code_point = u32::from(c);
-        let mut pointer = if code_point >= 0x1_0000 {
+        let pointer = if code_point >= 0x1_0000 {
             // Not in spec: the shortcut for the last range of index gb18030
             // ranges (pointer 189000 is U+10000, and every later code point
             // follows on), which saves its binary search.
@@ -312,22 +310,38 @@ impl EncodeHandler for Gb18030Encoder {
             gb18030_ranges::NO_RANGE,
             "only ASCII precedes the first range"
         );
-        // Steps 10-16: the pointer's digits in the mixed radix of the four
-        // bytes (126, 10, 126, 10).
-        let byte1 = pointer / FIRST_BYTE_SPAN;
-        pointer %= FIRST_BYTE_SPAN;
-        let byte2 = pointer / SECOND_BYTE_SPAN;
-        pointer %= SECOND_BYTE_SPAN;
-        let byte3 = pointer / 10;
-        let byte4 = pointer % 10;
-        // The pointer is below 1237576, so byte1 is below 99: no truncation.
-        EncodeStep::Bytes(Encoded::four([
-            (byte1 + 0x81) as u8,
-            (byte2 + 0x30) as u8,
-            (byte3 + 0x81) as u8,
-            (byte4 + 0x30) as u8,
-        ]))
+        // Steps 10-16.
+        EncodeStep::Bytes(Encoded::four(four_byte_pointer_bytes(pointer)))
     }
+}
+
+/// Steps 6-7 of the encoder: the leading and trailing byte of a two-byte
+/// `pointer` (below 126 × 190), skipping 0x7F in the trailing byte.
+#[inline]
+pub(crate) fn two_byte_pointer_bytes(pointer: u16) -> (u8, u8) {
+    let leading = (pointer / 190 + 0x81) as u8;
+    let trailing = (pointer % 190) as u8;
+    let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
+    (leading, trailing + offset)
+}
+
+/// Steps 10-16 of the encoder: the four bytes of `pointer`, its digits in
+/// the mixed radix of the four bytes (126, 10, 126, 10). The pointer must be
+/// below 1237576, so that byte1 is below 99: no truncation.
+#[inline]
+pub(crate) fn four_byte_pointer_bytes(mut pointer: u32) -> [u8; 4] {
+    let byte1 = pointer / FIRST_BYTE_SPAN;
+    pointer %= FIRST_BYTE_SPAN;
+    let byte2 = pointer / SECOND_BYTE_SPAN;
+    pointer %= SECOND_BYTE_SPAN;
+    let byte3 = pointer / 10;
+    let byte4 = pointer % 10;
+    [
+        (byte1 + 0x81) as u8,
+        (byte2 + 0x30) as u8,
+        (byte3 + 0x81) as u8,
+        (byte4 + 0x30) as u8,
+    ]
 }
 
 #[cfg(test)]

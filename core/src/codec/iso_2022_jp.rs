@@ -241,6 +241,13 @@ pub(crate) fn pointer(leading: u8, byte: u8) -> usize {
     usize::from(leading - 0x21) * 94 + usize::from(byte - 0x21)
 }
 
+/// Steps 13-15 of the encoder: the leading and trailing byte of `pointer`,
+/// which must be below 94 × 94.
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    ((pointer / 94) as u8 + 0x21, (pointer % 94) as u8 + 0x21)
+}
+
 /// Steps 2-6 of the escape state: the state the escape sequence ESC
 /// `leading` `byte` switches to, if it is one of the five the decoder knows.
 #[inline]
@@ -341,8 +348,7 @@ impl EncodeHandler for Iso2022JpEncoder {
         }
         // Steps 13-15. As the standard notes, a first pointer is below
         // 8836 = 94 × 94, so both bytes are at most 0x7E.
-        let leading = (pointer / 94) as u8 + 0x21;
-        let trailing = (pointer % 94) as u8 + 0x21;
+        let (leading, trailing) = pointer_bytes(pointer);
         EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
 

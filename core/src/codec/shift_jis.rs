@@ -184,14 +184,22 @@ impl EncodeHandler for ShiftJisEncoder {
         let Some(pointer) = jis0208::shift_jis_pointer(code_point) else {
             return EncodeStep::Error(code_point);
         };
-        // Steps 9-13. Index jis0208 has fewer than 60 × 188 pointers, so the
-        // leading byte is at most 0xFC and the trailing byte at most 0xFC.
-        let leading = (pointer / 188) as u8;
-        let leading_offset = if leading < 0x1F { 0x81 } else { 0xC1 };
-        let trailing = (pointer % 188) as u8;
-        let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
-        EncodeStep::Bytes(Encoded::two(leading + leading_offset, trailing + offset))
+        // Steps 9-13.
+        let (leading, trailing) = pointer_bytes(pointer);
+        EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
+}
+
+/// Steps 9-13 of the encoder: the leading and trailing byte of `pointer`,
+/// which must be below 60 × 188 (index jis0208 has fewer pointers, so the
+/// leading byte is at most 0xFC and the trailing byte at most 0xFC).
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    let leading = (pointer / 188) as u8;
+    let leading_offset = if leading < 0x1F { 0x81 } else { 0xC1 };
+    let trailing = (pointer % 188) as u8;
+    let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
+    (leading + leading_offset, trailing + offset)
 }
 
 #[cfg(test)]
