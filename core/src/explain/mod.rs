@@ -473,29 +473,28 @@ impl Replay<'_> {
     /// ends items and restores bytes.
     fn walk<H: Narrate>(
         &self,
-        mut handler: H,
+        handler: H,
         encoding: &'static Encoding,
         read: usize,
         walked: &mut Vec<Walked>,
     ) {
         let queue = self.queue;
+        let (mut handler, mut item_start, mut cursor) = self.skip_to_span(handler, read);
         let mut narration = Narration {
             anchor: H::ANCHOR,
             encoding,
             steps: Vec::new(),
         };
-        if read > 0 {
+        if cursor > item_start {
             narration.push(
                 "",
                 StepKind::StateBefore {
-                    bytes: queue[..read].to_vec(),
+                    bytes: queue[item_start..cursor].to_vec(),
                     variables: handler.variables(),
                 },
             );
         }
         let offset = |position: usize| self.start + position as u64;
-        let mut cursor = read;
-        let mut item_start = 0;
         let mut agrees = true;
         loop {
             if offset(item_start) >= self.span.end {
@@ -547,6 +546,40 @@ impl Replay<'_> {
                 steps: narration.steps,
                 agrees,
             });
+        }
+    }
+}
+
+impl Replay<'_> {
+    /// Not narrated: runs the handler (which has read `read` bytes of the
+    /// queue) over the items that end before the span, and returns it as it
+    /// was at the start of the first item that reaches the span, with that
+    /// item's start and the position of the next byte to hand it.
+    fn skip_to_span<H: Handler + Clone>(&self, mut handler: H, read: usize) -> (H, usize, usize) {
+        let mut item = (handler.clone(), 0, read);
+        let mut cursor = read;
+        loop {
+            let step = if let Some(&byte) = self.queue.get(cursor) {
+                cursor += 1;
+                handler.handle(byte)
+            } else if self.last {
+                handler.handle_end()
+            } else {
+                return item;
+            };
+            match step {
+                HandlerStep::Continue => continue,
+                HandlerStep::Finished => return item,
+                HandlerStep::Error { restore, .. } => {
+                    cursor = cursor.saturating_sub(usize::from(restore)).max(item.1);
+                }
+                HandlerStep::Scalar(_) | HandlerStep::Pair(..) | HandlerStep::Skip(_) => {}
+            }
+            // An item ends at `cursor`.
+            if self.start + cursor as u64 > self.span.start {
+                return item;
+            }
+            item = (handler.clone(), cursor, cursor);
         }
     }
 }
