@@ -977,6 +977,27 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any bytes, in any encoding, from a decoder split anywhere: the
+        /// explanation never panics and agrees with the decoder.
+        #[test]
+        fn any_bytes_from_any_state(
+            position in 0..ALL.len(),
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..24),
+            split in 0..24usize,
+        ) {
+            let encoding = ALL[position];
+            let mut failures = Vec::new();
+            check(encoding, &bytes, &mut failures);
+            proptest::prop_assert!(failures.is_empty(), "{}", failures.join("\n"));
+            let split = split.min(bytes.len());
+            let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::Sniff);
+            let _ = decoder.decode(&bytes[..split], false, &mut String::new());
+            let explanation = decoder.explain(&bytes[split..], true);
+            proptest::prop_assert!(explanation.agrees(), "{explanation}");
+        }
+    }
+
     #[test]
     fn input_that_stops_inside_a_sequence() {
         // Not the end of the input: the last item is unfinished.
