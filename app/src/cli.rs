@@ -1,5 +1,5 @@
-//! The command line: `label`, `encodings`, `decode`, `encode` and `convert`,
-//! thin over `mojiscope-core`.
+//! The command line: `label`, `encodings`, `decode`, `encode`, `convert`
+//! and `explain`, thin over `mojiscope-core`.
 //!
 //! [`run`] parses the arguments and runs one command against the standard
 //! input and output it is given; it returns what to report on success, or a
@@ -7,6 +7,7 @@
 //! writes to standard error itself: `main` does.
 
 mod error;
+mod explain;
 mod inspect;
 mod output;
 mod transcode;
@@ -65,6 +66,8 @@ enum Command {
     Convert(ConvertArgs),
     /// Size, byte order mark, and each encoding's error count and first error offsets
     Inspect(InspectArgs),
+    /// Show the decoder's steps for some bytes, as the standard states them
+    Explain(ExplainArgs),
 }
 
 #[derive(Debug, Args)]
@@ -76,6 +79,22 @@ struct InspectArgs {
     /// The file to inspect ("-" for standard input)
     #[arg(value_name = "FILE")]
     input: PathBuf,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The encoding's decoder runs from its initial state over exactly these bytes, \
+                  their end being the end of the input (no byte order mark handling). \
+                  Each decoded item is shown with its bytes and result, then one line per step, \
+                  the standard's step number in brackets."
+)]
+struct ExplainArgs {
+    /// The encoding whose decoder to explain
+    #[arg(long, value_name = "LABEL")]
+    encoding: OsString,
+    /// The bytes, in hex: 82 A0, 82A0, 0x82 0xA0, \x82\xA0, ...
+    #[arg(value_name = "HEX", required = true, num_args = 1.., allow_hyphen_values = true)]
+    hex: Vec<OsString>,
 }
 
 #[derive(Debug, Args)]
@@ -184,6 +203,7 @@ where
         Some(Command::Inspect(args)) => {
             inspect::inspect_command(&args.input, args.json, stdin, stdout)
         }
+        Some(Command::Explain(args)) => explain_command(&args, stdout),
         None => Err(CliError::NoDesktopApp {
             // arg_required_else_help: with no FILE, clap has printed the help.
             file: cli.file.as_deref().map(display_name).unwrap_or_default(),
@@ -330,6 +350,14 @@ fn convert_command(args: &ConvertArgs, stdin: &mut dyn Read) -> Result<Success, 
         )
     });
     Ok(Success { summary })
+}
+
+fn explain_command(args: &ExplainArgs, stdout: &mut dyn Write) -> Result<Success, CliError> {
+    let encoding = encoding_for(&args.encoding)?;
+    let bytes = explain::parse_hex(&args.hex)?;
+    writeln!(stdout, "{}", encoding.explain(&bytes)).map_err(stdout_error)?;
+    stdout.flush().map_err(stdout_error)?;
+    Ok(Success::default())
 }
 
 /// "get an encoding", or the error for an unknown label.

@@ -62,6 +62,14 @@
 //! | UTF-8 encode | [`utf8_encode`] |
 //! | error (a decoder's) | [`DecoderResult::Malformed`], [`DecodeErrorKind`] |
 //! | error with a code point (an encoder's) | [`EncoderResult::Unmappable`], [`Unmappable`] |
+//! | index, index code point, index pointer | [`Index`], [`Index::code_point`], [`Index::pointers`] |
+//! | a decoder's steps, numbers filled in | [`Encoding::explain`], [`Decoder::explain`], [`Explanation`] |
+//!
+//! For teaching, [`Explanation`] gives the decoder's steps for some bytes as
+//! data ([`Step`], [`StepKind`], each with its [`Citation`]), from the same
+//! code that decodes; [`CodePage`] is a single-byte encoding's 256 bytes,
+//! [`IndexLayout`] an index laid out in an encoding's bytes, and
+//! [`character_bytes`] a character's bytes in every encoding.
 //!
 //! The index tables come from the `mojiscope-indexes` crate, generated from
 //! the standard's own data (CC BY 4.0).
@@ -70,24 +78,33 @@
 #![warn(missing_docs)]
 
 mod bom;
+mod code_page;
 mod codec;
 mod decoder;
 mod encoder;
 mod encoding;
 mod error;
+mod explain;
 mod hooks;
+mod index;
 mod provenance;
 #[cfg(test)]
 mod testing;
 
 pub use bom::bom_sniff;
+pub use code_page::{CharacterBytes, CodePage, character_bytes};
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;
 pub use error::{DecodeError, EncodeError};
+pub use explain::{
+    Boundary, Citation, Document, ExplainedItem, Explanation, PointerFormula, RangesLookup, Step,
+    StepKind, Value, Variable,
+};
 pub use hooks::{
     Decoded, utf8_decode, utf8_decode_without_bom, utf8_decode_without_bom_or_fail, utf8_encode,
 };
+pub use index::{Index, IndexLayout};
 pub use provenance::{
     ByteSpan, DecodeErrorKind, DecodeSink, ErrorCounter, SkipReason, Trace, TraceItem, TraceKind,
 };
