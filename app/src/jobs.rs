@@ -382,7 +382,14 @@ fn spawn(worker: Worker, job: JobKind, name: String, body: impl FnOnce(&Worker) 
     let spawned = thread::Builder::new().name(name).spawn(move || {
         let result = panic::catch_unwind(AssertUnwindSafe(|| body(&on_thread)));
         if let Err(payload) = result {
-            on_thread.fail(job, format!("internal error: {}", panic_message(&*payload)));
+            // The panic hook, if installed, saved a report: say where.
+            let message = crate::crash::last()
+                .filter(|crash| crash.summary.starts_with(panic_message(&*payload)))
+                .map_or_else(
+                    || format!("internal error: {}", panic_message(&*payload)),
+                    |crash| crash.message(),
+                );
+            on_thread.fail(job, message);
         }
         on_thread.finished.store(true, Ordering::Release);
     });

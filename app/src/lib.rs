@@ -9,6 +9,7 @@
 pub mod analysis;
 pub mod app;
 pub mod cli;
+pub mod crash;
 pub mod document;
 pub mod icon;
 pub mod jobs;
