@@ -18,6 +18,11 @@ use crate::jobs::Repaint;
 /// How long the file must be left alone before the window reacts.
 pub const SETTLE: Duration = Duration::from_millis(250);
 
+/// How long events may keep coming before the window says the file keeps
+/// changing (a log being written, say): reloading a large file at every
+/// line would start its analysis over and over.
+pub const BUSY: Duration = Duration::from_secs(2);
+
 /// What happened to the watched file, once things settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -25,6 +30,9 @@ pub enum Change {
     Modified,
     /// It is gone.
     Removed,
+    /// It has been changing for [`BUSY`] without a pause (said once per
+    /// burst); a [`Change::Modified`] follows once it is quiet.
+    StillChanging,
 }
 
 /// A watch on one file.
@@ -35,6 +43,9 @@ pub struct FileWatch {
     events: Receiver<()>,
     /// When the last event arrived, if one is waiting to settle.
     pending_since: Option<Instant>,
+    /// When the first event of the current burst arrived, until the burst
+    /// has been reported as [`Change::StillChanging`].
+    burst_since: Option<Instant>,
 }
 
 impl std::fmt::Debug for FileWatch {
@@ -78,6 +89,7 @@ impl FileWatch {
             _watcher: watcher,
             events,
             pending_since: None,
+            burst_since: None,
         })
     }
 
@@ -91,13 +103,24 @@ impl FileWatch {
     /// every frame and asks for a repaint after [`FileWatch::wait`].
     pub fn poll(&mut self, now: Instant) -> Option<Change> {
         while self.events.try_recv().is_ok() {
+            if self.pending_since.is_none() {
+                self.burst_since = Some(now);
+            }
             self.pending_since = Some(now);
         }
         let since = self.pending_since?;
         if now.duration_since(since) < SETTLE {
+            if self
+                .burst_since
+                .is_some_and(|burst| now.duration_since(burst) >= BUSY)
+            {
+                self.burst_since = None;
+                return Some(Change::StillChanging);
+            }
             return None;
         }
         self.pending_since = None;
+        self.burst_since = None;
         Some(if self.path.is_file() {
             Change::Modified
         } else {
@@ -165,6 +188,28 @@ mod tests {
 
         fs::remove_file(&path).unwrap();
         assert_eq!(settled(&mut watch), Some(Change::Removed));
+    }
+
+    #[test]
+    fn a_file_that_keeps_changing_is_said_to_once_then_reloaded_when_quiet() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("growing.log");
+        fs::write(&path, b"").unwrap();
+        let mut watch = FileWatch::new(&path, Arc::new(|| {})).unwrap();
+        let start = Instant::now();
+        let mut seen = Vec::new();
+        let mut line = 0;
+        // Written every 50 ms for three seconds: never quiet for SETTLE.
+        while start.elapsed() < BUSY + Duration::from_secs(1) {
+            line += 1;
+            fs::write(&path, format!("line {line}\n")).unwrap();
+            std::thread::sleep(Duration::from_millis(50));
+            if let Some(change) = watch.poll(Instant::now()) {
+                seen.push(change);
+            }
+        }
+        assert_eq!(seen, [Change::StillChanging]);
+        assert_eq!(settled(&mut watch), Some(Change::Modified));
     }
 
     #[test]

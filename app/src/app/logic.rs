@@ -314,6 +314,14 @@ impl InspectorApp {
                         Some("the file changed on disk and was reloaded".to_owned());
                 }
             }
+            Some(Change::StillChanging) => {
+                self.session.notice = Some(
+                    "the file keeps changing on disk: it is reloaded once it is quiet (or now \
+                     with Ctrl+R)"
+                        .to_owned(),
+                );
+                ctx.request_repaint_after(crate::watch::SETTLE);
+            }
             Some(Change::Removed) => {
                 self.session.notice = Some(
                     "the file was deleted or moved on disk; this is how it was when it was opened"
