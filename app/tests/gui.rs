@@ -450,3 +450,53 @@ fn a_file_changed_on_disk_is_reloaded_in_place() {
     // The view stays as it was.
     harness.get_by_label("5 errors");
 }
+
+#[test]
+fn odd_files_open_or_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, b"").unwrap();
+    let harness = app_with(Some(&empty));
+    assert_eq!(
+        harness
+            .state()
+            .session
+            .lines
+            .as_ref()
+            .map(|l| l.row_count()),
+        Some(1)
+    );
+    assert!(harness.query_all_by_label("no errors").count() >= 1);
+
+    let one = dir.path().join("one.bin");
+    std::fs::write(&one, b"\x80").unwrap();
+    let harness = app_with(Some(&one));
+    harness.get_by_label("1 error");
+
+    let binary = dir.path().join("image.bin");
+    let mut state = 0x1234_5678_u64;
+    let bytes: Vec<u8> = (0..(1 << 20))
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state.to_le_bytes()[0]
+        })
+        .collect();
+    std::fs::write(&binary, &bytes).unwrap();
+    let harness = app_with(Some(&binary));
+    let primary = harness.state().session.panes[0].analysis.as_ref().unwrap();
+    assert!(primary.is_complete() && primary.errors > 100_000);
+
+    let harness = app_with(Some(dir.path()));
+    assert!(harness.state().session.document.is_none());
+    harness.get_by_label_contains("it is a directory");
+
+    #[cfg(unix)]
+    {
+        let link = dir.path().join("dangling.txt");
+        std::os::unix::fs::symlink(dir.path().join("gone.txt"), &link).unwrap();
+        let harness = app_with(Some(&link));
+        harness.get_by_label_contains("dangling.txt: no such file");
+    }
+}
