@@ -71,6 +71,7 @@
 mod bom;
 mod codec;
 mod decoder;
+mod detect;
 mod encoder;
 mod encoding;
 mod error;
@@ -81,6 +82,7 @@ mod testing;
 
 pub use bom::bom_sniff;
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
+pub use detect::{Candidate, Detection, Evidence, Note, detect};
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;
 pub use error::{DecodeError, EncodeError};
