@@ -66,6 +66,11 @@ use text::{ByteCounts, ByteTable, TextStats};
 /// The cost of one decoding error, in nats: errors are rare in real files.
 const ERROR_COST: f64 = 20.0;
 
+/// The cost of an uppercase letter right after a lowercase one (one of them
+/// not ASCII), in nats: it tells apart encodings that swap the cases, such
+/// as KOI8-R, windows-1251 and x-mac-cyrillic.
+const CASE_BREAK_COST: f64 = 8.0;
+
 /// Valid UTF-8 with non-ASCII content, and valid ISO-2022-JP that switches
 /// to Japanese, are ranked at least this many nats above any other decode.
 const STRUCTURE_LEAD: f64 = 10.0;
@@ -297,7 +302,8 @@ pub fn detect(bytes: &[u8]) -> Detection {
         let text_cost = candidate.fit.map_or(0.0, |fit| fit.cost);
         candidate.log_likelihood = prior(candidate.encoding)
             - text_cost
-            - ERROR_COST * to_f64(candidate.stats.error_count());
+            - ERROR_COST * to_f64(candidate.stats.error_count())
+            - CASE_BREAK_COST * to_f64(candidate.stats.case_breaks);
     }
     // Structure no other text has settles it: valid UTF-8 with non-ASCII
     // content, or ISO-2022-JP escape sequences that switch to text decoding
@@ -761,4 +767,248 @@ fn to_f64(n: u64) -> f64 {
 
 fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::{UTF_16BE, UTF_16LE};
+
+    fn encoded(encoding: &'static Encoding, text: &str) -> Vec<u8> {
+        encoding.encode_fatal(text).expect("encodable")
+    }
+
+    fn check_ranking(detection: &Detection) {
+        let total: f64 = detection.candidates.iter().map(|c| c.score).sum();
+        assert!((total - 1.0).abs() < 1e-9, "scores add up to {total}");
+        assert!(
+            detection
+                .candidates
+                .windows(2)
+                .all(|w| w[0].log_likelihood >= w[1].log_likelihood)
+        );
+        assert_eq!(detection.candidates[0].log_likelihood, 0.0);
+        assert_eq!(detection.is_weak, detection.confidence < WEAK_CONFIDENCE);
+    }
+
+    #[test]
+    fn every_override_choice_is_ranked_once() {
+        let detection = detect(b"plain text");
+        check_ranking(&detection);
+        let mut names: Vec<_> = detection
+            .candidates
+            .iter()
+            .map(|c| c.encoding.name())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 37);
+        assert!(
+            detection
+                .candidates
+                .iter()
+                .all(|c| c.encoding.is_override_choice())
+        );
+    }
+
+    #[test]
+    fn a_bom_decides() {
+        let detection = detect(b"\xEF\xBB\xBFcaf\xC3\xA9");
+        assert_eq!(detection.best(), UTF_8);
+        assert_eq!(
+            detection.candidates[0].evidence,
+            [Evidence::Bom { encoding: UTF_8 }]
+        );
+        assert_eq!(detection.confidence, 1.0);
+        let detection = detect(b"\xFF\xFEh\x00i\x00");
+        assert_eq!(detection.best(), UTF_16LE);
+        assert_eq!(detection.candidates.len(), 38);
+        assert_eq!(detection.candidates[1].score, 0.0);
+        assert_eq!(
+            detection.candidates[1].evidence,
+            [Evidence::OverriddenByBom { encoding: UTF_16LE }]
+        );
+    }
+
+    #[test]
+    fn ascii_is_utf8_and_every_ascii_compatible_encoding_agrees() {
+        let detection = detect(b"Hello, world.\n");
+        check_ranking(&detection);
+        assert_eq!(detection.best(), UTF_8);
+        assert!(detection.notes.contains(&Note::AsciiOnly));
+        assert!(!detection.is_weak);
+        assert_eq!(
+            detection
+                .candidate(WINDOWS_1252)
+                .and_then(|c| c.same_text_as),
+            Some(UTF_8)
+        );
+        assert!(
+            detection.candidates[0]
+                .evidence
+                .contains(&Evidence::AsciiOnly)
+        );
+        let empty = detect(b"");
+        assert_eq!(empty.best(), UTF_8);
+        assert!(empty.notes.contains(&Note::Empty));
+    }
+
+    #[test]
+    fn valid_utf8_with_non_ascii_content_wins() {
+        for text in ["é", "naïve café", "Привет", "日本語のテキスト", "Ã©tÃ©"]
+        {
+            let detection = detect(text.as_bytes());
+            check_ranking(&detection);
+            assert_eq!(detection.best(), UTF_8, "{text}");
+            assert!(matches!(
+                detection.candidates[0].evidence[0],
+                Evidence::ValidUtf8 { .. }
+            ));
+        }
+    }
+
+    #[test]
+    fn close_relatives_are_told_apart() {
+        let cases: [(&'static Encoding, &str); 12] = [
+            (
+                WINDOWS_1251,
+                "Съешь же ещё этих мягких французских булок, да выпей чаю.",
+            ),
+            (
+                KOI8_R,
+                "Съешь же ещё этих мягких французских булок, да выпей чаю.",
+            ),
+            (
+                IBM866,
+                "Съешь же ещё этих мягких французских булок, да выпей чаю.",
+            ),
+            (
+                X_MAC_CYRILLIC,
+                "Съешь же ещё этих мягких французских булок, да выпей чаю.",
+            ),
+            (
+                WINDOWS_1250,
+                "Příliš žluťoučký kůň úpěl ďábelské ódy – „řekl“.",
+            ),
+            (ISO_8859_2, "Zażółć gęślą jaźń, chrząszcz brzmi w trzcinie."),
+            (
+                WINDOWS_1252,
+                "Le cœur déçu mais l’âme plutôt naïve, Louÿs rêva.",
+            ),
+            (WINDOWS_1253, "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία της ζωής."),
+            (WINDOWS_1255, "דג סקרן שט בים מאוכזב ולפתע מצא חברה"),
+            (SHIFT_JIS, "いろはにほへと、ちりぬるを。日本語の文章です。"),
+            (EUC_JP, "いろはにほへと、ちりぬるを。日本語の文章です。"),
+            (EUC_KR, "다람쥐 헌 쳇바퀴에 타고파. 한국어 문장입니다."),
+        ];
+        for (encoding, text) in cases {
+            let bytes = encoded(encoding, text);
+            let detection = detect(&bytes);
+            check_ranking(&detection);
+            let best = detection.best();
+            let decoded = best.decode_with_bom_handling(&bytes, crate::BomHandling::None);
+            assert_eq!(decoded.text, text, "{encoding} detected as {best}");
+        }
+    }
+
+    #[test]
+    fn iso_2022_jp_escapes_are_strong_evidence() {
+        let bytes = encoded(ISO_2022_JP, "日本語のテキスト");
+        let detection = detect(&bytes);
+        assert_eq!(detection.best(), ISO_2022_JP);
+        assert!(matches!(
+            detection.candidates[0].evidence[0],
+            Evidence::ValidIso2022Jp { .. }
+        ));
+        let utf8 = detection.candidate(UTF_8).expect("ranked");
+        assert!(utf8.evidence.iter().any(|e| matches!(
+            e,
+            Evidence::ImplausibleCharacters {
+                first: '\u{1B}',
+                ..
+            }
+        )));
+    }
+
+    #[test]
+    fn errors_are_evidence() {
+        let bytes = encoded(SHIFT_JIS, "日本語のテキスト");
+        let detection = detect(&bytes);
+        let utf8 = detection.candidate(UTF_8).expect("ranked");
+        assert!(utf8.errors > 0);
+        assert!(utf8.evidence.iter().any(|e| matches!(
+            e,
+            Evidence::DecodeErrors { count, first_byte_offset: 0, .. } if *count == utf8.errors
+        )));
+    }
+
+    #[test]
+    fn utf16_without_bom_is_a_note_not_a_candidate() {
+        let text = "Hello, world. This is UTF-16 text without a byte order mark.";
+        let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let detection = detect(&bytes);
+        assert!(
+            detection
+                .notes
+                .contains(&Note::Utf16WithoutBom { encoding: UTF_16LE })
+        );
+        assert!(detection.candidates.iter().all(|c| c.encoding != UTF_16LE));
+        let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert!(
+            detect(&bytes)
+                .notes
+                .contains(&Note::Utf16WithoutBom { encoding: UTF_16BE })
+        );
+    }
+
+    #[test]
+    fn long_inputs_are_sampled() {
+        let line = encoded(
+            KOI8_R,
+            "Съешь же ещё этих мягких французских булок, да выпей чаю.\n",
+        );
+        let bytes: Vec<u8> = line.iter().copied().cycle().take(3 * 1024 * 1024).collect();
+        let detection = detect(&bytes);
+        assert_eq!(detection.best(), KOI8_R);
+        assert!(detection.bytes_examined <= sample::SAMPLE_BUDGET as u64);
+        assert!(detection.notes.iter().any(|n| matches!(
+            n,
+            Note::Sampled { windows: 4, byte_len, .. } if *byte_len == bytes.len() as u64
+        )));
+        // The windows end at line ends: no errors from cut sequences.
+        let utf8 = detection.candidate(UTF_8).expect("ranked");
+        assert!(utf8.errors > 0);
+        assert_eq!(detection.candidate(KOI8_R).map(|c| c.errors), Some(0));
+    }
+
+    #[test]
+    fn short_and_ambiguous_input_is_weak() {
+        // Two bytes that are letters in many encodings.
+        let detection = detect(b"\xC1\xC2");
+        check_ranking(&detection);
+        assert!(detection.is_weak);
+        assert!(
+            detection
+                .notes
+                .iter()
+                .any(|n| matches!(n, Note::WeakEvidence { .. }))
+        );
+    }
+
+    #[test]
+    fn evidence_and_notes_read_as_sentences() {
+        let detection = detect(&encoded(WINDOWS_1251, "Привет, мир!"));
+        let best = &detection.candidates[0];
+        let language = best
+            .evidence
+            .iter()
+            .find(|e| matches!(e, Evidence::Language { .. }))
+            .expect("a language");
+        assert!(language.to_string().starts_with("reads best as "));
+        let note = Note::Utf16WithoutBom { encoding: UTF_16LE };
+        assert_eq!(
+            note.to_string(),
+            "looks like UTF-16LE without a byte order mark (not offered as a choice)"
+        );
+    }
 }

@@ -83,6 +83,9 @@ pub(crate) struct TextStats {
     pub(crate) first_implausible: Option<char>,
     /// Unlikely symbols (box drawing, mathematical signs, ...).
     pub(crate) symbols: u64,
+    /// Uppercase letters right after a lowercase letter, one of them not
+    /// ASCII: words do not change case in the middle.
+    pub(crate) case_breaks: u64,
     /// Pairs of folded characters with at least one non-ASCII member (all
     /// pairs when `ascii_pairs_included`).
     pub(crate) pairs: PairCounts,
@@ -124,6 +127,7 @@ struct TextSink {
     /// The previous folded character (a space at the start).
     previous: char,
     previous_is_ascii: bool,
+    previous_is_lowercase: bool,
 }
 
 impl TextSink {
@@ -136,6 +140,7 @@ impl TextSink {
             },
             previous: ' ',
             previous_is_ascii: true,
+            previous_is_lowercase: false,
         }
     }
 
@@ -143,6 +148,7 @@ impl TextSink {
         self.stats.hash = hash_step(self.stats.hash, WINDOW_MARK);
         self.previous = ' ';
         self.previous_is_ascii = true;
+        self.previous_is_lowercase = false;
     }
 
     #[inline]
@@ -155,6 +161,10 @@ impl TextSink {
             stats.non_ascii += 1;
         }
         stats.note_char(c, 1);
+        if self.previous_is_lowercase && c.is_uppercase() && !(is_ascii && self.previous_is_ascii) {
+            stats.case_breaks += 1;
+        }
+        self.previous_is_lowercase = c.is_lowercase();
         let folded = language::fold(c);
         let both_boundaries = folded == ' ' && self.previous == ' ';
         let shared = !stats.ascii_pairs_included && is_ascii && self.previous_is_ascii;
@@ -189,6 +199,7 @@ impl DecodeSink for TextSink {
         let last = char::from(*rest.last().expect("a run of two or more"));
         self.previous = language::fold(last);
         self.previous_is_ascii = true;
+        self.previous_is_lowercase = last.is_ascii_lowercase();
     }
 
     fn scalar(&mut self, c: char, _span: ByteSpan) {
@@ -207,6 +218,7 @@ impl DecodeSink for TextSink {
         // An error is a word boundary that is not ASCII.
         self.previous = ' ';
         self.previous_is_ascii = false;
+        self.previous_is_lowercase = false;
     }
 
     fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
@@ -371,6 +383,14 @@ impl ByteCounts {
             hash: HASH_START,
             ..TextStats::default()
         };
+        for &(left, right, n) in &self.high_pairs {
+            if let (Some(left), Some(right)) = (table[usize::from(left)], table[usize::from(right)])
+                && left.is_lowercase()
+                && right.is_uppercase()
+            {
+                stats.case_breaks += u64::from(n);
+            }
+        }
         for (position, window) in windows.iter().enumerate() {
             if position > 0 {
                 stats.hash = hash_step(stats.hash, WINDOW_MARK);
