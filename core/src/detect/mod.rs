@@ -66,6 +66,10 @@ use text::{ByteCounts, ByteTable, TextStats};
 /// The cost of one decoding error, in nats: errors are rare in real files.
 const ERROR_COST: f64 = 20.0;
 
+/// The cost of an ASCII letter, in units of 1/`COST_SCALE` nat, in a
+/// language not written in Latin script (see [`ascii_language`]).
+const ASCII_LETTER_COST: u64 = 1;
+
 /// The cost of an uppercase letter right after a lowercase one (one of them
 /// not ASCII), in nats: it tells apart encodings that swap the cases, such
 /// as KOI8-R, windows-1251 and x-mac-cyrillic.
@@ -418,13 +422,19 @@ impl<'a> Scorer<'a> {
     }
 
     /// The cost (in units of 1/`COST_SCALE` nat) and count of the shared
-    /// ASCII pairs in language `index` (see [`ascii_language`]).
+    /// ASCII pairs for language `index`: in the language itself if it is
+    /// written in Latin script, else in English plus
+    /// [`ASCII_LETTER_COST`] for each ASCII letter.
     fn ascii_cost(&mut self, index: usize) -> (u64, u64) {
         if let Some(cost) = self.ascii_costs[index] {
             return cost;
         }
-        let model = ascii_language(&LANGUAGES[index]);
-        let cost = pairs_cost(model, model, &self.byte_counts.ascii_pairs);
+        let language = &LANGUAGES[index];
+        let model = ascii_language(language);
+        let mut cost = pairs_cost(model, model, &self.byte_counts.ascii_pairs);
+        if language.script != Script::Latin {
+            cost.0 += ASCII_LETTER_COST * self.byte_counts.ascii_letters;
+        }
         self.ascii_costs[index] = Some(cost);
         cost
     }
@@ -474,7 +484,9 @@ impl<'a> Scorer<'a> {
 /// `language`: the language itself if it is written in Latin script, else
 /// English (the Latin-script words of Russian or Japanese text, its markup
 /// and names, are more often English than anything else, and the training
-/// text of those languages has almost none).
+/// text of those languages has almost none). Each ASCII letter then costs
+/// [`ASCII_LETTER_COST`] more: text in those languages has fewer of them, so
+/// a text of Latin words does not read as well in them for free.
 fn ascii_language(language: &'static Language) -> &'static Language {
     if language.script == Script::Latin {
         language
@@ -787,7 +799,7 @@ mod tests {
                 .windows(2)
                 .all(|w| w[0].log_likelihood >= w[1].log_likelihood)
         );
-        assert_eq!(detection.candidates[0].log_likelihood, 0.0);
+        assert!(detection.candidates[0].log_likelihood.abs() < 1e-9);
         assert_eq!(detection.is_weak, detection.confidence < WEAK_CONFIDENCE);
     }
 
@@ -819,11 +831,11 @@ mod tests {
             detection.candidates[0].evidence,
             [Evidence::Bom { encoding: UTF_8 }]
         );
-        assert_eq!(detection.confidence, 1.0);
+        assert!((detection.confidence - 1.0).abs() < 1e-9);
         let detection = detect(b"\xFF\xFEh\x00i\x00");
         assert_eq!(detection.best(), UTF_16LE);
         assert_eq!(detection.candidates.len(), 38);
-        assert_eq!(detection.candidates[1].score, 0.0);
+        assert!(detection.candidates[1].score.abs() < 1e-9);
         assert_eq!(
             detection.candidates[1].evidence,
             [Evidence::OverriddenByBom { encoding: UTF_16LE }]

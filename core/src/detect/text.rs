@@ -320,6 +320,8 @@ pub(crate) struct ByteCounts {
     pub(crate) high_pairs: Vec<(u8, u8, u32)>,
     /// Folded ASCII pairs (boundary pairs left out).
     pub(crate) ascii_pairs: PairCounts,
+    /// ASCII letters.
+    pub(crate) ascii_letters: u64,
 }
 
 impl ByteCounts {
@@ -364,10 +366,17 @@ impl ByteCounts {
                 *ascii_pairs.entry(pair_key(' ', folded)).or_default() += 1;
             }
         }
+        let ascii_letters = counts
+            .iter()
+            .enumerate()
+            .filter(|&(byte, _)| (byte as u8).is_ascii_alphabetic())
+            .map(|(_, &n)| n)
+            .sum();
         Self {
             bytes: counts,
             high_pairs,
             ascii_pairs,
+            ascii_letters,
         }
     }
 
