@@ -315,7 +315,7 @@ fn is_typographic(c: char) -> bool {
     )
 }
 
-/// Whether `c` is punctuation or a space that running text uses.
+/// Whether `c` is punctuation, a space or a sign that running text uses.
 fn is_text_punctuation(c: char) -> bool {
     matches!(u32::from(c),
         0xA0 | 0xA1 | 0xA7 | 0xAB | 0xB0 | 0xB7 | 0xBB | 0xBF
@@ -324,7 +324,9 @@ fn is_text_punctuation(c: char) -> bool {
         | 0xFF01..=0xFF65 // Fullwidth forms and halfwidth CJK punctuation
         | 0x55A..=0x55F | 0x589 | 0x5BE | 0x5C0 | 0x5C3 | 0x5F3 | 0x5F4
         | 0x60C | 0x61B | 0x61F | 0x66A..=0x66D | 0x6D4
-        | 0x37E | 0x387 | 0xE2F | 0xE46 | 0xE4F | 0xE5A | 0xE5B | 0x20AC)
+        | 0x37E | 0x387 | 0xE2F | 0xE46 | 0xE4F | 0xE5A | 0xE5B
+        // Signs running text uses: currency, ©, ®, ™, ×, ÷, ±.
+        | 0xA2 | 0xA3 | 0xA5 | 0xA9 | 0xAE | 0xB1 | 0xD7 | 0xF7 | 0x20AC | 0x2122)
 }
 
 /// The class of a folded character for a language written in `script`.
