@@ -62,6 +62,7 @@
 //! | UTF-8 encode | [`utf8_encode`] |
 //! | error (a decoder's) | [`DecoderResult::Malformed`], [`DecodeErrorKind`] |
 //! | error with a code point (an encoder's) | [`EncoderResult::Unmappable`], [`Unmappable`] |
+//! | (beyond the standard) which encoding bytes are in | [`detect`], [`Detection`], [`Candidate`], [`Evidence`], [`Note`] |
 //!
 //! The index tables come from the `mojiscope-indexes` crate, generated from
 //! the standard's own data (CC BY 4.0).

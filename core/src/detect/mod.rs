@@ -1,48 +1,6 @@
 //! Encoding detection: ranks every override choice for a byte buffer, with a
-//! score and the evidence behind it.
-//!
-//! [`detect`] weighs, for each encoding the user could pick
-//! ([`Encoding::is_override_choice`]):
-//! - a byte order mark, which decides, as the standard's
-//!   [decode](https://encoding.spec.whatwg.org/#decode) does;
-//! - whether the bytes are valid UTF-8 with non-ASCII content, which is
-//!   strong evidence for UTF-8;
-//! - the number and kind of decoding errors;
-//! - implausible characters in the decode (C0 and C1 controls, private-use
-//!   characters, noncharacters) and unlikely symbols;
-//! - how plausible the decoded text is in the languages the encoding serves,
-//!   from character and character-pair statistics
-//!   ([`mojiscope_indexes::language`]);
-//! - and, to break ties, how common the encoding is.
-//!
-//! Each candidate gets a log-likelihood (in nats, relative to the best) and a
-//! score: its share of the probability over all candidates, so scores add up
-//! to 1 and compare across candidates. Encodings that decode the input to the
-//! same text are grouped ([`Candidate::same_text_as`]): a tie between them is
-//! no wrong answer. [`Detection::is_weak`] says when the evidence does not
-//! settle the question.
-//!
-//! Inputs longer than 256 KiB are sampled: four windows of 64 KiB spread from
-//! start to end, their edges moved to line ends. Detection therefore takes
-//! bounded time and memory whatever the input's length; [`Note::Sampled`]
-//! says when it happened. UTF-16 without a byte order mark is recognised and
-//! reported as a [`Note::Utf16WithoutBom`], never as a candidate, as the
-//! standard's Browser UI section asks.
-//!
-//! ```
-//! use mojiscope_core::{detect, SHIFT_JIS, WINDOWS_1251};
-//!
-//! let detection = detect(b"\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x65\x83\x4c\x83\x58\x83\x67");
-//! assert_eq!(detection.best(), SHIFT_JIS);
-//!
-//! let text = "\u{41f}\u{440}\u{438}\u{432}\u{435}\u{442}, \u{43c}\u{438}\u{440}!";
-//! let (bytes, _, _) = WINDOWS_1251.encode(text);
-//! let detection = detect(&bytes);
-//! assert_eq!(detection.best(), WINDOWS_1251);
-//! for candidate in &detection.candidates {
-//!     println!("{}\t{:.3}", candidate.encoding, candidate.score);
-//! }
-//! ```
+//! score and the evidence behind it. The public entry point is [`detect`];
+//! `core/DETECTION.md` says how it decides and how well.
 
 mod sample;
 mod text;
@@ -240,7 +198,50 @@ pub enum Note {
 }
 
 /// Ranks every override choice for `bytes`, best first, with scores and
-/// evidence. See the [module documentation](self).
+/// evidence.
+///
+/// It weighs, for each encoding the user could pick
+/// ([`Encoding::is_override_choice`]):
+/// - a byte order mark, which decides, as the standard's
+///   [decode](https://encoding.spec.whatwg.org/#decode) does;
+/// - whether the bytes are valid UTF-8 with non-ASCII content, which is
+///   strong evidence for UTF-8;
+/// - the number and kind of decoding errors;
+/// - implausible characters in the decode (C0 and C1 controls, private-use
+///   characters, noncharacters) and unlikely symbols;
+/// - how plausible the decoded text is in the languages the encoding serves,
+///   from character and character-pair statistics
+///   ([`mojiscope_indexes::language`]);
+/// - and, to break ties, how common the encoding is.
+///
+/// Each candidate gets a log-likelihood (in nats, relative to the best) and a
+/// score: its share of the probability over all candidates, so scores add up
+/// to 1 and compare across candidates. Encodings that decode the input to the
+/// same text are grouped ([`Candidate::same_text_as`]): a tie between them is
+/// no wrong answer. [`Detection::is_weak`] says when the evidence does not
+/// settle the question.
+///
+/// Inputs longer than 256 KiB are sampled: four windows of 64 KiB spread from
+/// start to end, their edges moved to line ends. Detection therefore takes
+/// bounded time and memory whatever the input's length; [`Note::Sampled`]
+/// says when it happened. UTF-16 without a byte order mark is recognised and
+/// reported as a [`Note::Utf16WithoutBom`], never as a candidate, as the
+/// standard's Browser UI section asks.
+///
+/// ```
+/// use mojiscope_core::{detect, SHIFT_JIS, WINDOWS_1251};
+///
+/// let detection = detect(b"\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x65\x83\x4c\x83\x58\x83\x67");
+/// assert_eq!(detection.best(), SHIFT_JIS);
+///
+/// let text = "\u{41f}\u{440}\u{438}\u{432}\u{435}\u{442}, \u{43c}\u{438}\u{440}!";
+/// let (bytes, _, _) = WINDOWS_1251.encode(text);
+/// let detection = detect(&bytes);
+/// assert_eq!(detection.best(), WINDOWS_1251);
+/// for candidate in &detection.candidates {
+///     println!("{}\t{:.3}", candidate.encoding, candidate.score);
+/// }
+/// ```
 pub fn detect(bytes: &[u8]) -> Detection {
     if let Some(encoding) = bom_sniff(bytes) {
         return bom_detection(bytes, encoding);
