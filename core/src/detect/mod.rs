@@ -76,6 +76,22 @@ impl Detection {
     pub fn candidate(&self, encoding: &Encoding) -> Option<&Candidate> {
         self.candidates.iter().find(|c| c.encoding == encoding)
     }
+
+    /// The candidates that decode the bytes examined to texts of their own,
+    /// best first: the best of each group of candidates that read the same.
+    /// The first few are the decodes worth showing side by side.
+    ///
+    /// ```
+    /// use mojiscope_core::{detect, UTF_8};
+    ///
+    /// let detection = detect(b"plain ASCII");
+    /// // Every encoding reads plain ASCII the same.
+    /// let distinct: Vec<_> = detection.distinct_texts().map(|c| c.encoding).collect();
+    /// assert_eq!(distinct, [UTF_8]);
+    /// ```
+    pub fn distinct_texts(&self) -> impl Iterator<Item = &Candidate> {
+        self.candidates.iter().filter(|c| c.same_text_as.is_none())
+    }
 }
 
 /// One ranked encoding.
@@ -922,6 +938,30 @@ mod tests {
             let decoded = best.decode_with_bom_handling(&bytes, crate::BomHandling::None);
             assert_eq!(decoded.text, text, "{encoding} detected as {best}");
         }
+    }
+
+    #[test]
+    fn distinct_texts_leave_out_what_reads_the_same() {
+        let bytes = encoded(SHIFT_JIS, "日本語のテキスト、いろはにほへと。");
+        let detection = detect(&bytes);
+        let distinct: Vec<_> = detection.distinct_texts().collect();
+        assert_eq!(distinct[0].encoding, SHIFT_JIS);
+        assert!(distinct.iter().all(|c| c.same_text_as.is_none()));
+        // The GBK decoder is the gb18030 decoder: one of them only.
+        let gbk_family = distinct
+            .iter()
+            .filter(|c| c.encoding == GBK || c.encoding == GB18030)
+            .count();
+        assert_eq!(gbk_family, 1);
+        let texts: std::collections::HashSet<String> = distinct
+            .iter()
+            .map(|c| {
+                c.encoding
+                    .decode_with_bom_handling(&bytes, crate::BomHandling::None)
+                    .text
+            })
+            .collect();
+        assert_eq!(texts.len(), distinct.len());
     }
 
     #[test]
