@@ -1,5 +1,5 @@
-//! The command line: `label`, `encodings`, `decode`, `encode`, `convert`
-//! and `explain`, thin over `mojiscope-core`.
+//! The command line: `label`, `encodings`, `decode`, `encode`, `convert`,
+//! `inspect`, `explain` and `detect`, thin over `mojiscope-core`.
 //!
 //! [`run`] parses the arguments and runs one command against the standard
 //! input and output it is given; it returns what to report on success, or a
@@ -68,6 +68,12 @@ enum Command {
     Inspect(InspectArgs),
     /// Show the decoder's steps for some bytes, as the standard states them
     Explain(ExplainArgs),
+    /// Rank the encodings a file may be in: one "NAME<TAB>SCORE" line each, best first
+    Detect {
+        /// The file to examine ("-" for standard input)
+        #[arg(value_name = "FILE")]
+        input: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -204,6 +210,7 @@ where
             inspect::inspect_command(&args.input, args.json, stdin, stdout)
         }
         Some(Command::Explain(args)) => explain_command(&args, stdout),
+        Some(Command::Detect { input }) => detect_command(&input, stdin, stdout),
         None => Err(CliError::NoDesktopApp {
             // arg_required_else_help: with no FILE, clap has printed the help.
             file: cli.file.as_deref().map(display_name).unwrap_or_default(),
@@ -361,6 +368,42 @@ fn explain_command(args: &ExplainArgs, stdout: &mut dyn Write) -> Result<Success
 }
 
 /// "get an encoding", or the error for an unknown label.
+/// `detect`: the ranking on standard output, one `NAME<TAB>SCORE` line per
+/// candidate, best first; the notes (sampling, BOM-less UTF-16, weak
+/// evidence) as the summary for standard error.
+fn detect_command(
+    input: &Path,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+) -> Result<Success, CliError> {
+    let file = display_name(input);
+    let bytes = with_input(input, stdin, |reader| {
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|source| CliError::Read {
+                file: file.clone(),
+                source,
+            })?;
+        Ok(bytes)
+    })?;
+    let detection = mojiscope_core::detect(&bytes);
+    for candidate in &detection.candidates {
+        writeln!(
+            stdout,
+            "{}\t{:.4}",
+            candidate.encoding.name(),
+            candidate.score
+        )
+        .map_err(stdout_error)?;
+    }
+    stdout.flush().map_err(stdout_error)?;
+    let notes: Vec<String> = detection.notes.iter().map(ToString::to_string).collect();
+    Ok(Success {
+        summary: (!notes.is_empty()).then(|| format!("{file}: {}", notes.join("; "))),
+    })
+}
+
 fn encoding_for(label: &OsStr) -> Result<&'static Encoding, CliError> {
     Encoding::for_label(label.as_encoded_bytes()).ok_or_else(|| CliError::UnknownLabel {
         label: label.to_string_lossy().into_owned(),

@@ -64,6 +64,7 @@
 //! | error with a code point (an encoder's) | [`EncoderResult::Unmappable`], [`Unmappable`] |
 //! | index, index code point, index pointer | [`Index`], [`Index::code_point`], [`Index::pointers`] |
 //! | a decoder's steps, numbers filled in | [`Encoding::explain`], [`Decoder::explain`], [`Explanation`] |
+//! | (beyond the standard) which encoding bytes are in | [`detect`], [`Detection`], [`Candidate`], [`Evidence`], [`Note`] |
 //!
 //! For teaching, [`Explanation`] gives the decoder's steps for some bytes as
 //! data ([`Step`], [`StepKind`], each with its [`Citation`]), from the same
@@ -81,6 +82,7 @@ mod bom;
 mod code_page;
 mod codec;
 mod decoder;
+mod detect;
 mod encoder;
 mod encoding;
 mod error;
@@ -94,6 +96,7 @@ mod testing;
 pub use bom::bom_sniff;
 pub use code_page::{CharacterBytes, CodePage, character_bytes};
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
+pub use detect::{Candidate, Detection, Evidence, Note, detect};
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;
 pub use error::{DecodeError, EncodeError};

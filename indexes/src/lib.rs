@@ -58,6 +58,7 @@ pub mod gb18030_ranges;
 pub mod iso_2022_jp_katakana;
 pub mod jis0208;
 pub mod jis0212;
+pub mod language;
 pub mod single_byte;
 
 pub use generated::encodings::{ENCODINGS, LABELS};
