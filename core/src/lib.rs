@@ -65,6 +65,9 @@
 //!
 //! The index tables come from the `mojiscope-indexes` crate, generated from
 //! the standard's own data (CC BY 4.0).
+//!
+//! On top of the standard, [`repair`] finds and undoes mojibake: text that
+//! went through the wrong decoder once or more ("Ã©tÃ©" for "été").
 
 #![warn(missing_docs)]
 
@@ -76,6 +79,7 @@ mod encoding;
 mod error;
 mod hooks;
 mod provenance;
+pub mod repair;
 #[cfg(test)]
 mod testing;
 
