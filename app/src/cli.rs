@@ -1,5 +1,5 @@
-//! The command line: `label`, `encodings`, `decode`, `encode` and `convert`,
-//! thin over `mojiscope-core`.
+//! The command line: `label`, `encodings`, `decode`, `encode`, `convert` and
+//! `fix`, thin over `mojiscope-core`.
 //!
 //! [`run`] parses the arguments and runs one command against the standard
 //! input and output it is given; it returns what to report on success, or a
@@ -7,6 +7,7 @@
 //! writes to standard error itself: `main` does.
 
 mod error;
+mod fix;
 mod output;
 mod transcode;
 
@@ -62,6 +63,8 @@ enum Command {
     Encode(EncodeArgs),
     /// Convert a file from one encoding to another, writing OUT whole or not at all
     Convert(ConvertArgs),
+    /// Repair mojibake ("Ã©" for "é") and write the text as UTF-8
+    Fix(fix::FixArgs),
 }
 
 #[derive(Debug, Args)]
@@ -140,6 +143,9 @@ pub struct Success {
     /// A one-line summary for standard error (how many characters html mode
     /// wrote as references, say).
     pub summary: Option<String>,
+    /// More lines for standard error, each whole (what `fix --explain`
+    /// explains).
+    pub details: Vec<String>,
 }
 
 /// Parses `args` (the program name first) and runs the command, reading
@@ -161,6 +167,7 @@ where
         Some(Command::Decode(args)) => decode_command(&args, stdin, stdout),
         Some(Command::Encode(args)) => encode_command(&args, stdin, stdout),
         Some(Command::Convert(args)) => convert_command(&args, stdin),
+        Some(Command::Fix(args)) => fix::fix_command(&args, stdin, stdout),
         None => Err(CliError::NoDesktopApp {
             // arg_required_else_help: with no FILE, clap has printed the help.
             file: cli.file.as_deref().map(display_name).unwrap_or_default(),
@@ -258,7 +265,10 @@ fn encode_command(
             count(totals.references, "character", "characters")
         )
     });
-    Ok(Success { summary })
+    Ok(Success {
+        summary,
+        ..Success::default()
+    })
 }
 
 fn convert_command(args: &ConvertArgs, stdin: &mut dyn Read) -> Result<Success, CliError> {
@@ -306,7 +316,10 @@ fn convert_command(args: &ConvertArgs, stdin: &mut dyn Read) -> Result<Success, 
             count(totals.references, "character", "characters"),
         )
     });
-    Ok(Success { summary })
+    Ok(Success {
+        summary,
+        ..Success::default()
+    })
 }
 
 /// "get an encoding", or the error for an unknown label.

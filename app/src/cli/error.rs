@@ -109,6 +109,17 @@ pub enum CliError {
         bytes: Vec<u8>,
     },
 
+    /// `fix` was given a file that is not UTF-8 and no encoding to read it in.
+    #[error(
+        "{file}: not UTF-8 (byte offset {byte_offset}); say which encoding it is in with --encoding LABEL"
+    )]
+    NotUtf8ForFix {
+        /// The input's display name.
+        file: String,
+        /// Offset of the first byte that is not UTF-8.
+        byte_offset: u64,
+    },
+
     /// An encoder met a character it cannot encode, in fatal mode.
     #[error(
         "{file}: U+{code_point:04X} at byte offset {byte_offset} (character {char_index}) cannot be encoded in {encoding}",
