@@ -260,7 +260,7 @@ impl<'a> Repairer<'a> {
         // that look like mojibake and have a chain that applies. A word with
         // letters outside ASCII in another script than most of its line
         // ("ìàº" among Ukrainian words) is a little suspicious already.
-        let line_script = score::dominant_script(line_text);
+        let mut line_script = None;
         let mut plain = Vec::new();
         let mut words = Vec::new();
         let mut counted = line.start;
@@ -276,9 +276,13 @@ impl<'a> Repairer<'a> {
                 continue;
             }
             let mut cost = score::word_cost(word_text);
-            let word_script = score::dominant_script(word_text);
-            if line_script.is_some() && word_script != line_script && word_script.is_some() {
-                cost += CONTEXT_MISMATCH;
+            if cost < SUSPICIOUS && cost + CONTEXT_MISMATCH >= SUSPICIOUS {
+                let line_script =
+                    *line_script.get_or_insert_with(|| score::dominant_script(line_text));
+                let word_script = score::dominant_script(word_text);
+                if line_script.is_some() && word_script != line_script && word_script.is_some() {
+                    cost += CONTEXT_MISMATCH;
+                }
             }
             plain.push((range.clone(), char_range.clone(), cost));
             if cost < SUSPICIOUS {
@@ -533,11 +537,13 @@ struct LineContext {
 }
 
 fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) -> Vec<Decision> {
+    // Only chains that improve some word by enough can win anything.
     let mut chains: Vec<Chain> = Vec::new();
     for word in words {
-        for (chain, _) in &word.repairs.chains {
-            if !chains.contains(chain) {
-                chains.push(*chain);
+        for &(chain, outcome) in &word.repairs.chains {
+            let gain = word.cost - word.repairs.outcomes[outcome].cost + CONTEXT_BONUS;
+            if gain >= MIN_SUPPORTED_GAIN && !chains.contains(&chain) {
+                chains.push(chain);
             }
         }
     }
@@ -548,30 +554,40 @@ fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) 
         .collect();
     // Best first; among equals the earlier chain, which is the more common.
     readings.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // For each word, the best score of a reading for each of its outcomes
+    // (outcomes are distinct texts).
+    let mut best_by_outcome: Vec<Vec<(usize, f32)>> = vec![Vec::new(); words.len()];
+    for reading in &readings {
+        for (index, outcome) in reading.outcomes.iter().enumerate() {
+            let Some(outcome) = *outcome else {
+                continue;
+            };
+            let entries = &mut best_by_outcome[index];
+            match entries.iter_mut().find(|(known, _)| *known == outcome) {
+                Some((_, score)) => *score = score.max(reading.score),
+                None => entries.push((outcome, reading.score)),
+            }
+        }
+    }
     let mut decisions = Vec::new();
     let mut decided = vec![false; words.len()];
     for best in &readings {
         if best.score <= 0.0 {
             break;
         }
-        for (index, word) in words.iter().enumerate() {
+        for index in 0..words.len() {
             let Some(outcome) = best.outcomes[index] else {
                 continue;
             };
             if decided[index] {
                 continue;
             }
-            let text = &word.repairs.outcomes[outcome].text;
             // The best reading that makes something else of this word.
             // (Readings that leave it alone are weighed by its gain.)
-            let rival = readings
+            let rival = best_by_outcome[index]
                 .iter()
-                .filter(|other| {
-                    other.outcomes[index].is_some_and(|other_outcome| {
-                        word.repairs.outcomes[other_outcome].text != *text
-                    })
-                })
-                .map(|other| other.score)
+                .filter(|(other, _)| *other != outcome)
+                .map(|&(_, score)| score)
                 .fold(f32::NEG_INFINITY, f32::max);
             // Against another reading of the word, and against leaving it:
             // alone in its line, a word must pay for its chain's prior; with
@@ -673,25 +689,38 @@ fn reading(
             }
         }
     }
-    let mut fixed_line = String::with_capacity(line.len());
-    let mut done = 0;
-    let mut score = 0.0;
-    for (index, word) in words.iter().enumerate() {
-        let Some(outcome) = outcomes[index] else {
-            continue;
-        };
-        let start = word.utf8_range.start - line_start;
-        fixed_line.push_str(&line[done..start]);
-        fixed_line.push_str(&word.repairs.outcomes[outcome].text);
-        done = word.utf8_range.end - line_start;
-        score += gains[index];
-    }
-    fixed_line.push_str(&line[done..]);
+    let score: f32 = gains.iter().sum();
+    // The line's own cost only changes when a repair brings in Han, kana
+    // or Hangul (all encoded from 0xE3 up in UTF-8).
+    let brings_cjk = words.iter().zip(&outcomes).any(|(word, outcome)| {
+        outcome.is_some_and(|outcome| {
+            word.repairs.outcomes[outcome]
+                .text
+                .bytes()
+                .any(|byte| byte >= 0xE3)
+        })
+    });
+    let line_cost = if brings_cjk {
+        let mut fixed_line = String::with_capacity(line.len());
+        let mut done = 0;
+        for (index, word) in words.iter().enumerate() {
+            let Some(outcome) = outcomes[index] else {
+                continue;
+            };
+            let start = word.utf8_range.start - line_start;
+            fixed_line.push_str(&line[done..start]);
+            fixed_line.push_str(&word.repairs.outcomes[outcome].text);
+            done = word.utf8_range.end - line_start;
+        }
+        fixed_line.push_str(&line[done..]);
+        score::line_cost(&fixed_line) - context.line_cost
+    } else {
+        0.0
+    };
     let repaired = words.iter().zip(&outcomes).filter_map(|(word, outcome)| {
         outcome.map(|outcome| word.repairs.outcomes[outcome].text.as_str())
     });
-    score -= chain.prior_cost() + score::line_cost(&fixed_line) - context.line_cost
-        + score::words_cost(repaired);
+    let score = score - chain.prior_cost() - line_cost - score::words_cost(repaired);
     Reading {
         chain,
         outcomes,
