@@ -205,6 +205,8 @@ struct Word {
     utf8_range: Range<usize>,
     char_range: Range<usize>,
     cost: f32,
+    /// The script most of the word's letters are in, as it stands.
+    script: Option<score::Script>,
     repairs: Rc<WordRepairs>,
 }
 
@@ -293,6 +295,7 @@ impl<'a> Repairer<'a> {
                 continue;
             }
             words.push(Word {
+                script: score::dominant_script(word_text),
                 utf8_range: range,
                 char_range,
                 cost,
@@ -447,24 +450,28 @@ fn support(
         let word = &text[range.clone()];
         let outcome = if let Some(repaired) = chain.apply(word) {
             let cost = score::word_cost(&repaired);
+            let script = score::dominant_script(&repaired);
             search::Outcome {
                 text: repaired,
                 cost,
                 utf8_shape: 0,
                 from_source: false,
                 lost: Vec::new(),
+                script,
             }
         } else if let Some(step) = lossy_step
             && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
         {
             let cost = search::lossy_cost(&decoded.text, &decoded.lost);
+            let script = score::dominant_script(&decoded.text);
             search::Outcome {
                 text: decoded.text,
                 cost,
                 utf8_shape: 0,
                 from_source: false,
                 lost: decoded.lost,
+                script,
             }
         } else {
             continue;
@@ -499,6 +506,7 @@ fn support(
             continue;
         }
         words.push(Word {
+            script: score::dominant_script(&text[range.clone()]),
             utf8_range: range.clone(),
             char_range: char_range.clone(),
             cost,
@@ -631,7 +639,6 @@ fn reading(
             .find(|(known, _)| *known == chain)
             .map(|&(_, outcome)| outcome);
         let gain = found.map_or(0.0, |outcome| {
-            let repaired = &word.repairs.outcomes[outcome].text;
             let mut gain = word.cost - word.repairs.outcomes[outcome].cost;
             // Mojibake of UTF-8 read by a legacy decoder gives plausible
             // characters too; its UTF-8 shape says what it really is.
@@ -645,10 +652,8 @@ fn reading(
             // A word that the chain brings into the script of the rest of
             // its line ("àðåñòó" into "аресту" among Russian words) fits.
             if context.script.is_some() {
-                let original =
-                    &line[word.utf8_range.start - line_start..word.utf8_range.end - line_start];
-                let script = score::dominant_script(repaired);
-                if script == context.script && score::dominant_script(original) != script {
+                let script = word.repairs.outcomes[outcome].script;
+                if script == context.script && word.script != script {
                     gain += CONTEXT_BONUS;
                 }
             }
@@ -670,10 +675,8 @@ fn reading(
             let Some(outcome) = outcomes[index] else {
                 continue;
             };
-            let repaired = score::dominant_script(&word.repairs.outcomes[outcome].text);
-            let original = score::dominant_script(
-                &line[word.utf8_range.start - line_start..word.utf8_range.end - line_start],
-            );
+            let repaired = word.repairs.outcomes[outcome].script;
+            let original = word.script;
             // Letters turned into letters of the same script ("cz³owiek"
             // into "człowiek") need two words; into another script, three,
             // or the line's script.

@@ -21,6 +21,8 @@ pub(crate) struct Outcome {
     pub(crate) from_source: bool,
     /// Characters that could not be recovered (lossy repairs only).
     pub(crate) lost: Vec<Lost>,
+    /// The script most of its letters are in.
+    pub(crate) script: Option<score::Script>,
 }
 
 /// Every repair of one word.
@@ -53,12 +55,14 @@ impl WordRepairs {
             index
         } else {
             let cost = lossy_cost(&text, &lost);
+            let script = score::dominant_script(&text);
             self.outcomes.push(Outcome {
                 text,
                 cost,
                 utf8_shape,
                 from_source,
                 lost,
+                script,
             });
             self.outcomes.len() - 1
         };
