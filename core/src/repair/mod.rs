@@ -547,17 +547,37 @@ struct LineContext {
 fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) -> Vec<Decision> {
     // Only chains that improve some word by enough can win anything.
     let mut chains: Vec<Chain> = Vec::new();
+    let mut columns: HashMap<Chain, usize> = HashMap::new();
     for word in words {
         for &(chain, outcome) in &word.repairs.chains {
             let gain = word.cost - word.repairs.outcomes[outcome].cost + CONTEXT_BONUS;
-            if gain >= MIN_SUPPORTED_GAIN && !chains.contains(&chain) {
-                chains.push(chain);
+            if gain >= MIN_SUPPORTED_GAIN {
+                columns.entry(chain).or_insert_with(|| {
+                    chains.push(chain);
+                    chains.len() - 1
+                });
+            }
+        }
+    }
+    // What each chain makes of each word: one column of words per chain.
+    let mut found: Vec<Option<usize>> = vec![None; chains.len() * words.len()];
+    for (index, word) in words.iter().enumerate() {
+        for &(chain, outcome) in &word.repairs.chains {
+            if let Some(&column) = columns.get(&chain) {
+                let cell = &mut found[column * words.len() + index];
+                if cell.is_none() {
+                    *cell = Some(outcome);
+                }
             }
         }
     }
     let mut readings: Vec<Reading> = chains
         .into_iter()
-        .map(|chain| reading(chain, line, line_start, words, context))
+        .enumerate()
+        .map(|(column, chain)| {
+            let found = &found[column * words.len()..(column + 1) * words.len()];
+            reading(chain, found, line, line_start, words, context)
+        })
         .filter(|reading| reading.outcomes.iter().any(Option::is_some))
         .collect();
     // Best first; among equals the earlier chain, which is the more common.
@@ -622,8 +642,11 @@ fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) 
     decisions
 }
 
+/// How `chain` reads the line's suspect `words`; `found[i]` is the outcome
+/// it gives word `i`, if any.
 fn reading(
     chain: Chain,
+    found: &[Option<usize>],
     line: &str,
     line_start: usize,
     words: &[Word],
@@ -631,13 +654,7 @@ fn reading(
 ) -> Reading {
     let mut outcomes = Vec::with_capacity(words.len());
     let mut gains = Vec::with_capacity(words.len());
-    for word in words {
-        let found = word
-            .repairs
-            .chains
-            .iter()
-            .find(|(known, _)| *known == chain)
-            .map(|&(_, outcome)| outcome);
+    for (word, &found) in words.iter().zip(found) {
         let gain = found.map_or(0.0, |outcome| {
             let mut gain = word.cost - word.repairs.outcomes[outcome].cost;
             // Mojibake of UTF-8 read by a legacy decoder gives plausible
