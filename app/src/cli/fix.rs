@@ -2,6 +2,7 @@
 //! UTF-8, to standard output or (whole or not at all) to a file.
 
 use std::ffi::OsString;
+use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
@@ -129,25 +130,22 @@ pub fn fix_command(
         repair::repair(&decoded.text)
     };
     let repaired = repair.apply(&decoded.text);
-    match (output, &args.output) {
-        (Some(output), Some(path)) => {
-            let name = display_name(path);
-            let write_error = |source| CliError::Write {
-                file: name.clone(),
-                source,
-            };
-            output
-                .file()
-                .write_all(repaired.as_bytes())
-                .map_err(write_error)?;
-            output.commit()?;
-        }
-        _ => {
-            stdout
-                .write_all(repaired.as_bytes())
-                .map_err(stdout_error)?;
-            stdout.flush().map_err(stdout_error)?;
-        }
+    if let (Some(output), Some(path)) = (output, &args.output) {
+        let name = display_name(path);
+        let write_error = |source| CliError::Write {
+            file: name.clone(),
+            source,
+        };
+        output
+            .file()
+            .write_all(repaired.as_bytes())
+            .map_err(write_error)?;
+        output.commit()?;
+    } else {
+        stdout
+            .write_all(repaired.as_bytes())
+            .map_err(stdout_error)?;
+        stdout.flush().map_err(stdout_error)?;
     }
     let details = if args.explain {
         explain(&file, &decoded, &bytes, &repair)
@@ -247,10 +245,11 @@ fn describe(file: &str, text: &str, locator: &Locator, change: &Change, applied:
             .map(char::to_string)
             .collect::<Vec<_>>()
             .join(" ");
-        described.push_str(&format!(
+        let _ = write!(
+            described,
             "; a character lost at replacement byte {}, one of: {alternatives}",
             lost.utf8_offset
-        ));
+        );
     }
     described
 }
