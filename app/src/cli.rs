@@ -1,5 +1,5 @@
 //! The command line: `label`, `encodings`, `decode`, `encode`, `convert`,
-//! `inspect`, `explain` and `detect`, thin over `mojiscope-core`.
+//! `inspect`, `explain`, `detect` and `fix`, thin over `mojiscope-core`.
 //!
 //! [`run`] parses the arguments and runs one command against the standard
 //! input and output it is given; it returns what to report on success, or a
@@ -8,6 +8,7 @@
 
 mod error;
 mod explain;
+mod fix;
 mod inspect;
 mod output;
 mod transcode;
@@ -74,6 +75,8 @@ enum Command {
         #[arg(value_name = "FILE")]
         input: PathBuf,
     },
+    /// Repair mojibake ("Ã©" for "é") and write the text as UTF-8
+    Fix(fix::FixArgs),
 }
 
 #[derive(Debug, Args)]
@@ -185,6 +188,9 @@ pub struct Success {
     /// A one-line summary for standard error (how many characters html mode
     /// wrote as references, say).
     pub summary: Option<String>,
+    /// More lines for standard error, each whole (what `fix --explain`
+    /// explains).
+    pub details: Vec<String>,
 }
 
 /// Parses `args` (the program name first) and runs the command, reading
@@ -211,6 +217,7 @@ where
         }
         Some(Command::Explain(args)) => explain_command(&args, stdout),
         Some(Command::Detect { input }) => detect_command(&input, stdin, stdout),
+        Some(Command::Fix(args)) => fix::fix_command(&args, stdin, stdout),
         None => Err(CliError::NoDesktopApp {
             // arg_required_else_help: with no FILE, clap has printed the help.
             file: cli.file.as_deref().map(display_name).unwrap_or_default(),
@@ -308,7 +315,10 @@ fn encode_command(
             count(totals.references, "character", "characters")
         )
     });
-    Ok(Success { summary })
+    Ok(Success {
+        summary,
+        ..Success::default()
+    })
 }
 
 fn convert_command(args: &ConvertArgs, stdin: &mut dyn Read) -> Result<Success, CliError> {
@@ -356,7 +366,10 @@ fn convert_command(args: &ConvertArgs, stdin: &mut dyn Read) -> Result<Success, 
             count(totals.references, "character", "characters"),
         )
     });
-    Ok(Success { summary })
+    Ok(Success {
+        summary,
+        ..Success::default()
+    })
 }
 
 fn explain_command(args: &ExplainArgs, stdout: &mut dyn Write) -> Result<Success, CliError> {
@@ -401,6 +414,7 @@ fn detect_command(
     let notes: Vec<String> = detection.notes.iter().map(ToString::to_string).collect();
     Ok(Success {
         summary: (!notes.is_empty()).then(|| format!("{file}: {}", notes.join("; "))),
+        details: Vec::new(),
     })
 }
 

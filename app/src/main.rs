@@ -27,8 +27,8 @@ fn main() -> ExitCode {
     let result = cli::run(args.iter().cloned(), &mut stdin.lock(), &mut stdout);
     match result {
         Ok(success) => {
-            if let Some(summary) = success.summary {
-                report(&summary);
+            for line in success.details.iter().chain(&success.summary) {
+                report(line);
             }
             ExitCode::SUCCESS
         }

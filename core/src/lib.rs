@@ -74,6 +74,9 @@
 //!
 //! The index tables come from the `mojiscope-indexes` crate, generated from
 //! the standard's own data (CC BY 4.0).
+//!
+//! On top of the standard, [`repair`] finds and undoes mojibake: text that
+//! went through the wrong decoder once or more ("Ã©tÃ©" for "été").
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -90,6 +93,7 @@ mod explain;
 mod hooks;
 mod index;
 mod provenance;
+pub mod repair;
 #[cfg(test)]
 mod testing;
 
