@@ -2,7 +2,7 @@
 # Makes the README's screenshots (assets/screenshots/*.png) by running the real
 # desktop app on the test fixtures on a private, headless X server.
 #
-# Usage: tools/screenshots.sh            (from anywhere)
+# Usage: tools/screenshots.sh [NAME...]  (from anywhere; NAMEs: only those shots)
 # Environment:
 #   MOJISCOPE_BIN  the binary to run (default: target/debug/mojiscope, built
 #                  with the test profile, which `cargo test` has already built)
@@ -23,6 +23,7 @@ fi
 for tool in Xvfb xdotool import; do
   command -v "$tool" >/dev/null || { echo "screenshots.sh: needs $tool" >&2; exit 3; }
 done
+only=("$@")
 fixtures=app/tests/fixtures
 out=assets/screenshots
 mkdir -p "$out"
@@ -49,10 +50,16 @@ read -r _ server <&3
 read -r display <&3
 export DISPLAY=":$display"
 
-# shot NAME FILE [xdotool key arguments...]
+# shot NAME FILE [ACTION...]: each action is xdotool key arguments ("F8",
+# "ctrl+g"), or click:X,Y (a left click at screen pixels X,Y), or
+# drag:X1,Y1:X2,Y2 (press at X1,Y1, move to X2,Y2, release), or type:TEXT
+# (TEXT typed as it is).
 shot() {
   local name=$1 file=$2
   shift 2
+  if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then
+    return
+  fi
   "$MOJISCOPE_BIN" "$file" >"$home/$name.log" 2>&1 &
   app=$!
   local window=""
@@ -64,8 +71,25 @@ shot() {
   sleep 6
   xdotool windowfocus --sync "$window"
   xdotool mousemove 1200 780
-  for keys in "$@"; do
-    xdotool key "$keys"
+  for action in "$@"; do
+    case "$action" in
+      click:*)
+        local at=${action#click:}
+        xdotool mousemove --sync ${at/,/ } click 1 ;;
+      drag:*)
+        local from=${action#drag:}
+        local to=${from#*:}
+        from=${from%%:*}
+        xdotool mousemove --sync ${from/,/ } mousedown 1
+        sleep 0.3
+        xdotool mousemove --sync ${to/,/ }
+        sleep 0.3
+        xdotool mouseup 1 ;;
+      type:*)
+        xdotool type --delay 80 -- "${action#type:}" ;;
+      *)
+        xdotool key "$action" ;;
+    esac
     sleep 1
   done
   sleep 2
@@ -84,3 +108,18 @@ shot shift-jis "$fixtures/shift_jis.txt" F8
 shot utf16le-bom "$fixtures/utf16le-bom.txt"
 # Mixed scripts in UTF-8: CJK, Cyrillic and Greek side by side.
 shot utf8-scripts "$fixtures/utf8.txt"
+# The teaching views. The decoder's steps: の (0x82 0xCC) selected in the
+# Shift_JIS pane, the inspector dragged taller, each pane's steps opened.
+shot explain "$fixtures/shift_jis.txt" click:1127,122 drag:640,688:640,300 \
+  click:866,372 click:440,372 click:16,405
+# Learn ▸ Code page chart: windows-1252 against ISO-8859-15.
+shot code-page-chart "$fixtures/shift_jis.txt" click:161,12 click:210,39
+# Learn ▸ Index browser: index jis0208 as Shift_JIS lays it out, 熙 found.
+shot index-browser "$fixtures/shift_jis.txt" click:161,12 click:210,62 \
+  click:460,166 type:U+7199 Return
+# Learn ▸ Where is this character?: the euro sign in every encoding.
+shot where-is "$fixtures/shift_jis.txt" click:161,12 click:210,85 \
+  click:235,171 ctrl+a type:U+20AC
+# Learn ▸ Mojibake lab: "été" as UTF-8 read as windows-1252, and back.
+shot mojibake-lab "$fixtures/shift_jis.txt" click:161,12 click:210,107 \
+  click:220,438 click:199,507

@@ -363,6 +363,20 @@ impl EncodingAnalysis {
         sink.trace
     }
 
+    /// The decoder checkpoint at or before `byte_offset`, and the offset it
+    /// was taken at: the decoder after bytes `[0, offset)` of the
+    /// whole-file decode, which goes on from there exactly as that decode
+    /// did (the teaching views explain its steps from it). `None` for an
+    /// offset this analysis has not reached (a snapshot's, or past the end).
+    pub fn decoder_at(&self, byte_offset: u64) -> Option<(u64, &Decoder)> {
+        if byte_offset >= self.byte_len {
+            return None;
+        }
+        let index = usize::try_from(byte_offset / CHECKPOINT_INTERVAL).ok()?;
+        let decoder = self.checkpoints.get(index)?;
+        Some((index as u64 * CHECKPOINT_INTERVAL, decoder))
+    }
+
     /// The offset of the first error after byte `after`, if any (among the
     /// recorded [`error_offsets`](Self::error_offsets)).
     pub fn next_error(&self, after: u64) -> Option<u64> {
@@ -1284,6 +1298,38 @@ mod tests {
                 bytes.len().div_ceil(INTERVAL).max(1)
             );
         }
+    }
+
+    #[test]
+    fn the_checkpoint_before_an_offset_explains_it_as_the_whole_decode_reads_it() {
+        // "あ" (0x82 0xA0) in Shift_JIS, with its leading byte the last of
+        // the first checkpoint interval: the checkpoint after it holds the
+        // leading byte, and the explanation picks it up from there.
+        let mut bytes = vec![b'a'; INTERVAL - 1];
+        bytes.extend_from_slice(b"\x82\xA0 and more");
+        let analysis = analysed(&bytes, SHIFT_JIS, BomHandling::None);
+        let second = CHECKPOINT_INTERVAL;
+        assert_eq!(analysis.decoder_at(0).map(|(at, _)| at), Some(0));
+        assert_eq!(analysis.decoder_at(second - 1).map(|(at, _)| at), Some(0));
+        let (at, decoder) = analysis.decoder_at(second).unwrap();
+        assert_eq!(at, second);
+        let explanation =
+            decoder.explain_span(&bytes[INTERVAL..], true, ByteSpan::new(second, second + 1));
+        let [item] = explanation.items() else {
+            panic!("one item: {explanation}")
+        };
+        assert_eq!(item.span, ByteSpan::new(second - 1, second + 1));
+        assert_eq!(item.outcome, Some(TraceKind::Scalar('あ')));
+        assert!(explanation.to_string().contains("= 283"), "{explanation}");
+        // Nothing past the end, nor past what a snapshot analysed.
+        assert!(analysis.decoder_at(bytes.len() as u64).is_none());
+        let mut analyser = Analyser::new(SHIFT_JIS, BomHandling::None, false);
+        let mut big = bytes.repeat(40);
+        big.truncate(2 * WORK_CHUNK);
+        assert!(!analyser.step(&big));
+        let (snapshot, _) = analyser.snapshot();
+        assert!(snapshot.decoder_at(WORK_CHUNK as u64 - 1).is_some());
+        assert!(snapshot.decoder_at(WORK_CHUNK as u64).is_none());
     }
 
     #[test]

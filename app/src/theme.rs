@@ -76,6 +76,12 @@ pub struct Palette {
     pub weak_fg: Color32,
     /// Outline of the focused pane.
     pub focus_stroke: Color32,
+    /// Background of the cells of a code page chart that differ from the
+    /// encoding compared with.
+    pub difference_bg: Color32,
+    /// Background of what an encoder's html mode wrote for a character it
+    /// cannot encode (`&#N;`).
+    pub unmappable_bg: Color32,
     /// A scroll bar's track.
     pub scroll_track: Color32,
     /// A scroll bar's thumb.
@@ -105,6 +111,8 @@ const LIGHT: Palette = Palette {
     selection_bg: Color32::from_rgb(0xFF, 0xE0, 0x70),
     weak_fg: Color32::from_rgb(0x70, 0x70, 0x70),
     focus_stroke: Color32::from_rgb(0x1F, 0x5F, 0xB0),
+    difference_bg: Color32::from_rgb(0xC8, 0xEC, 0xD0),
+    unmappable_bg: Color32::from_rgb(0xFF, 0xD8, 0xA8),
     scroll_track: Color32::from_rgb(0xEC, 0xEC, 0xEC),
     scroll_thumb: Color32::from_rgb(0xB4, 0xB4, 0xB4),
     scroll_thumb_active: Color32::from_rgb(0x88, 0x88, 0x88),
@@ -131,6 +139,8 @@ const DARK: Palette = Palette {
     selection_bg: Color32::from_rgb(0x6B, 0x5A, 0x10),
     weak_fg: Color32::from_rgb(0xA0, 0xA0, 0xA0),
     focus_stroke: Color32::from_rgb(0x7C, 0xB7, 0xFF),
+    difference_bg: Color32::from_rgb(0x1E, 0x4A, 0x2C),
+    unmappable_bg: Color32::from_rgb(0x5C, 0x3A, 0x0C),
     scroll_track: Color32::from_rgb(0x22, 0x22, 0x22),
     scroll_thumb: Color32::from_rgb(0x5A, 0x5A, 0x5A),
     scroll_thumb_active: Color32::from_rgb(0x80, 0x80, 0x80),

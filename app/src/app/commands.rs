@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use mojiscope_core::Encoding;
 
 use crate::state::Selection;
+use crate::ui::teaching::Lesson;
 
 /// One thing the user asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,6 +52,8 @@ pub enum Command {
     CancelJobs,
     /// Show Help ▸ About mojiscope.
     ShowAbout,
+    /// Open a window of the Learn menu.
+    ShowLesson(Lesson),
 }
 
 /// Parses what the user typed into Go to offset: decimal, or hex with `0x`.

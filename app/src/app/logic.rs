@@ -296,6 +296,7 @@ impl InspectorApp {
                 }
             }
             Command::ShowAbout => self.about.open(),
+            Command::ShowLesson(lesson) => self.teaching.open(lesson),
         }
     }
 

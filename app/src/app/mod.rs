@@ -20,6 +20,7 @@ pub use self::commands::Command;
 use crate::jobs::{Jobs, Repaint};
 use crate::state::{Session, Settings};
 use crate::ui::about::About;
+use crate::ui::teaching::Teaching;
 use crate::watch::FileWatch;
 
 /// The desktop app.
@@ -44,6 +45,8 @@ pub struct InspectorApp {
     repaint: Repaint,
     /// Help ▸ About mojiscope.
     pub about: About,
+    /// The Learn menu's windows.
+    pub teaching: Teaching,
 }
 
 impl InspectorApp {
@@ -67,6 +70,7 @@ impl InspectorApp {
             watch: None,
             repaint,
             about: About::default(),
+            teaching: Teaching::default(),
         };
         if let Some(file) = file {
             app.open(file);

@@ -10,6 +10,7 @@ use super::{Command, InspectorApp};
 use crate::state::{MAX_PANES, MIN_PANES, Session, Settings};
 use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
+use crate::ui::teaching::learn_menu_ui;
 use crate::ui::{PanelCtx, legend_ui, progress_fraction};
 
 impl InspectorApp {
@@ -20,6 +21,7 @@ impl InspectorApp {
         Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
         self.about.ui(ui);
+        self.teaching.ui(ui);
         if self.session.document.is_none() {
             CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
             return;
@@ -111,6 +113,7 @@ impl InspectorApp {
                     commands.push(Command::ShowGoTo);
                 }
             });
+            ui.menu_button("Learn", |ui| learn_menu_ui(ui, &self.teaching, commands));
             ui.menu_button("Help", |ui| {
                 if ui.button("About mojiscope").clicked() {
                     commands.push(Command::ShowAbout);

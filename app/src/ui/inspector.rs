@@ -12,6 +12,7 @@ use crate::analysis::{EncodingAnalysis, LineIndex};
 use crate::ui::PanelCtx;
 use crate::ui::decode_view::{cell_of, overlaps, trace_items};
 use crate::ui::error_list::hex_bytes;
+use crate::ui::teaching::explain::ExplainSection;
 
 /// The most items the inspector lists per pane.
 const MAX_ITEMS: usize = 32;
@@ -35,6 +36,8 @@ pub struct PaneDetails {
 #[derive(Default)]
 pub struct Inspector {
     cache: Option<(Key, Vec<PaneDetails>)>,
+    /// Each pane's Explain section.
+    pub explain: ExplainSection,
 }
 
 #[derive(Clone, PartialEq, Eq)]
@@ -92,6 +95,7 @@ impl Inspector {
     /// Forgets the cached details.
     pub fn reset(&mut self) {
         self.cache = None;
+        self.explain.reset();
     }
 
     /// Shows the selection's details; `panes` are each pane's analysis.
@@ -131,6 +135,12 @@ impl Inspector {
         let Some((_, details)) = &self.cache else {
             return;
         };
+        let analysed: Vec<(usize, &Arc<EncodingAnalysis>)> = panes
+            .iter()
+            .enumerate()
+            .filter_map(|(pane, analysis)| Some((pane, analysis.as_ref()?)))
+            .collect();
+        let explain = &mut self.explain;
         ui.label(
             RichText::new(format!(
                 "Selection: bytes {:#X}..{:#X} ({} byte{}): {}",
@@ -149,7 +159,9 @@ impl Inspector {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 ui.columns(details.len().max(1), |columns| {
-                    for (column, pane) in columns.iter_mut().zip(details) {
+                    for ((column, pane), (index, analysis)) in
+                        columns.iter_mut().zip(details).zip(&analysed)
+                    {
                         let position = pane
                             .position
                             .map(|(row, column)| format!("row {}, column {}", row + 1, column + 1))
@@ -161,6 +173,15 @@ impl Inspector {
                         for item in &pane.items {
                             column.add(egui::Label::new(RichText::new(item).monospace()).wrap());
                         }
+                        explain.ui(
+                            column,
+                            ctx.palette,
+                            *index,
+                            ctx.generation,
+                            analysis,
+                            ctx.bytes,
+                            span,
+                        );
                     }
                 });
             });
