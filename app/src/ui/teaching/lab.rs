@@ -5,7 +5,7 @@
 //! error (U+FFFD), and where fatal mode stops.
 //!
 //! Undoing the chain is the repair engine's work: the lab hands its final
-//! text to [`propose_repairs`], the one place to connect it.
+//! text to [`propose_repairs`], which asks `core::repair`.
 
 use std::ops::Range;
 
@@ -13,6 +13,7 @@ use eframe::egui::{
     Button, ComboBox, FontId, Frame, Label, RichText, ScrollArea, TextEdit, TextFormat, Ui,
     text::LayoutJob,
 };
+use mojiscope_core::repair;
 use mojiscope_core::{
     BomHandling, DecodeErrorMode, EncodeErrorMode, Encoder, EncoderResult, Encoding, TraceItem,
     TraceKind, UTF_8, WINDOWS_1252,
@@ -207,11 +208,33 @@ pub struct ProposedRepair {
 }
 
 /// The repair engine's proposals for `text`, the lab's final text, best
-/// first; `None` while the app is built without a repair engine, which is
-/// the case until `core::repair` is connected here.
-pub fn propose_repairs(text: &str) -> Option<Vec<ProposedRepair>> {
-    let _ = text;
-    None
+/// first: what `core::repair` changes, and then, apart, what it is unsure of.
+pub fn propose_repairs(text: &str) -> Vec<ProposedRepair> {
+    let found = repair::repair(text);
+    let describe = |changes: &[repair::Change]| {
+        let mut chains: Vec<String> = Vec::new();
+        for change in changes {
+            let chain = change.chain.to_string();
+            if !chains.contains(&chain) {
+                chains.push(chain);
+            }
+        }
+        chains.join("; ")
+    };
+    let mut proposals = Vec::new();
+    if !found.changes.is_empty() {
+        proposals.push(ProposedRepair {
+            chain: describe(&found.changes),
+            text: found.apply(text),
+        });
+    }
+    if !found.suggestions.is_empty() {
+        proposals.push(ProposedRepair {
+            chain: format!("unsure: {}", describe(&found.suggestions)),
+            text: repair::apply_changes(text, &found.suggestions),
+        });
+    }
+    proposals
 }
 
 /// The mojibake lab window.
@@ -422,20 +445,17 @@ impl MojibakeLab {
         ui.add_space(6.0);
         ui.strong("Repair");
         match propose_repairs(&last.text) {
-            None => {
+            proposals if proposals.is_empty() => {
                 ui.label(
                     RichText::new(
-                        "The repair engine is not part of this build yet: it will propose here \
-                         the chain that undoes this mojibake. Meanwhile, undo it by hand: add the \
-                         opposite steps in the opposite order.",
+                        "The repair engine finds nothing to undo (it changes nothing it is not \
+                         sure of). Undo the chain by hand: add the opposite steps in the opposite \
+                         order.",
                     )
                     .color(palette.weak_fg),
                 );
             }
-            Some(proposals) if proposals.is_empty() => {
-                ui.label("The repair engine finds nothing to undo.");
-            }
-            Some(proposals) => {
+            proposals => {
                 for proposal in proposals {
                     ui.label(format!("{}: {}", proposal.chain, proposal.text));
                 }
@@ -710,7 +730,13 @@ mod tests {
         lab.steps.push(lab.next_step());
         lab.rerun();
         assert_eq!(last_text(lab.stages()).text, "été");
-        assert_eq!(propose_repairs("Ã©tÃ©"), None);
+        let proposals = propose_repairs("Ã©tÃ©");
+        assert_eq!(proposals[0].text, "été");
+        assert_eq!(
+            proposals[0].chain,
+            "encoded as windows-1252, decoded as UTF-8"
+        );
+        assert_eq!(propose_repairs("été"), []);
         lab.set_chain("x", vec![encode_as(UTF_8)]);
         assert_eq!(lab.next_step(), decode_as(WINDOWS_1252));
     }
