@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
 use mojiscope_core::{
-    ALL, BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding,
-    ErrorCounter, GB18030, GBK, SkipReason, Trace, UTF_8, X_USER_DEFINED,
+    ALL, BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Detection,
+    Encoding, ErrorCounter, GB18030, GBK, SkipReason, Trace, UTF_8, X_USER_DEFINED,
 };
 
 /// Bytes between two decoder checkpoints.
@@ -1031,6 +1031,42 @@ fn byte_histogram(bytes: &[u8], cancel: &AtomicBool, tick: &dyn Fn(usize)) -> Op
     Some(histogram)
 }
 
+/// The encodings to show first, from detection: the byte order mark's
+/// encoding alone if there is one; otherwise the best candidate, UTF-8 (for
+/// comparison, unless it is the best) and the next candidate that reads the
+/// file differently. Encodings that decode the examined bytes to the same
+/// text as a better one are skipped (a second pane showing the same text
+/// says nothing).
+pub fn detected_panes(
+    bom: Option<&'static Encoding>,
+    detection: &Detection,
+) -> Vec<&'static Encoding> {
+    if let Some(bom) = bom {
+        return vec![bom];
+    }
+    let mut distinct = detection
+        .distinct_texts()
+        .map(|candidate| candidate.encoding)
+        .filter(|encoding| encoding.is_override_choice());
+    let best = distinct.next().unwrap_or(UTF_8);
+    let mut panes = vec![best];
+    if best != UTF_8 {
+        panes.push(UTF_8);
+    }
+    panes.extend(distinct.filter(|&e| e != UTF_8).take(3 - panes.len()));
+    // Two panes at least, even when every encoding reads the same text.
+    if panes.len() < 2
+        && let Some(next) = detection
+            .candidates
+            .iter()
+            .map(|candidate| candidate.encoding)
+            .find(|e| e.is_override_choice() && !panes.contains(e))
+    {
+        panes.push(next);
+    }
+    panes
+}
+
 /// The encodings to show first: the byte order mark's encoding alone if
 /// there is one; otherwise UTF-8 and the two override choices (other than
 /// UTF-8) with the fewest errors, ties going to multi-byte encodings, then
@@ -1728,6 +1764,26 @@ mod tests {
             let errors = counts.iter().find(|c| c.encoding == *pane).unwrap().errors;
             assert!(errors <= shift_jis.errors, "{pane}");
         }
+    }
+
+    #[test]
+    fn detected_panes_show_the_best_utf8_and_another_reading() {
+        let shift_jis =
+            b"\x93\xFA\x96\x7B\x8C\xEA\x82\xCC\x83e\x83L\x83X\x83g\x82\xC5\x82\xB7\x81B";
+        let panes = detected_panes(None, &mojiscope_core::detect(shift_jis));
+        assert_eq!(panes.len(), 3, "{panes:?}");
+        assert_eq!(panes[..2], [SHIFT_JIS, UTF_8]);
+        let utf8 = "Grüße aus Köln".as_bytes();
+        let panes = detected_panes(None, &mojiscope_core::detect(utf8));
+        assert_eq!(panes[0], UTF_8);
+        assert_eq!(panes.len(), 3);
+        // Plain ASCII reads the same in every encoding: the two panes
+        // there are at least: UTF-8 and the next most likely.
+        let ascii = detected_panes(None, &mojiscope_core::detect(b"plain text"));
+        assert_eq!(ascii.len(), 2);
+        assert_eq!(ascii[0], UTF_8);
+        let bom = detected_panes(Some(UTF_16LE), &mojiscope_core::detect(b"\xFF\xFEa\0"));
+        assert_eq!(bom, [UTF_16LE]);
     }
 
     /// `cargo test --release -p mojiscope -- --ignored --nocapture count_errors_speed`

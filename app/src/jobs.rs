@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
-use mojiscope_core::{ALL, BomHandling, Encoding};
+use mojiscope_core::{ALL, BomHandling, Detection, Encoding, detect};
 
 use crate::analysis::{
     Analyser, EncodingAnalysis, ErrorCount, LineIndex, count_errors_with_progress,
@@ -75,6 +75,8 @@ pub enum JobKind {
     },
     /// The row index (built with pane 0's analysis).
     Lines,
+    /// Encoding detection.
+    Detect,
 }
 
 impl fmt::Display for JobKind {
@@ -83,6 +85,7 @@ impl fmt::Display for JobKind {
             JobKind::Counts => f.write_str("counting errors"),
             JobKind::Analysis { pane } => write!(f, "analysing pane {}", pane + 1),
             JobKind::Lines => f.write_str("indexing rows"),
+            JobKind::Detect => f.write_str("detecting the encoding"),
         }
     }
 }
@@ -126,6 +129,13 @@ pub enum JobEvent {
         /// The result.
         index: Arc<LineIndex>,
     },
+    /// The ranking of the candidate encodings.
+    Detection {
+        /// The document's generation.
+        generation: u64,
+        /// The result.
+        detection: Arc<Detection>,
+    },
     /// A job could not be done.
     Failed {
         /// The document's generation.
@@ -145,6 +155,7 @@ impl JobEvent {
             | JobEvent::Counts { generation, .. }
             | JobEvent::Analysis { generation, .. }
             | JobEvent::Lines { generation, .. }
+            | JobEvent::Detection { generation, .. }
             | JobEvent::Failed { generation, .. } => *generation,
         }
     }
@@ -154,6 +165,7 @@ impl JobEvent {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Slot {
     Counts,
+    Detect,
     Pane(usize),
 }
 
@@ -214,6 +226,27 @@ impl Jobs {
             "counts".to_owned(),
             move |worker| {
                 count_job(worker, &bytes);
+            },
+        );
+    }
+
+    /// Ranks the candidate encodings of the document
+    /// ([`JobEvent::Detection`]), replacing any detection still running.
+    /// Detection samples large files, so it takes a fraction of a second
+    /// whatever the size.
+    pub fn start_detection(&mut self, document: &Document) {
+        let worker = self.worker(Slot::Detect, document.generation);
+        let bytes = document.bytes.clone();
+        spawn(
+            worker,
+            JobKind::Detect,
+            "detect".to_owned(),
+            move |worker| {
+                let detection = detect(&bytes);
+                worker.send(JobEvent::Detection {
+                    generation: worker.generation,
+                    detection: Arc::new(detection),
+                });
             },
         );
     }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use mojiscope_core::{ByteSpan, Encoding, UTF_16BE, UTF_16LE};
+use mojiscope_core::{ByteSpan, Detection, Encoding, UTF_16BE, UTF_16LE};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{ErrorCount, LineIndex};
@@ -171,6 +171,18 @@ pub struct Selection {
     pub origin: SelectionOrigin,
 }
 
+/// Which of the document's whole-file jobs failed or were cancelled (their
+/// results will not come).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Failed {
+    /// Counting the errors of every override choice.
+    pub counts: bool,
+    /// Building the line index (with the primary pane's analysis).
+    pub lines: bool,
+    /// Detecting the encoding.
+    pub detection: bool,
+}
+
 /// The open document and what the background jobs learned of it.
 #[derive(Default)]
 pub struct Session {
@@ -188,10 +200,12 @@ pub struct Session {
     pub lines: Option<Arc<LineIndex>>,
     /// Whole-file error counts of every override choice.
     pub counts: Option<Vec<ErrorCount>>,
-    /// Whether counting the errors failed or was cancelled.
-    pub counts_failed: bool,
-    /// Whether building the line index failed or was cancelled.
-    pub lines_failed: bool,
+    /// Which whole-file jobs failed or were cancelled.
+    pub failed: Failed,
+    /// The ranking of the candidate encodings.
+    pub detection: Option<Arc<Detection>>,
+    /// The encoding whose "why?" window is open.
+    pub why: Option<&'static Encoding>,
     /// Progress of the counting or indexing job: done, total.
     pub progress: Option<(u64, u64)>,
     /// The shared selection.
@@ -231,9 +245,10 @@ impl Session {
             })
             .count();
         let lines =
-            self.lines.as_ref().is_none_or(|lines| !lines.is_complete()) && !self.lines_failed;
-        let counts = self.counts.is_none() && !self.counts_failed;
-        panes + usize::from(lines) + usize::from(counts)
+            self.lines.as_ref().is_none_or(|lines| !lines.is_complete()) && !self.failed.lines;
+        let counts = self.counts.is_none() && !self.failed.counts;
+        let detection = self.detection.is_none() && !self.failed.detection;
+        panes + usize::from(lines) + usize::from(counts) + usize::from(detection)
     }
 
     /// The encoding a UTF-16 byte order mark forces on every pane, if the

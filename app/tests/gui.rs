@@ -33,6 +33,21 @@ fn app_with(file: Option<&Path>) -> Harness<'static, InspectorApp> {
     harness
 }
 
+/// [`app_with`], with UTF-8 and windows-1252 remembered as `file`'s panes:
+/// the tests of a UTF-8 file with errors look at its UTF-8 decode, which
+/// detection rightly does not rank first.
+fn utf8_first(file: &Path) -> Harness<'static, InspectorApp> {
+    let mut settings = Settings::default();
+    settings.remember(file, &[UTF_8, WINDOWS_1252]);
+    let app = InspectorApp::new(settings, Some(file));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .allow_missing_glyphs()
+        .build_ui_state(|ui, app: &mut InspectorApp| app.ui(ui), app);
+    settle(&mut harness);
+    harness
+}
+
 /// Runs frames until the background jobs are done (bounded).
 fn settle(harness: &mut Harness<'_, InspectorApp>) {
     for _ in 0..500 {
@@ -73,7 +88,7 @@ fn utf8_without_errors_shows_no_errors_in_the_primary_pane() {
 
 #[test]
 fn utf8_with_errors_counts_them_in_the_header() {
-    let harness = app_with(Some(&fixture("utf8-errors.txt")));
+    let harness = utf8_first(&fixture("utf8-errors.txt"));
     assert_eq!(pane_encodings(&harness)[0], "UTF-8");
     harness.get_by_label("4 errors");
     let primary = harness.state().session.panes[0]
@@ -87,16 +102,24 @@ fn utf8_with_errors_counts_them_in_the_header() {
 fn shift_jis_gets_a_shift_jis_pane_without_errors() {
     let harness = app_with(Some(&fixture("shift_jis.txt")));
     let session = &harness.state().session;
-    let shift_jis = session
-        .panes
-        .iter()
-        .find(|pane| pane.encoding == SHIFT_JIS)
-        .expect("a Shift_JIS pane among the defaults");
-    assert_eq!(shift_jis.analysis.as_ref().map(|a| a.errors), Some(0));
-    // UTF-8 is the primary pane, and this file is not UTF-8.
-    let utf8 = session.panes[0].analysis.as_ref().expect("analysed");
-    assert_eq!(session.panes[0].encoding, UTF_8);
+    // Detection ranks Shift_JIS first: it is the primary pane, UTF-8 comes
+    // next for comparison.
+    assert_eq!(pane_encodings(&harness)[..2], ["Shift_JIS", "UTF-8"]);
+    let shift_jis = session.panes[0].analysis.as_ref().expect("analysed");
+    assert_eq!(shift_jis.errors, 0);
+    let utf8 = session.panes[1].analysis.as_ref().expect("analysed");
     assert!(utf8.errors > 0);
+    // Why? says how detection ranked it.
+    let mut harness = harness;
+    harness
+        .get_all_by_label("Why?")
+        .next()
+        .expect("a Why? button per pane")
+        .click();
+    // A window takes a few frames to size itself and appear.
+    harness.run_steps(5);
+    assert_eq!(harness.state().session.why, Some(SHIFT_JIS));
+    harness.get_by_label_contains("Detection ranks Shift_JIS 1st of 37");
 }
 
 #[test]
@@ -176,7 +199,7 @@ fn clicking_a_character_selects_its_bytes_everywhere() {
 
 #[test]
 fn f8_moves_to_the_next_error_and_shift_f8_back() {
-    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    let mut harness = utf8_first(&fixture("utf8-errors.txt"));
     harness.key_press(egui::Key::F8);
     harness.run_steps(2);
     let span = |h: &Harness<'_, InspectorApp>| h.state().session.selection.map(|s| s.span);
@@ -198,7 +221,7 @@ fn f8_moves_to_the_next_error_and_shift_f8_back() {
 
 #[test]
 fn f8_works_after_a_button_took_the_focus() {
-    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    let mut harness = utf8_first(&fixture("utf8-errors.txt"));
     // A widget with the keyboard focus (a button reached with Tab, say)
     // does not make F8 typing.
     harness.get_by_label("Next error ▶").focus();
@@ -229,12 +252,7 @@ fn go_to_offset_selects_that_byte() {
 
 #[test]
 fn a_selection_made_elsewhere_shows_in_the_inspector_for_every_pane() {
-    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
-    harness.state_mut().push(Command::SetEncoding {
-        pane: 1,
-        encoding: WINDOWS_1252,
-    });
-    settle(&mut harness);
+    let mut harness = utf8_first(&fixture("utf8-errors.txt"));
     harness.state_mut().push(Command::Select(Selection {
         span: ByteSpan::new(3, 5),
         origin: SelectionOrigin::Hex,
@@ -255,7 +273,7 @@ fn a_missing_file_gives_a_message_not_a_crash() {
 
 #[test]
 fn panes_can_be_added_and_removed_within_two_to_four() {
-    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    let mut harness = utf8_first(&fixture("utf8-errors.txt"));
     let before = harness.state().session.panes.len();
     while harness.state().session.panes.len() < 4 {
         harness.get_by_label("Add pane").click();
@@ -316,7 +334,7 @@ fn every_script_of_the_fixtures_has_glyphs() {
 
 #[test]
 fn the_error_list_opens_over_the_pane_and_selects_an_error() {
-    let mut harness = app_with(Some(&fixture("utf8-errors.txt")));
+    let mut harness = utf8_first(&fixture("utf8-errors.txt"));
     harness.get_by_label("List ▾").click();
     harness.run_steps(2);
     harness
@@ -361,7 +379,11 @@ fn a_50_mib_file_shows_its_first_rows_at_once_and_every_error_in_the_end() {
     }
     std::fs::write(&path, &bytes).unwrap();
 
-    let app = InspectorApp::new(Settings::default(), Some(&path));
+    // The UTF-8 decode first (detection may rank a single-byte encoding
+    // first for a file with errors).
+    let mut settings = Settings::default();
+    settings.remember(&path, &[UTF_8, WINDOWS_1252]);
+    let app = InspectorApp::new(settings, Some(&path));
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .allow_missing_glyphs()
@@ -412,7 +434,7 @@ fn a_file_changed_on_disk_is_reloaded_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.txt");
     std::fs::copy(fixture("utf8-errors.txt"), &path).unwrap();
-    let mut harness = app_with(Some(&path));
+    let mut harness = utf8_first(&path);
     harness.get_by_label("4 errors");
     harness.state_mut().push(Command::Select(Selection {
         span: ByteSpan::new(3, 5),
@@ -485,8 +507,15 @@ fn odd_files_open_or_say_why() {
         .collect();
     std::fs::write(&binary, &bytes).unwrap();
     let harness = app_with(Some(&binary));
-    let primary = harness.state().session.panes[0].analysis.as_ref().unwrap();
-    assert!(primary.is_complete() && primary.errors > 100_000);
+    let utf8 = harness
+        .state()
+        .session
+        .panes
+        .iter()
+        .find(|pane| pane.encoding == UTF_8)
+        .and_then(|pane| pane.analysis.as_ref())
+        .expect("a UTF-8 pane, analysed");
+    assert!(utf8.is_complete() && utf8.errors > 100_000);
 
     let harness = app_with(Some(dir.path()));
     assert!(harness.state().session.document.is_none());

@@ -52,6 +52,8 @@ pub enum Command {
     CancelJobs,
     /// Show Help ▸ About mojiscope.
     ShowAbout,
+    /// Show how detection ranks an encoding, and why.
+    ShowWhy(&'static Encoding),
     /// Open a window of the Learn menu.
     ShowLesson(Lesson),
 }

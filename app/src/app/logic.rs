@@ -9,7 +9,7 @@ use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
 use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
 
 use super::{Command, InspectorApp};
-use crate::analysis::default_panes;
+use crate::analysis::{default_panes, detected_panes};
 use crate::document::Document;
 use crate::jobs::{JobEvent, JobKind};
 use crate::state::{MAX_PANES, MIN_PANES, Selection, SelectionOrigin, Session};
@@ -100,17 +100,15 @@ impl InspectorApp {
     }
 
     fn handle_event(&mut self, event: JobEvent) {
+        // Events of an earlier load of the document are stale.
+        if event.generation() != self.session.generation {
+            return;
+        }
         let session = &mut self.session;
         match event {
             JobEvent::Progress {
-                generation,
-                job,
-                done,
-                total,
+                job, done, total, ..
             } => {
-                if generation != session.generation {
-                    return;
-                }
                 let progress = (done < total).then_some((done, total));
                 match job {
                     JobKind::Analysis { pane } => {
@@ -119,29 +117,26 @@ impl InspectorApp {
                         }
                     }
                     JobKind::Counts | JobKind::Lines => session.progress = progress,
+                    JobKind::Detect => {}
                 }
             }
-            JobEvent::Counts { generation, counts } => {
-                if generation != session.generation {
-                    return;
+            JobEvent::Counts { counts, .. } => {
+                session.counts = Some(counts);
+                // Detection chooses the panes; only without it do the counts.
+                if !session.panes_settled && session.failed.detection {
+                    self.panes_from_counts();
                 }
-                if session.panes_settled {
-                    session.counts = Some(counts);
-                } else {
-                    let bom = session.document.as_ref().and_then(|d| d.bom);
-                    let encodings = default_panes(bom, &counts);
-                    session.counts = Some(counts);
+            }
+            JobEvent::Detection { detection, .. } => {
+                let settled = session.panes_settled;
+                let bom = session.document.as_ref().and_then(|d| d.bom);
+                let encodings = detected_panes(bom, &detection);
+                session.detection = Some(detection);
+                if !settled {
                     self.set_panes(&encodings);
                 }
             }
-            JobEvent::Analysis {
-                generation,
-                pane,
-                analysis,
-            } => {
-                if generation != session.generation {
-                    return;
-                }
+            JobEvent::Analysis { pane, analysis, .. } => {
                 if let Some(target) = session.panes.get_mut(pane) {
                     let forced = session
                         .document
@@ -157,43 +152,52 @@ impl InspectorApp {
                     }
                 }
             }
-            JobEvent::Lines { generation, index } => {
-                if generation == session.generation {
-                    // After a reload, back to where the panes were, once the
-                    // rows reach it.
-                    if let Some(byte_offset) = session.pending_pane_top
-                        && (byte_offset < index.byte_len() || index.is_complete())
-                    {
-                        session.pending_pane_top = None;
-                        session.pane_position.top_row = index.row_of(byte_offset);
-                    }
-                    session.lines = Some(index);
-                    for pane in &mut session.panes {
-                        pane.view.reset();
-                    }
+            JobEvent::Lines { index, .. } => {
+                // After a reload, back to where the panes were, once the rows
+                // reach it.
+                if let Some(byte_offset) = session.pending_pane_top
+                    && (byte_offset < index.byte_len() || index.is_complete())
+                {
+                    session.pending_pane_top = None;
+                    session.pane_position.top_row = index.row_of(byte_offset);
+                }
+                session.lines = Some(index);
+                for pane in &mut session.panes {
+                    pane.view.reset();
                 }
             }
-            JobEvent::Failed {
-                generation,
-                job,
-                message,
-            } => {
-                if generation != session.generation {
-                    return;
+            JobEvent::Failed { job, message, .. } => self.job_failed(job, message),
+        }
+    }
+
+    fn job_failed(&mut self, job: JobKind, message: String) {
+        let session = &mut self.session;
+        session.notice = Some(message.clone());
+        match job {
+            JobKind::Analysis { pane } => {
+                // The line index is built with pane 0's analysis.
+                session.failed.lines |= pane == 0;
+                if let Some(pane) = session.panes.get_mut(pane) {
+                    pane.failed = Some(message);
                 }
-                match job {
-                    JobKind::Analysis { pane } => {
-                        // The line index is built after pane 0's analysis.
-                        session.lines_failed |= pane == 0;
-                        if let Some(pane) = session.panes.get_mut(pane) {
-                            pane.failed = Some(message.clone());
-                        }
-                    }
-                    JobKind::Counts => session.counts_failed = true,
-                    JobKind::Lines => session.lines_failed = true,
-                }
-                session.notice = Some(message);
             }
+            JobKind::Counts => session.failed.counts = true,
+            JobKind::Lines => session.failed.lines = true,
+            JobKind::Detect => {
+                session.failed.detection = true;
+                if !session.panes_settled {
+                    self.panes_from_counts();
+                }
+            }
+        }
+    }
+
+    /// Without detection, the panes come from the error counts, once known.
+    fn panes_from_counts(&mut self) {
+        let session = &self.session;
+        let bom = session.document.as_ref().and_then(|d| d.bom);
+        if let Some(encodings) = session.counts.as_ref().map(|c| default_panes(bom, c)) {
+            self.set_panes(&encodings);
         }
     }
 
@@ -276,26 +280,9 @@ impl InspectorApp {
                     });
                 }
             }
-            Command::CancelJobs => {
-                self.jobs.cancel_all();
-                self.session.progress = None;
-                self.session.counts_failed |= self.session.counts.is_none();
-                self.session.lines_failed |= self
-                    .session
-                    .lines
-                    .as_ref()
-                    .is_none_or(|lines| !lines.is_complete());
-                self.session.notice = Some(
-                    "cancelled: the views show what was done (Reload to start again)".to_owned(),
-                );
-                for pane in &mut self.session.panes {
-                    pane.progress = None;
-                    if pane.analysis.as_ref().is_none_or(|a| !a.is_complete()) {
-                        pane.failed = Some("cancelled (Reload to start again)".to_owned());
-                    }
-                }
-            }
+            Command::CancelJobs => self.cancel_jobs(),
             Command::ShowAbout => self.about.open(),
+            Command::ShowWhy(encoding) => self.session.why = Some(encoding),
             Command::ShowLesson(lesson) => self.teaching.open(lesson),
         }
     }
@@ -387,6 +374,27 @@ impl InspectorApp {
         self.session.pending_pane_top = pane_top;
     }
 
+    /// Stops the background jobs; the views keep what was done.
+    fn cancel_jobs(&mut self) {
+        self.jobs.cancel_all();
+        self.session.progress = None;
+        self.session.failed.counts |= self.session.counts.is_none();
+        self.session.failed.detection |= self.session.detection.is_none();
+        self.session.failed.lines |= self
+            .session
+            .lines
+            .as_ref()
+            .is_none_or(|lines| !lines.is_complete());
+        self.session.notice =
+            Some("cancelled: the views show what was done (Reload to start again)".to_owned());
+        for pane in &mut self.session.panes {
+            pane.progress = None;
+            if pane.analysis.as_ref().is_none_or(|a| !a.is_complete()) {
+                pane.failed = Some("cancelled (Reload to start again)".to_owned());
+            }
+        }
+    }
+
     /// Remembers the open file and its panes in the recent files.
     pub(super) fn remember_current(&mut self) {
         if let Some(document) = &self.session.document {
@@ -425,6 +433,7 @@ impl InspectorApp {
                 };
                 if let Some(document) = &self.session.document {
                     self.jobs.start_counts(document);
+                    self.jobs.start_detection(document);
                 }
                 match remembered {
                     Some(panes) if bom.is_none_or(Encoding::is_override_choice) => {
@@ -489,7 +498,7 @@ impl InspectorApp {
                     .start_analysis(document, index, encoding, bom_handling);
                 if index == 0 {
                     session.lines = None;
-                    session.lines_failed = false;
+                    session.failed.lines = false;
                 }
                 Pane::new(encoding, bom_handling)
             });

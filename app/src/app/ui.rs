@@ -11,6 +11,7 @@ use crate::state::{MAX_PANES, MIN_PANES, Session, Settings};
 use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
 use crate::ui::teaching::learn_menu_ui;
+use crate::ui::why::why_ui;
 use crate::ui::{PanelCtx, legend_ui, progress_fraction};
 
 impl InspectorApp {
@@ -28,6 +29,12 @@ impl InspectorApp {
         }
         self.document_ui(ui, palette);
         self.goto_ui(ui);
+        why_ui(
+            ui.ctx(),
+            &mut self.session.why,
+            self.session.detection.as_deref(),
+            palette,
+        );
     }
 
     fn menu_ui(&mut self, ui: &mut Ui) {
@@ -224,6 +231,7 @@ impl InspectorApp {
             inspector,
             pane_position,
             focused_pane,
+            detection,
             ..
         } = &mut self.session;
         let Some(document) = document.as_ref() else {
@@ -267,6 +275,7 @@ impl InspectorApp {
                         index,
                         lines: lines.as_ref(),
                         counts: counts.as_deref(),
+                        detection: detection.as_deref(),
                         forced_by_bom: forced,
                         removable: pane_count > MIN_PANES,
                         focused: index == focused && pane_count > 1,

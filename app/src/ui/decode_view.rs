@@ -9,8 +9,8 @@ use eframe::egui::{
     TextStyle, Ui, WidgetInfo,
 };
 use mojiscope_core::{
-    BomHandling, ByteSpan, DecodeErrorKind, Encoding, Group, SkipReason, Trace, TraceItem,
-    TraceKind,
+    BomHandling, ByteSpan, DecodeErrorKind, Detection, Encoding, Group, SkipReason, Trace,
+    TraceItem, TraceKind,
 };
 use unicode_width::UnicodeWidthStr as _;
 
@@ -246,6 +246,8 @@ pub struct PaneEnv<'a> {
     pub lines: Option<&'a Arc<LineIndex>>,
     /// Whole-file error counts of every override choice, once known.
     pub counts: Option<&'a [ErrorCount]>,
+    /// The ranking of the candidate encodings, once known.
+    pub detection: Option<&'a Detection>,
     /// The encoding a UTF-16 byte order mark forces, if there is one.
     pub forced_by_bom: Option<&'static Encoding>,
     /// Whether the pane may be removed.
@@ -314,7 +316,9 @@ impl Pane {
                     .selected_text(self.encoding.name())
                     .width(width)
                     .height(600.0)
-                    .show_ui(ui, |ui| encoding_choices_ui(ui, &mut chosen, env.counts));
+                    .show_ui(ui, |ui| {
+                        encoding_choices_ui(ui, &mut chosen, env.counts, env.detection);
+                    });
                 if chosen != self.encoding {
                     commands.push(Command::SetEncoding {
                         pane: index,
@@ -337,6 +341,14 @@ impl Pane {
                 ui.label(RichText::new(text).color(colour));
                 let analysis = Arc::clone(analysis);
                 self.view.errors.ui(ui, ctx, index, &analysis, commands);
+                if env.detection.is_some()
+                    && ui
+                        .small_button("Why?")
+                        .on_hover_text("How detection ranks this encoding, and the evidence")
+                        .clicked()
+                {
+                    commands.push(Command::ShowWhy(self.encoding));
+                }
                 if analysis.encoding != self.encoding {
                     ui.label(format!("(decoded as {})", analysis.encoding.name()));
                 }
@@ -703,6 +715,16 @@ pub fn overlaps(a: ByteSpan, b: ByteSpan) -> bool {
     a.start < b.end && b.start < a.end
 }
 
+/// A detection score for people: "likely 97%", "likely <1%".
+pub fn score_text(score: f64) -> String {
+    let percent = score * 100.0;
+    if percent > 0.0 && percent < 1.0 {
+        "likely <1%".to_owned()
+    } else {
+        format!("likely {percent:.0}%")
+    }
+}
+
 /// "no errors", "1 error", "12 errors".
 pub fn error_count_text(errors: u64) -> String {
     match errors {
@@ -714,7 +736,12 @@ pub fn error_count_text(errors: u64) -> String {
 
 /// The chooser's list: the override choices grouped under the standard's
 /// section headings, each with its whole-file error count once known.
-fn encoding_choices_ui(ui: &mut Ui, chosen: &mut &'static Encoding, counts: Option<&[ErrorCount]>) {
+fn encoding_choices_ui(
+    ui: &mut Ui,
+    chosen: &mut &'static Encoding,
+    counts: Option<&[ErrorCount]>,
+    detection: Option<&Detection>,
+) {
     for group in Group::ALL {
         let choices: Vec<&'static Encoding> = group
             .encodings()
@@ -727,9 +754,17 @@ fn encoding_choices_ui(ui: &mut Ui, chosen: &mut &'static Encoding, counts: Opti
         for encoding in choices {
             let errors = counts
                 .and_then(|counts| counts.iter().find(|c| c.encoding == encoding))
-                .map(|c| format!("  ({})", error_count_text(c.errors)))
-                .unwrap_or_default();
-            ui.selectable_value(chosen, encoding, format!("{}{errors}", encoding.name()));
+                .map(|c| error_count_text(c.errors));
+            let score = detection
+                .and_then(|detection| detection.candidate(encoding))
+                .map(|candidate| score_text(candidate.score));
+            let details: Vec<String> = errors.into_iter().chain(score).collect();
+            let text = if details.is_empty() {
+                encoding.name().to_owned()
+            } else {
+                format!("{}  ({})", encoding.name(), details.join(", "))
+            };
+            ui.selectable_value(chosen, encoding, text);
         }
     }
 }

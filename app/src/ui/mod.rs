@@ -8,6 +8,7 @@ pub mod hex_view;
 pub mod inspector;
 pub mod rows;
 pub mod teaching;
+pub mod why;
 
 use std::sync::Arc;
 
