@@ -12,6 +12,7 @@ pub mod cli;
 pub mod document;
 pub mod icon;
 pub mod jobs;
+pub mod save;
 pub mod state;
 pub mod theme;
 pub mod ui;
