@@ -64,6 +64,12 @@ pub struct Palette {
     pub malformed_fg: Color32,
     /// Background of a U+FFFD that was in the input itself (decoded without error).
     pub replacement_literal_bg: Color32,
+    /// Background of a character the chosen output encoding cannot encode.
+    pub unmappable_bg: Color32,
+    /// Text colour of a good outcome (a lossless round trip).
+    pub ok_fg: Color32,
+    /// Background of a good outcome.
+    pub ok_bg: Color32,
     /// Text colour of control characters drawn visibly.
     pub control_fg: Color32,
     /// Background of control characters drawn visibly.
@@ -99,6 +105,9 @@ const LIGHT: Palette = Palette {
     malformed_bg: Color32::from_rgb(0xF8, 0xC4, 0xC4),
     malformed_fg: Color32::from_rgb(0xB0, 0x00, 0x20),
     replacement_literal_bg: Color32::from_rgb(0xD6, 0xE4, 0xFF),
+    unmappable_bg: Color32::from_rgb(0xFF, 0xD8, 0xA8),
+    ok_fg: Color32::from_rgb(0x1E, 0x6B, 0x34),
+    ok_bg: Color32::from_rgb(0xD4, 0xF2, 0xDC),
     control_fg: Color32::from_rgb(0x8A, 0x3F, 0xB8),
     control_bg: Color32::from_rgb(0xEE, 0xE4, 0xF6),
     skip_fg: Color32::from_rgb(0x80, 0x80, 0x80),
@@ -125,6 +134,9 @@ const DARK: Palette = Palette {
     malformed_bg: Color32::from_rgb(0x7A, 0x1C, 0x24),
     malformed_fg: Color32::from_rgb(0xFF, 0x9A, 0xA4),
     replacement_literal_bg: Color32::from_rgb(0x24, 0x3C, 0x6E),
+    unmappable_bg: Color32::from_rgb(0x6E, 0x45, 0x10),
+    ok_fg: Color32::from_rgb(0x8C, 0xE0, 0xA0),
+    ok_bg: Color32::from_rgb(0x1C, 0x40, 0x28),
     control_fg: Color32::from_rgb(0xD0, 0x9C, 0xFF),
     control_bg: Color32::from_rgb(0x3A, 0x2A, 0x4A),
     skip_fg: Color32::from_rgb(0x9A, 0x9A, 0x9A),

@@ -51,6 +51,10 @@ pub enum Command {
     CancelJobs,
     /// Show Help ▸ About mojiscope.
     ShowAbout,
+    /// Open File ▸ Save as on the focused pane's text.
+    SaveAs,
+    /// The same, with UTF-8 preselected.
+    SaveAsUtf8,
 }
 
 /// Parses what the user typed into Go to offset: decimal, or hex with `0x`.

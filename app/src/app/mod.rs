@@ -8,6 +8,7 @@
 
 pub mod commands;
 mod logic;
+mod save;
 mod ui;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ pub use self::commands::Command;
 use crate::jobs::{Jobs, Repaint};
 use crate::state::{Session, Settings};
 use crate::ui::about::About;
+use crate::ui::save_dialog::SaveDialog;
 use crate::watch::FileWatch;
 
 /// The desktop app.
@@ -44,6 +46,8 @@ pub struct InspectorApp {
     repaint: Repaint,
     /// Help ▸ About mojiscope.
     pub about: About,
+    /// File ▸ Save as.
+    pub save: SaveDialog,
 }
 
 impl InspectorApp {
@@ -67,6 +71,7 @@ impl InspectorApp {
             watch: None,
             repaint,
             about: About::default(),
+            save: SaveDialog::default(),
         };
         if let Some(file) = file {
             app.open(file);
@@ -110,7 +115,7 @@ impl InspectorApp {
 
     /// Whether no background job is running or has events to deliver.
     pub fn is_idle(&self) -> bool {
-        self.session.pending_jobs() == 0
+        self.session.pending_jobs() == 0 && self.save.is_idle()
     }
 
     /// One frame: the whole app inside `ui`. Tests drive this directly.
