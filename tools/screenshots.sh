@@ -49,6 +49,15 @@ read -r _ server <&3
 read -r display <&3
 export DISPLAY=":$display"
 
+# settings RON: the app starts the next shots with these settings (what
+# eframe stores under the key mojiscope.settings), as if remembered.
+settings() {
+  mkdir -p "$XDG_DATA_HOME/mojiscope"
+  local escaped=${1//\\/\\\\}
+  escaped=${escaped//\"/\\\"}
+  printf '{"mojiscope.settings":"%s"}\n' "$escaped" >"$XDG_DATA_HOME/mojiscope/app.ron"
+}
+
 # shot NAME FILE [xdotool key arguments...]
 shot() {
   local name=$1 file=$2
@@ -84,3 +93,8 @@ shot shift-jis "$fixtures/shift_jis.txt" F8
 shot utf16le-bom "$fixtures/utf16le-bom.txt"
 # Mixed scripts in UTF-8: CJK, Cyrillic and Greek side by side.
 shot utf8-scripts "$fixtures/utf8.txt"
+# File ▸ Save as (Ctrl+Shift+S) on the mixed scripts, with windows-1252 and
+# html mode remembered from an earlier save: every character windows-1252
+# cannot encode and its &#N;, the standard's warning, the round trip.
+settings '(recent: [], hex_width: 16, dark_mode: true, save: (encoding: "windows-1252", html: true, bom: false, backup: false))'
+shot save-as "$fixtures/utf8.txt" ctrl+shift+s
