@@ -99,7 +99,7 @@ struct Checkpoint {
 /// whether it starts a later line (then the line distance, the column and
 /// the distance in characters follow as varints; on the same line the
 /// column moves as the characters do), and whether it is reported as
-/// U+FFFD. Every [`CHECKPOINT_EVERY`]th entry's place is stored in full,
+/// U+FFFD. Every 128th entry's place is stored in full,
 /// so finding one decodes at most that many.
 #[derive(Clone, Debug, Default)]
 pub struct UnencodableList {
