@@ -592,14 +592,16 @@ impl Pending {
             None => self.place.column += chars,
         }
         self.cursor = target;
-    }
-
-    /// The place, with its source offset.
-    fn place(&mut self) -> Place {
+        // Origins behind the place are needed no more (only the one it is in).
         let position = self.position();
         while self.origins.len() > 1 && self.origins[1].t_offset <= position {
             self.origins.pop_front();
         }
+    }
+
+    /// The place, with its source offset.
+    fn place(&self) -> Place {
+        let position = self.position();
         let source_offset = self.origins.front().map_or(0, |origin| {
             if origin.is_run {
                 origin.source_offset + position.saturating_sub(origin.t_offset)
@@ -1298,6 +1300,32 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(stop, Stop::Cancelled));
+    }
+
+    #[test]
+    fn the_pending_text_and_its_origins_stay_small_on_a_long_text() {
+        // A Shift_JIS decode has an origin for every non-ASCII character.
+        let bytes = b"\x82\xA0\x82\xA2 ".repeat(200_000);
+        let source = TextSource::Decode {
+            bytes: FileBytes::from(bytes),
+            encoding: SHIFT_JIS,
+            bom_handling: BomHandling::None,
+        };
+        let mut reader = source.reader();
+        let mut chunk = Chunk::default();
+        let mut pending = Pending::default();
+        let mut most = 0;
+        loop {
+            let last = reader.next_chunk(&mut chunk);
+            pending.push(&chunk);
+            pending.advance_to(pending.end());
+            most = most.max(pending.origins.len() + pending.text.len());
+            if last {
+                break;
+            }
+        }
+        assert_eq!(pending.place().char_index, 600_000);
+        assert!(most < 300_000, "{most}: it should hold about a chunk");
     }
 
     #[test]
