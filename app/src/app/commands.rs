@@ -56,6 +56,10 @@ pub enum Command {
     ShowWhy(&'static Encoding),
     /// Open a window of the Learn menu.
     ShowLesson(Lesson),
+    /// Open File ▸ Save as on the focused pane's text.
+    SaveAs,
+    /// The same, with UTF-8 preselected.
+    SaveAsUtf8,
 }
 
 /// Parses what the user typed into Go to offset: decimal, or hex with `0x`.

@@ -24,6 +24,14 @@ const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O)
 const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
 const CLOSE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
 const GO_TO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
+/// Save as (Ctrl+Shift+S): the modifiers of both.
+pub(super) const SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(
+    Modifiers {
+        shift: true,
+        ..Modifiers::COMMAND
+    },
+    Key::S,
+);
 const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
 const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
 
@@ -85,6 +93,9 @@ impl InspectorApp {
             }
             if input.consume_shortcut(&GO_TO) {
                 self.commands.push(Command::ShowGoTo);
+            }
+            if input.consume_shortcut(&SAVE_AS) {
+                self.commands.push(Command::SaveAs);
             }
             if typing {
                 return;
@@ -284,6 +295,8 @@ impl InspectorApp {
             Command::ShowAbout => self.about.open(),
             Command::ShowWhy(encoding) => self.session.why = Some(encoding),
             Command::ShowLesson(lesson) => self.teaching.open(lesson),
+            Command::SaveAs => self.open_save_dialog(false),
+            Command::SaveAsUtf8 => self.open_save_dialog(true),
         }
     }
 

@@ -8,6 +8,7 @@
 
 pub mod commands;
 mod logic;
+mod save;
 mod ui;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ pub use self::commands::Command;
 use crate::jobs::{Jobs, Repaint};
 use crate::state::{Session, Settings};
 use crate::ui::about::About;
+use crate::ui::save_dialog::SaveDialog;
 use crate::ui::teaching::Teaching;
 use crate::watch::FileWatch;
 
@@ -47,6 +49,8 @@ pub struct InspectorApp {
     pub about: About,
     /// The Learn menu's windows.
     pub teaching: Teaching,
+    /// File ▸ Save as.
+    pub save: SaveDialog,
 }
 
 impl InspectorApp {
@@ -71,6 +75,7 @@ impl InspectorApp {
             repaint,
             about: About::default(),
             teaching: Teaching::default(),
+            save: SaveDialog::default(),
         };
         if let Some(file) = file {
             app.open(file);
@@ -114,7 +119,7 @@ impl InspectorApp {
 
     /// Whether no background job is running or has events to deliver.
     pub fn is_idle(&self) -> bool {
-        self.session.pending_jobs() == 0
+        self.session.pending_jobs() == 0 && self.save.is_idle()
     }
 
     /// One frame: the whole app inside `ui`. Tests drive this directly.

@@ -23,6 +23,7 @@ impl InspectorApp {
         Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
         self.about.ui(ui);
         self.teaching.ui(ui);
+        self.save_dialog_ui(ui);
         if self.session.document.is_none() {
             CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
             return;
@@ -73,6 +74,8 @@ impl InspectorApp {
                 {
                     commands.push(Command::Close);
                 }
+                ui.separator();
+                super::save::save_menu_ui(ui, commands, has_document);
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);

@@ -7,6 +7,7 @@ pub mod error_list;
 pub mod hex_view;
 pub mod inspector;
 pub mod rows;
+pub mod save_dialog;
 pub mod teaching;
 pub mod why;
 
