@@ -2,45 +2,138 @@
 # Makes the README's screenshots (assets/screenshots/*.png) by running the real
 # desktop app on the test fixtures on a private, headless X server.
 #
-# Usage: tools/screenshots.sh            (from anywhere; builds target/debug/mojiscope)
+# Usage: tools/screenshots.sh [NAME...]  (from anywhere; NAMEs: only those shots)
 # Environment:
-#   MOJISCOPE_BIN  the binary to run instead of building one
-#   GUI_SHOT       the screenshot tool (default: ../shared/tools/gui-shot.sh)
+#   MOJISCOPE_BIN  the binary to run (default: target/debug/mojiscope, built
+#                  with the test profile, which `cargo test` has already built)
 # Needs (Debian): xvfb xdotool imagemagick, and fonts for the fixtures' scripts
-# (fonts-noto-cjk for the Japanese ones; DejaVu covers Cyrillic and Greek).
-# Software rendering is slow: each shot waits several seconds.
+# (fonts-noto-cjk for CJK; DejaVu covers Latin, Greek, Cyrillic, Hebrew, Arabic).
+#
+# There is no window manager on the server, so nothing gives the window the
+# keyboard focus by itself: each shot focuses it with xdotool before sending
+# keys. Software rendering is slow: each shot waits several seconds.
 
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-gui_shot=${GUI_SHOT:-../shared/tools/gui-shot.sh}
 if [ -z "${MOJISCOPE_BIN:-}" ]; then
-  cargo build -p mojiscope
+  cargo build -p mojiscope --profile test
   MOJISCOPE_BIN=target/debug/mojiscope
 fi
+for tool in Xvfb xdotool import; do
+  command -v "$tool" >/dev/null || { echo "screenshots.sh: needs $tool" >&2; exit 3; }
+done
+only=("$@")
 fixtures=app/tests/fixtures
 out=assets/screenshots
 mkdir -p "$out"
 
 # A fresh home for every run: no remembered window, panes or recent files.
 home=$(mktemp -d)
-trap 'rm -rf "$home"' EXIT
+runtime=$(mktemp -d)
+chmod 700 "$runtime"
+server=""
+app=""
+cleanup() {
+  [ -n "$app" ] && kill "$app" 2>/dev/null || true
+  [ -n "$server" ] && kill "$server" 2>/dev/null || true
+  rm -rf "$home" "$runtime"
+}
+trap cleanup EXIT
 export HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config"
-export LANG=C.UTF-8
+export XDG_RUNTIME_DIR="$runtime" LANG=C.UTF-8
+unset WAYLAND_DISPLAY
 
+# One X server for every shot; it picks a free display number itself.
+exec 3< <(Xvfb -displayfd 1 -screen 0 1280x800x24 -nolisten tcp 2>/dev/null & echo "pid $!")
+read -r _ server <&3
+read -r display <&3
+export DISPLAY=":$display"
+
+# settings RON: the app starts the next shots with these settings (what
+# eframe stores under the key mojiscope.settings), as if remembered.
+settings() {
+  mkdir -p "$XDG_DATA_HOME/mojiscope"
+  local escaped=${1//\\/\\\\}
+  escaped=${escaped//\"/\\\"}
+  printf '{"mojiscope.settings":"%s"}\n' "$escaped" >"$XDG_DATA_HOME/mojiscope/app.ron"
+}
+
+# shot NAME FILE [ACTION...]: each action is xdotool key arguments ("F8",
+# "ctrl+g"), or click:X,Y (a left click at screen pixels X,Y), or
+# drag:X1,Y1:X2,Y2 (press at X1,Y1, move to X2,Y2, release), or type:TEXT
+# (TEXT typed as it is).
 shot() {
-  local name=$1
-  shift
-  "$gui_shot" --log "$home/$name.log" "$@"
+  local name=$1 file=$2
+  shift 2
+  if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then
+    return
+  fi
+  "$MOJISCOPE_BIN" "$file" >"$home/$name.log" 2>&1 &
+  app=$!
+  local window=""
+  for _ in $(seq 1 100); do
+    window=$(xdotool search --name '^mojiscope' 2>/dev/null | head -1) && [ -n "$window" ] && break
+    sleep 0.2
+  done
+  [ -n "$window" ] || { echo "screenshots.sh: $name: no window (see $home/$name.log)" >&2; exit 5; }
+  sleep 6
+  xdotool windowfocus --sync "$window"
+  xdotool mousemove 1200 780
+  for action in "$@"; do
+    case "$action" in
+      click:*)
+        local at=${action#click:}
+        xdotool mousemove --sync ${at/,/ } click 1 ;;
+      drag:*)
+        local from=${action#drag:}
+        local to=${from#*:}
+        from=${from%%:*}
+        xdotool mousemove --sync ${from/,/ } mousedown 1
+        sleep 0.3
+        xdotool mousemove --sync ${to/,/ }
+        sleep 0.3
+        xdotool mouseup 1 ;;
+      type:*)
+        xdotool type --delay 80 -- "${action#type:}" ;;
+      *)
+        xdotool key "$action" ;;
+    esac
+    sleep 1
+  done
+  sleep 2
+  import -window root "$out/$name.png"
+  kill "$app"
+  wait "$app" 2>/dev/null || true
+  app=""
   echo "wrote $out/$name.png"
 }
 
-# UTF-8 with four errors; F8 selects the first one in every view.
-shot utf8-errors --keys F8 --settle 3 "$out/utf8-errors.png" 8 -- "$MOJISCOPE_BIN" "$fixtures/utf8-errors.txt"
+# UTF-8 with four errors; F8 twice selects the second in every view.
+shot utf8-errors "$fixtures/utf8-errors.txt" F8 F8
 # Shift_JIS: UTF-8 fails, the Shift_JIS pane reads it.
-shot shift-jis "$out/shift-jis.png" 8 -- "$MOJISCOPE_BIN" "$fixtures/shift_jis.txt"
+shot shift-jis "$fixtures/shift_jis.txt" F8
 # UTF-16LE with a byte order mark: no override.
-shot utf16le-bom "$out/utf16le-bom.png" 8 -- "$MOJISCOPE_BIN" "$fixtures/utf16le-bom.txt"
-# Mixed scripts in UTF-8, light theme off by default: the welcome screen is
-# not shown; this one shows CJK, Cyrillic and Greek side by side.
-shot utf8-scripts "$out/utf8-scripts.png" 8 -- "$MOJISCOPE_BIN" "$fixtures/utf8.txt"
+shot utf16le-bom "$fixtures/utf16le-bom.txt"
+# Mixed scripts in UTF-8: CJK, Cyrillic and Greek side by side.
+shot utf8-scripts "$fixtures/utf8.txt"
+# The teaching views. The decoder's steps: の (0x82 0xCC) selected in the
+# Shift_JIS pane, the inspector dragged taller, each pane's steps opened.
+shot explain "$fixtures/shift_jis.txt" click:1127,122 drag:640,688:640,300 \
+  click:866,372 click:440,372 click:16,405
+# Learn ▸ Code page chart: windows-1252 against ISO-8859-15.
+shot code-page-chart "$fixtures/shift_jis.txt" click:161,12 click:210,39
+# Learn ▸ Index browser: index jis0208 as Shift_JIS lays it out, 熙 found.
+shot index-browser "$fixtures/shift_jis.txt" click:161,12 click:210,62 \
+  click:460,166 type:U+7199 Return
+# Learn ▸ Where is this character?: the euro sign in every encoding.
+shot where-is "$fixtures/shift_jis.txt" click:161,12 click:210,85 \
+  click:235,171 ctrl+a type:U+20AC
+# Learn ▸ Mojibake lab: "été" as UTF-8 read as windows-1252, and back.
+shot mojibake-lab "$fixtures/shift_jis.txt" click:161,12 click:210,107 \
+  click:220,438 click:199,507
+# File ▸ Save as (Ctrl+Shift+S) on the mixed scripts, with windows-1252 and
+# html mode remembered from an earlier save: every character windows-1252
+# cannot encode and its &#N;, the standard's warning, the round trip.
+settings '(recent: [], hex_width: 16, dark_mode: true, save: (encoding: "windows-1252", html: true, bom: false, backup: false))'
+shot save-as "$fixtures/utf8.txt" ctrl+shift+s

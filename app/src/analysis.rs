@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
 use mojiscope_core::{
-    ALL, BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding,
-    ErrorCounter, GB18030, GBK, SkipReason, Trace, UTF_8, X_USER_DEFINED,
+    ALL, BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Detection,
+    Encoding, ErrorCounter, GB18030, GBK, SkipReason, Trace, UTF_8, X_USER_DEFINED,
 };
 
 /// Bytes between two decoder checkpoints.
@@ -69,8 +69,11 @@ pub struct EncodingAnalysis {
     /// Checkpoint `i` is the decoder after bytes `[0, i * CHECKPOINT_INTERVAL)`;
     /// never empty.
     checkpoints: Vec<Decoder>,
-    /// The size of the file analysed.
+    /// The bytes analysed: the whole file, or the part done so far.
     byte_len: u64,
+    /// Whether the whole file is analysed (else this is a snapshot of the
+    /// first `byte_len` bytes, and `errors` counts only theirs).
+    complete: bool,
 }
 
 impl fmt::Debug for EncodingAnalysis {
@@ -83,6 +86,7 @@ impl fmt::Debug for EncodingAnalysis {
             .field("error_offsets_truncated", &self.error_offsets_truncated)
             .field("checkpoints", &self.checkpoints.len())
             .field("byte_len", &self.byte_len)
+            .field("complete", &self.complete)
             .finish()
     }
 }
@@ -91,7 +95,7 @@ impl fmt::Debug for EncodingAnalysis {
 /// error and a decoder checkpoint every [`CHECKPOINT_INTERVAL`] bytes.
 /// `progress` hears how many bytes are done after each MiB.
 ///
-/// Returns `None` if `cancel` was set (it is looked at between MiBs).
+/// Returns `None` if `cancel` was set (it is looked at between `MiB`s).
 pub fn analyse(
     bytes: &[u8],
     encoding: &'static Encoding,
@@ -99,43 +103,196 @@ pub fn analyse(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(u64),
 ) -> Option<EncodingAnalysis> {
-    let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, bom_handling);
-    let mut errors = ErrorOffsets::new(MAX_ERROR_OFFSETS);
-    let mut checkpoints = Vec::with_capacity(bytes.len() / INTERVAL + 1);
-    let mut start = 0;
-    loop {
-        if start % WORK_CHUNK == 0 && cancel.load(Ordering::Relaxed) {
+    let mut analyser = Analyser::new(encoding, bom_handling, false);
+    while !analyser.step(bytes) {
+        if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        checkpoints.push(decoder.clone());
-        let end = bytes.len().min(start + INTERVAL);
-        let last = end == bytes.len();
-        // Replacement mode consumes every byte.
-        let _ = decoder.decode(&bytes[start..end], last, &mut errors);
-        start = end;
-        if last {
-            break;
-        }
-        if start % WORK_CHUNK == 0 {
-            progress(start as u64);
+        progress(analyser.done());
+    }
+    progress(analyser.done());
+    Some(analyser.finish(bytes).0)
+}
+
+/// [`analyse`], also recording where the rows start (see [`LineIndex`]), in
+/// the same pass.
+pub fn analyse_with_rows(
+    bytes: &[u8],
+    encoding: &'static Encoding,
+    bom_handling: BomHandling,
+    cancel: &AtomicBool,
+) -> Option<(EncodingAnalysis, LineIndex)> {
+    let mut analyser = Analyser::new(encoding, bom_handling, true);
+    while !analyser.step(bytes) {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
         }
     }
-    progress(bytes.len() as u64);
-    Some(EncodingAnalysis {
-        encoding: decoder.encoding(),
-        bom_handling,
-        errors: errors.errors,
-        error_offsets: errors.offsets,
-        error_offsets_truncated: errors.truncated,
-        checkpoints,
-        byte_len: bytes.len() as u64,
-    })
+    let (analysis, rows) = analyser.finish(bytes);
+    Some((analysis, rows?))
+}
+
+/// An analysis in progress: [`step`](Self::step) decodes the next MiB, and
+/// [`snapshot`](Self::snapshot) tells what is known so far, so that a huge
+/// file shows its first screen long before it is analysed whole.
+pub struct Analyser {
+    decoder: Decoder,
+    errors: ErrorOffsets,
+    checkpoints: Vec<Decoder>,
+    rows: Option<RowSink>,
+    bom_handling: BomHandling,
+    /// Bytes decoded so far.
+    done: usize,
+    finished: bool,
+}
+
+impl Analyser {
+    /// Starts analysing with `encoding`; with `rows`, also builds the line
+    /// index.
+    pub fn new(encoding: &'static Encoding, bom_handling: BomHandling, rows: bool) -> Self {
+        Self {
+            decoder: Decoder::new(encoding, DecodeErrorMode::Replacement, bom_handling),
+            errors: ErrorOffsets::new(MAX_ERROR_OFFSETS),
+            checkpoints: Vec::new(),
+            rows: rows.then(RowSink::new),
+            bom_handling,
+            done: 0,
+            finished: false,
+        }
+    }
+
+    /// Bytes decoded so far.
+    pub fn done(&self) -> u64 {
+        self.done as u64
+    }
+
+    /// Decodes up to a MiB more of `bytes` (the same bytes at every call).
+    /// Returns whether the whole of them is done.
+    pub fn step(&mut self, bytes: &[u8]) -> bool {
+        if self.finished {
+            return true;
+        }
+        let stop = bytes.len().min(self.done + WORK_CHUNK);
+        loop {
+            self.checkpoints.push(self.decoder.clone());
+            let start = self.done;
+            let end = bytes.len().min(start + INTERVAL);
+            let last = end == bytes.len();
+            let piece = &bytes[start..end];
+            // Replacement mode consumes every byte.
+            let _ = match &mut self.rows {
+                Some(rows) => self.decoder.decode(
+                    piece,
+                    last,
+                    &mut Tee {
+                        first: &mut self.errors,
+                        second: rows,
+                    },
+                ),
+                None => self.decoder.decode(piece, last, &mut self.errors),
+            };
+            self.done = end;
+            if last {
+                self.finished = true;
+                return true;
+            }
+            if self.done >= stop {
+                return false;
+            }
+        }
+    }
+
+    /// What is known so far, for the bytes `[0, done)`: the analysis (its
+    /// errors and checkpoints so far) and, if asked for, the rows that start
+    /// in them. Costs a copy of both.
+    pub fn snapshot(&self) -> (EncodingAnalysis, Option<LineIndex>) {
+        let analysis = EncodingAnalysis {
+            encoding: self.decoder.encoding(),
+            bom_handling: self.bom_handling,
+            errors: self.errors.errors,
+            error_offsets: self.errors.offsets.clone(),
+            error_offsets_truncated: self.errors.truncated,
+            checkpoints: self.checkpoints.clone(),
+            byte_len: self.done as u64,
+            complete: self.finished,
+        };
+        let rows = self
+            .rows
+            .as_ref()
+            .map(|rows| rows.index(self.done as u64, self.finished));
+        (analysis, rows)
+    }
+
+    /// The finished analysis of `bytes` (which must all be done) and its
+    /// rows, if asked for.
+    pub fn finish(self, bytes: &[u8]) -> (EncodingAnalysis, Option<LineIndex>) {
+        debug_assert!(self.finished, "finish before the last step");
+        let byte_len = bytes.len() as u64;
+        let analysis = EncodingAnalysis {
+            encoding: self.decoder.encoding(),
+            bom_handling: self.bom_handling,
+            errors: self.errors.errors,
+            error_offsets: self.errors.offsets,
+            error_offsets_truncated: self.errors.truncated,
+            checkpoints: self.checkpoints,
+            byte_len,
+            complete: true,
+        };
+        let rows = self.rows.map(|rows| rows.index(byte_len, true));
+        (analysis, rows)
+    }
+}
+
+/// Passes every item to two sinks.
+struct Tee<'a, A, B> {
+    first: &'a mut A,
+    second: &'a mut B,
+}
+
+impl<A: DecodeSink, B: DecodeSink> DecodeSink for Tee<'_, A, B> {
+    #[inline]
+    fn ascii(&mut self, run: &[u8], start: u64) {
+        self.first.ascii(run, start);
+        self.second.ascii(run, start);
+    }
+    #[inline]
+    fn utf8_run(&mut self, run: &str, start: u64) {
+        self.first.utf8_run(run, start);
+        self.second.utf8_run(run, start);
+    }
+    #[inline]
+    fn scalar(&mut self, c: char, span: ByteSpan) {
+        self.first.scalar(c, span);
+        self.second.scalar(c, span);
+    }
+    #[inline]
+    fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {
+        self.first.scalar_pair(first, second, span);
+        self.second.scalar_pair(first, second, span);
+    }
+    #[inline]
+    fn error(&mut self, kind: DecodeErrorKind, span: ByteSpan) {
+        self.first.error(kind, span);
+        self.second.error(kind, span);
+    }
+    #[inline]
+    fn skip(&mut self, reason: SkipReason, span: ByteSpan) {
+        self.first.skip(reason, span);
+        self.second.skip(reason, span);
+    }
 }
 
 impl EncodingAnalysis {
-    /// The size of the file analysed.
+    /// The bytes analysed: the size of the file once
+    /// [`complete`](Self::is_complete).
     pub fn byte_len(&self) -> u64 {
         self.byte_len
+    }
+
+    /// Whether the whole file is analysed; else this is what was known of
+    /// its first [`byte_len`](Self::byte_len) bytes.
+    pub fn is_complete(&self) -> bool {
+        self.complete
     }
 
     /// The items of the whole-file traced decode whose spans start in
@@ -143,14 +300,27 @@ impl EncodingAnalysis {
     /// errors). The last item may end after `range.end`; an item that starts
     /// before `range.start` is left out.
     ///
-    /// `bytes` must be the bytes that were analysed. It decodes from the
-    /// last checkpoint at or before `range.start`, so the cost is the size of
-    /// the range plus at most [`CHECKPOINT_INTERVAL`] bytes.
+    /// `bytes` must be the bytes that were analysed (all of them, also for a
+    /// snapshot). It decodes from the last checkpoint at or before
+    /// `range.start`, so the cost is the size of the range plus at most
+    /// [`CHECKPOINT_INTERVAL`] bytes. A snapshot decodes only what it
+    /// analysed: the part of `range` past that is left out.
     pub fn decode_window(&self, bytes: &[u8], range: ByteSpan) -> Trace {
-        debug_assert_eq!(bytes.len() as u64, self.byte_len, "not the analysed bytes");
+        debug_assert!(
+            !self.complete || bytes.len() as u64 == self.byte_len,
+            "not the analysed bytes"
+        );
+        // A snapshot knows nothing past what it analysed: decoding there
+        // would mean decoding everything between its last checkpoint and the
+        // range, on the caller's (the window's) thread.
         let len = bytes.len();
-        let start = range.start.min(len as u64);
-        let end = range.end.clamp(start, len as u64);
+        let known = if self.complete {
+            len as u64
+        } else {
+            self.byte_len.min(len as u64)
+        };
+        let start = range.start.min(known);
+        let end = range.end.clamp(start, known);
         let mut sink = WindowSink {
             start,
             end,
@@ -162,7 +332,9 @@ impl EncodingAnalysis {
         }
         // `start < len`, so the index is below the number of checkpoints
         // (unless these are not the analysed bytes).
-        let index = usize::try_from(start / CHECKPOINT_INTERVAL).unwrap_or(usize::MAX);
+        let index = usize::try_from(start / CHECKPOINT_INTERVAL)
+            .unwrap_or(usize::MAX)
+            .min(self.checkpoints.len().saturating_sub(1));
         let Some(checkpoint) = self.checkpoints.get(index) else {
             return sink.trace;
         };
@@ -191,6 +363,20 @@ impl EncodingAnalysis {
         sink.trace
     }
 
+    /// The decoder checkpoint at or before `byte_offset`, and the offset it
+    /// was taken at: the decoder after bytes `[0, offset)` of the
+    /// whole-file decode, which goes on from there exactly as that decode
+    /// did (the teaching views explain its steps from it). `None` for an
+    /// offset this analysis has not reached (a snapshot's, or past the end).
+    pub fn decoder_at(&self, byte_offset: u64) -> Option<(u64, &Decoder)> {
+        if byte_offset >= self.byte_len {
+            return None;
+        }
+        let index = usize::try_from(byte_offset / CHECKPOINT_INTERVAL).ok()?;
+        let decoder = self.checkpoints.get(index)?;
+        Some((index as u64 * CHECKPOINT_INTERVAL, decoder))
+    }
+
     /// The offset of the first error after byte `after`, if any (among the
     /// recorded [`error_offsets`](Self::error_offsets)).
     pub fn next_error(&self, after: u64) -> Option<u64> {
@@ -209,11 +395,6 @@ impl EncodingAnalysis {
         index
             .checked_sub(1)
             .and_then(|index| self.error_offsets.get(index).copied())
-    }
-
-    /// A fresh decoder as the analysis began (checkpoint 0).
-    fn initial_decoder(&self) -> Option<Decoder> {
-        self.checkpoints.first().cloned()
     }
 }
 
@@ -335,6 +516,10 @@ impl DecodeSink for WindowSink {
     }
 }
 
+/// Rows per block of a [`LineIndex`]: the start of each block's first row
+/// is stored, the others follow from the rows' lengths.
+const ROWS_PER_BLOCK: usize = 1024;
+
 /// Where the rows of a file start, for views that show it a row at a time.
 ///
 /// A row ends after each decoded U+000A LINE FEED (so the rows of a UTF-16
@@ -344,86 +529,139 @@ impl DecodeSink for WindowSink {
 /// file, and together they cover the file. (An item longer than
 /// `MAX_ROW_BYTES`, which only the replacement decoder's unread bytes could
 /// make, is cut inside.)
+///
+/// Each row costs two bytes (its length; rows are at most `MAX_ROW_BYTES`
+/// long), plus eight for every 1024 rows: a 1 GiB file of
+/// 60-byte lines needs about 36 MB rather than the 140 MB of one `u64` per
+/// row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
-    /// The first byte of each row, ascending, starting with 0.
-    starts: Vec<u64>,
+    /// The length of each row.
+    lengths: Vec<u16>,
+    /// The start of rows 0, `ROWS_PER_BLOCK`, 2 × `ROWS_PER_BLOCK`, ...
+    block_starts: Vec<u64>,
+    /// The bytes the rows cover: the file, or the part indexed so far.
     byte_len: u64,
+    /// Whether the rows cover the whole file (else more may follow the last).
+    complete: bool,
 }
 
 impl LineIndex {
-    /// Decodes `bytes` (the bytes `analysis` analysed) again, as the analysis
-    /// did, and records where the rows start.
-    ///
-    /// Returns `None` if `cancel` was set (it is looked at between MiBs).
-    pub fn build(
-        bytes: &[u8],
-        analysis: &EncodingAnalysis,
-        cancel: &AtomicBool,
-    ) -> Option<LineIndex> {
-        let mut decoder = analysis.initial_decoder()?;
-        let mut sink = RowSink {
-            starts: vec![0],
-            row_start: 0,
-        };
-        let mut chunks = bytes.chunks(WORK_CHUNK).peekable();
-        if bytes.is_empty() {
-            let _ = decoder.decode(&[], true, &mut sink);
-        }
-        while let Some(chunk) = chunks.next() {
-            if cancel.load(Ordering::Relaxed) {
-                return None;
-            }
-            let last = chunks.peek().is_none();
-            let _ = decoder.decode(chunk, last, &mut sink);
-        }
-        let byte_len = bytes.len() as u64;
-        // A line feed at the very end starts no row.
-        if sink.starts.len() > 1 && sink.starts.last() == Some(&byte_len) {
-            sink.starts.pop();
-        }
-        Some(LineIndex {
-            starts: sink.starts,
-            byte_len,
-        })
-    }
-
     /// How many rows there are (at least one).
-    pub fn row_count(&self) -> usize {
-        self.starts.len()
+    pub fn row_count(&self) -> u64 {
+        self.lengths.len() as u64
     }
 
-    /// The bytes of row `row`; an empty span at the end of the file for a
-    /// row past the last.
-    pub fn row_span(&self, row: usize) -> ByteSpan {
-        let start = self.starts.get(row).copied().unwrap_or(self.byte_len);
-        let end = self
-            .starts
-            .get(row + 1)
-            .copied()
-            .unwrap_or(self.byte_len)
-            .max(start);
-        ByteSpan::new(start, end)
+    /// Whether the rows cover the whole file; else this is what is known of
+    /// its first [`byte_len`](Self::byte_len) bytes, and the last row may
+    /// grow.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The bytes the rows cover.
+    pub fn byte_len(&self) -> u64 {
+        self.byte_len
+    }
+
+    /// The bytes of row `row`; an empty span at the end for a row past the
+    /// last.
+    pub fn row_span(&self, row: u64) -> ByteSpan {
+        let Some(index) = usize::try_from(row)
+            .ok()
+            .filter(|&i| i < self.lengths.len())
+        else {
+            return ByteSpan::new(self.byte_len, self.byte_len);
+        };
+        let block = index / ROWS_PER_BLOCK;
+        let first = block * ROWS_PER_BLOCK;
+        let start = self.block_starts[block]
+            + self.lengths[first..index]
+                .iter()
+                .map(|&len| u64::from(len))
+                .sum::<u64>();
+        ByteSpan::new(start, start + u64::from(self.lengths[index]))
+    }
+
+    /// The spans of rows `rows`, in order (cheaper than one
+    /// [`row_span`](Self::row_span) each).
+    pub fn row_spans(&self, rows: std::ops::Range<u64>) -> Vec<ByteSpan> {
+        let mut spans = Vec::new();
+        let Some(first) = rows.clone().next() else {
+            return spans;
+        };
+        let mut start = self.row_span(first).start;
+        for row in rows {
+            let len = usize::try_from(row)
+                .ok()
+                .and_then(|row| self.lengths.get(row))
+                .map_or(0, |&len| u64::from(len));
+            spans.push(ByteSpan::new(start, start + len));
+            start += len;
+        }
+        spans
     }
 
     /// The row that byte `byte_offset` is in (the last row for offsets at or
     /// past the end).
-    pub fn row_of(&self, byte_offset: u64) -> usize {
-        self.starts
+    pub fn row_of(&self, byte_offset: u64) -> u64 {
+        let block = self
+            .block_starts
             .partition_point(|&start| start <= byte_offset)
-            .saturating_sub(1)
+            .saturating_sub(1);
+        let first = block * ROWS_PER_BLOCK;
+        let mut start = self.block_starts.get(block).copied().unwrap_or(0);
+        let end = self.lengths.len().min(first + ROWS_PER_BLOCK);
+        for index in first..end {
+            start += u64::from(self.lengths[index]);
+            if byte_offset < start {
+                return index as u64;
+            }
+        }
+        self.row_count().saturating_sub(1)
     }
 }
 
 /// Collects row starts from a decode.
 struct RowSink {
-    starts: Vec<u64>,
+    /// Lengths of the rows that ended.
+    lengths: Vec<u16>,
+    block_starts: Vec<u64>,
     row_start: u64,
 }
 
 impl RowSink {
+    fn new() -> Self {
+        Self {
+            lengths: Vec::new(),
+            block_starts: vec![0],
+            row_start: 0,
+        }
+    }
+
+    /// The index of the rows so far, over `[0, byte_len)`: the open row, if
+    /// it is not empty, is the last (or the only one).
+    fn index(&self, byte_len: u64, complete: bool) -> LineIndex {
+        let mut lengths = self.lengths.clone();
+        if byte_len > self.row_start || lengths.is_empty() {
+            // The open row; its block's start is already recorded. At most
+            // MAX_ROW_BYTES.
+            lengths.push((byte_len - self.row_start) as u16);
+        }
+        LineIndex {
+            lengths,
+            block_starts: self.block_starts.clone(),
+            byte_len,
+            complete,
+        }
+    }
+
     fn new_row(&mut self, start: u64) {
-        self.starts.push(start);
+        // Rows are at most MAX_ROW_BYTES long.
+        self.lengths.push((start - self.row_start) as u16);
+        if self.lengths.len().is_multiple_of(ROWS_PER_BLOCK) {
+            self.block_starts.push(start);
+        }
         self.row_start = start;
     }
 
@@ -530,7 +768,7 @@ pub struct ErrorCount {
 /// The single-byte encodings (and x-user-defined) are counted together from
 /// one histogram of the bytes, since each byte decodes on its own; the other
 /// decoders run on two named worker threads. Returns `None` if `cancel` was
-/// set (it is looked at between MiBs).
+/// set (it is looked at between `MiB`s).
 pub fn count_errors(
     bytes: &[u8],
     encodings: &[&'static Encoding],
@@ -793,9 +1031,46 @@ fn byte_histogram(bytes: &[u8], cancel: &AtomicBool, tick: &dyn Fn(usize)) -> Op
     Some(histogram)
 }
 
+/// The encodings to show first, from detection: the byte order mark's
+/// encoding alone if there is one; otherwise the best candidate, UTF-8 (for
+/// comparison, unless it is the best) and the next candidate that reads the
+/// file differently. Encodings that decode the examined bytes to the same
+/// text as a better one are skipped (a second pane showing the same text
+/// says nothing).
+pub fn detected_panes(
+    bom: Option<&'static Encoding>,
+    detection: &Detection,
+) -> Vec<&'static Encoding> {
+    if let Some(bom) = bom {
+        return vec![bom];
+    }
+    let mut distinct = detection
+        .distinct_texts()
+        .map(|candidate| candidate.encoding)
+        .filter(|encoding| encoding.is_override_choice());
+    let best = distinct.next().unwrap_or(UTF_8);
+    let mut panes = vec![best];
+    if best != UTF_8 {
+        panes.push(UTF_8);
+    }
+    panes.extend(distinct.filter(|&e| e != UTF_8).take(3 - panes.len()));
+    // Two panes at least, even when every encoding reads the same text.
+    if panes.len() < 2
+        && let Some(next) = detection
+            .candidates
+            .iter()
+            .map(|candidate| candidate.encoding)
+            .find(|e| e.is_override_choice() && !panes.contains(e))
+    {
+        panes.push(next);
+    }
+    panes
+}
+
 /// The encodings to show first: the byte order mark's encoding alone if
 /// there is one; otherwise UTF-8 and the two override choices (other than
-/// UTF-8) with the fewest errors, ties going to the standard's order.
+/// UTF-8) with the fewest errors, ties going to multi-byte encodings, then
+/// to the standard's order.
 pub fn default_panes(
     bom: Option<&'static Encoding>,
     counts: &[ErrorCount],
@@ -808,8 +1083,17 @@ pub fn default_panes(
         .iter()
         .filter(|count| count.encoding != UTF_8 && count.encoding.is_override_choice())
         .collect();
-    candidates.sort_by_key(|count| (count.errors, order(count.encoding)));
-    candidates.dedup_by_key(|count| count.encoding);
+    // Among equals, a multi-byte encoding that reads the file without
+    // errors says more than a single-byte one (most of which read any byte).
+    candidates.sort_by_key(|count| {
+        (
+            count.errors,
+            is_bytewise(count.encoding),
+            order(count.encoding),
+        )
+    });
+    // GBK's decoder is gb18030's: one of them is enough.
+    candidates.dedup_by_key(|count| same_decoder(count.encoding));
     let mut panes = vec![UTF_8];
     panes.extend(candidates.iter().take(2).map(|count| count.encoding));
     panes
@@ -1053,6 +1337,38 @@ mod tests {
     }
 
     #[test]
+    fn the_checkpoint_before_an_offset_explains_it_as_the_whole_decode_reads_it() {
+        // "あ" (0x82 0xA0) in Shift_JIS, with its leading byte the last of
+        // the first checkpoint interval: the checkpoint after it holds the
+        // leading byte, and the explanation picks it up from there.
+        let mut bytes = vec![b'a'; INTERVAL - 1];
+        bytes.extend_from_slice(b"\x82\xA0 and more");
+        let analysis = analysed(&bytes, SHIFT_JIS, BomHandling::None);
+        let second = CHECKPOINT_INTERVAL;
+        assert_eq!(analysis.decoder_at(0).map(|(at, _)| at), Some(0));
+        assert_eq!(analysis.decoder_at(second - 1).map(|(at, _)| at), Some(0));
+        let (at, decoder) = analysis.decoder_at(second).unwrap();
+        assert_eq!(at, second);
+        let explanation =
+            decoder.explain_span(&bytes[INTERVAL..], true, ByteSpan::new(second, second + 1));
+        let [item] = explanation.items() else {
+            panic!("one item: {explanation}")
+        };
+        assert_eq!(item.span, ByteSpan::new(second - 1, second + 1));
+        assert_eq!(item.outcome, Some(TraceKind::Scalar('あ')));
+        assert!(explanation.to_string().contains("= 283"), "{explanation}");
+        // Nothing past the end, nor past what a snapshot analysed.
+        assert!(analysis.decoder_at(bytes.len() as u64).is_none());
+        let mut analyser = Analyser::new(SHIFT_JIS, BomHandling::None, false);
+        let mut big = bytes.repeat(40);
+        big.truncate(2 * WORK_CHUNK);
+        assert!(!analyser.step(&big));
+        let (snapshot, _) = analyser.snapshot();
+        assert!(snapshot.decoder_at(WORK_CHUNK as u64 - 1).is_some());
+        assert!(snapshot.decoder_at(WORK_CHUNK as u64).is_none());
+    }
+
+    #[test]
     fn next_and_prev_error_step_through_the_offsets() {
         let analysis = analysed(b"a\xFFbc\xFF\xFFd", UTF_8, BomHandling::None);
         assert_eq!(analysis.error_offsets, [1, 4, 5]);
@@ -1089,18 +1405,18 @@ mod tests {
         assert_eq!(reports, 1, "stopped at the next MiB");
         let cancelled = AtomicBool::new(true);
         assert!(analyse(&bytes, UTF_8, BomHandling::None, &cancelled, &mut |_| {}).is_none());
-        let analysis = analysed(&bytes, UTF_8, BomHandling::None);
-        assert!(LineIndex::build(&bytes, &analysis, &cancelled).is_none());
+        assert!(analyse_with_rows(&bytes, UTF_8, BomHandling::None, &cancelled).is_none());
         assert!(count_errors(&bytes, &ALL, &cancelled).is_none());
     }
 
     /// Rows checked against the whole decode: contiguous, cover the file,
-    /// non-empty, at most MAX_ROW_BYTES unless one item is longer, ending
+    /// non-empty, at most `MAX_ROW_BYTES` unless one item is longer, ending
     /// at item boundaries, breaking exactly after line feeds and where the
     /// next item would not fit.
     fn check_rows(bytes: &[u8], encoding: &'static Encoding, bom: BomHandling) -> LineIndex {
-        let analysis = analysed(bytes, encoding, bom);
-        let index = LineIndex::build(bytes, &analysis, &never()).unwrap();
+        let (analysis, index) = analyse_with_rows(bytes, encoding, bom, &never()).unwrap();
+        assert_eq!(analysis.errors, analysed(bytes, encoding, bom).errors);
+        assert!(index.is_complete());
         let items: Vec<TraceItem> = whole_trace(bytes, encoding, bom).items().collect();
         let len = bytes.len() as u64;
         // The expected rows, from the rule, item by item.
@@ -1133,11 +1449,19 @@ mod tests {
             assert!(pair[0].len() <= MAX_ROW_BYTES, "{encoding} row {row}");
             assert!(boundaries.contains(&pair[1].start), "{encoding} row {row}");
         }
-        for (row, span) in rows.iter().enumerate() {
+        for (row, span) in (0u64..).zip(&rows) {
             assert_eq!(index.row_of(span.start), row);
             if !span.is_empty() {
                 assert_eq!(index.row_of(span.end - 1), row);
             }
+        }
+        assert_eq!(index.row_spans(0..index.row_count()), rows);
+        if let Some(middle) = rows.len().checked_div(2) {
+            let middle = middle as u64;
+            assert_eq!(
+                index.row_spans(middle..index.row_count()),
+                rows[middle as usize..]
+            );
         }
         index
     }
@@ -1230,6 +1554,56 @@ mod tests {
         assert_eq!(empty.row_span(0), ByteSpan::new(0, 0));
         assert_eq!(empty.row_span(5), ByteSpan::new(0, 0));
         assert_eq!(empty.row_of(100), 0);
+    }
+
+    #[test]
+    fn snapshots_are_prefixes_of_the_finished_analysis() {
+        let mut rng = Rng(7);
+        // Lines of 40 to 120 bytes over 3.5 MiB: thousands of rows, blocks
+        // of the line index filled and a snapshot after every MiB.
+        let mut bytes = Vec::new();
+        while bytes.len() < 3 * WORK_CHUNK + WORK_CHUNK / 2 {
+            let len = 40 + rng.below(80);
+            bytes.extend(std::iter::repeat_n(b'x', len));
+            bytes.extend_from_slice(b"\xC3\xA9\xFF\n");
+        }
+        let (whole, rows) = analyse_with_rows(&bytes, UTF_8, BomHandling::None, &never()).unwrap();
+        let all_rows = rows.row_spans(0..rows.row_count());
+        let mut analyser = Analyser::new(UTF_8, BomHandling::None, true);
+        let mut snapshots = 0;
+        while !analyser.step(&bytes) {
+            let (analysis, index) = analyser.snapshot();
+            let index = index.unwrap();
+            snapshots += 1;
+            assert!(!analysis.is_complete() && !index.is_complete());
+            assert_eq!(analysis.byte_len(), analyser.done());
+            assert_eq!(index.byte_len(), analyser.done());
+            let known = index.row_spans(0..index.row_count());
+            let (last, complete) = known.split_last().unwrap();
+            assert_eq!(complete, &all_rows[..complete.len()]);
+            assert_eq!(last.start, all_rows[complete.len()].start);
+            assert_eq!(last.end, analyser.done());
+            assert_eq!(
+                analysis.error_offsets[..],
+                whole.error_offsets[..analysis.error_offsets.len()]
+            );
+            // A window inside the snapshot decodes as the whole file does.
+            let window = ByteSpan::new(last.start.saturating_sub(5000), last.start);
+            assert_eq!(
+                analysis.decode_window(&bytes, window),
+                whole.decode_window(&bytes, window)
+            );
+            // Past it, a snapshot decodes nothing (that would mean decoding
+            // all the bytes up to there on the window's thread).
+            let done = analyser.done();
+            let past = analysis.decode_window(&bytes, ByteSpan::new(done + 10, done + 100));
+            assert!(past.is_empty());
+        }
+        assert_eq!(snapshots, 3);
+        let (analysis, index) = analyser.finish(&bytes);
+        assert!(analysis.is_complete());
+        assert_eq!(analysis.errors, whole.errors);
+        assert_eq!(index, Some(rows));
     }
 
     /// The plain way: each encoding's decoder over every byte, counted.
@@ -1363,10 +1737,14 @@ mod tests {
             count(REPLACEMENT, 0),
             count(EUC_JP, 3),
             count(BIG5, 3),
+            count(ISO_8859_8, 3),
         ];
         assert_eq!(default_panes(Some(UTF_16LE), &counts), [UTF_16LE]);
-        // Ties in the standard's order: Big5 comes before EUC-JP.
+        // Ties: multi-byte before single-byte, then the standard's order
+        // (Big5 comes before EUC-JP).
         assert_eq!(default_panes(None, &counts), [UTF_8, SHIFT_JIS, BIG5]);
+        let tied = [count(ISO_8859_8, 0), count(GBK, 0), count(GB18030, 0)];
+        assert_eq!(default_panes(None, &tied), [UTF_8, GBK, ISO_8859_8]);
         assert_eq!(default_panes(None, &[]), [UTF_8]);
         // With real counts: a Shift_JIS file.
         let mut rng = Rng(3);
@@ -1386,6 +1764,26 @@ mod tests {
             let errors = counts.iter().find(|c| c.encoding == *pane).unwrap().errors;
             assert!(errors <= shift_jis.errors, "{pane}");
         }
+    }
+
+    #[test]
+    fn detected_panes_show_the_best_utf8_and_another_reading() {
+        let shift_jis =
+            b"\x93\xFA\x96\x7B\x8C\xEA\x82\xCC\x83e\x83L\x83X\x83g\x82\xC5\x82\xB7\x81B";
+        let panes = detected_panes(None, &mojiscope_core::detect(shift_jis));
+        assert_eq!(panes.len(), 3, "{panes:?}");
+        assert_eq!(panes[..2], [SHIFT_JIS, UTF_8]);
+        let utf8 = "Grüße aus Köln".as_bytes();
+        let panes = detected_panes(None, &mojiscope_core::detect(utf8));
+        assert_eq!(panes[0], UTF_8);
+        assert_eq!(panes.len(), 3);
+        // Plain ASCII reads the same in every encoding: the two panes
+        // there are at least: UTF-8 and the next most likely.
+        let ascii = detected_panes(None, &mojiscope_core::detect(b"plain text"));
+        assert_eq!(ascii.len(), 2);
+        assert_eq!(ascii[0], UTF_8);
+        let bom = detected_panes(Some(UTF_16LE), &mojiscope_core::detect(b"\xFF\xFEa\0"));
+        assert_eq!(bom, [UTF_16LE]);
     }
 
     /// `cargo test --release -p mojiscope -- --ignored --nocapture count_errors_speed`

@@ -1,5 +1,5 @@
-//! The command line: `label`, `encodings`, `decode`, `encode` and `convert`,
-//! thin over `mojiscope-core`.
+//! The command line: `label`, `encodings`, `decode`, `encode`, `convert`,
+//! `inspect`, `explain`, `detect` and `fix`, thin over `mojiscope-core`.
 //!
 //! [`run`] parses the arguments and runs one command against the standard
 //! input and output it is given; it returns what to report on success, or a
@@ -7,6 +7,9 @@
 //! writes to standard error itself: `main` does.
 
 mod error;
+mod explain;
+mod fix;
+mod inspect;
 mod output;
 mod transcode;
 
@@ -15,7 +18,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory as _, Parser, Subcommand, ValueEnum};
 use mojiscope_core::{
     BomHandling, DecodeErrorMode, Decoder, EncodeErrorMode, Encoder, Encoding, Group, UTF_8,
 };
@@ -41,7 +44,7 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
-    /// A file to open in the desktop app (not part of this build yet)
+    /// A file to open in the desktop app
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
 }
@@ -62,6 +65,45 @@ enum Command {
     Encode(EncodeArgs),
     /// Convert a file from one encoding to another, writing OUT whole or not at all
     Convert(ConvertArgs),
+    /// Size, byte order mark, and each encoding's error count and first error offsets
+    Inspect(InspectArgs),
+    /// Show the decoder's steps for some bytes, as the standard states them
+    Explain(ExplainArgs),
+    /// Rank the encodings a file may be in: one "NAME<TAB>SCORE" line each, best first
+    Detect {
+        /// The file to examine ("-" for standard input)
+        #[arg(value_name = "FILE")]
+        input: PathBuf,
+    },
+    /// Repair mojibake ("Ã©" for "é") and write the text as UTF-8
+    Fix(fix::FixArgs),
+}
+
+#[derive(Debug, Args)]
+struct InspectArgs {
+    /// Write the report as JSON: size, bom, and candidates with encoding,
+    /// errors and `first_error_offsets` (the first 100)
+    #[arg(long)]
+    json: bool,
+    /// The file to inspect ("-" for standard input)
+    #[arg(value_name = "FILE")]
+    input: PathBuf,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The encoding's decoder runs from its initial state over exactly these bytes, \
+                  their end being the end of the input (no byte order mark handling). \
+                  Each decoded item is shown with its bytes and result, then one line per step, \
+                  the standard's step number in brackets."
+)]
+struct ExplainArgs {
+    /// The encoding whose decoder to explain
+    #[arg(long, value_name = "LABEL")]
+    encoding: OsString,
+    /// The bytes, in hex: 82 A0, 82A0, 0x82 0xA0, \x82\xA0, ...
+    #[arg(value_name = "HEX", required = true, num_args = 1.., allow_hyphen_values = true)]
+    hex: Vec<OsString>,
 }
 
 #[derive(Debug, Args)]
@@ -134,12 +176,21 @@ enum EncodeErrors {
     Html,
 }
 
+/// The command line's definition, as clap sees it: the man page and the
+/// shell completions are generated from it.
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
 /// What a successful command has to report.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Success {
     /// A one-line summary for standard error (how many characters html mode
     /// wrote as references, say).
     pub summary: Option<String>,
+    /// More lines for standard error, each whole (what `fix --explain`
+    /// explains).
+    pub details: Vec<String>,
 }
 
 /// Parses `args` (the program name first) and runs the command, reading
@@ -161,6 +212,12 @@ where
         Some(Command::Decode(args)) => decode_command(&args, stdin, stdout),
         Some(Command::Encode(args)) => encode_command(&args, stdin, stdout),
         Some(Command::Convert(args)) => convert_command(&args, stdin),
+        Some(Command::Inspect(args)) => {
+            inspect::inspect_command(&args.input, args.json, stdin, stdout)
+        }
+        Some(Command::Explain(args)) => explain_command(&args, stdout),
+        Some(Command::Detect { input }) => detect_command(&input, stdin, stdout),
+        Some(Command::Fix(args)) => fix::fix_command(&args, stdin, stdout),
         None => Err(CliError::NoDesktopApp {
             // arg_required_else_help: with no FILE, clap has printed the help.
             file: cli.file.as_deref().map(display_name).unwrap_or_default(),
@@ -258,7 +315,10 @@ fn encode_command(
             count(totals.references, "character", "characters")
         )
     });
-    Ok(Success { summary })
+    Ok(Success {
+        summary,
+        ..Success::default()
+    })
 }
 
 fn convert_command(args: &ConvertArgs, stdin: &mut dyn Read) -> Result<Success, CliError> {
@@ -306,10 +366,58 @@ fn convert_command(args: &ConvertArgs, stdin: &mut dyn Read) -> Result<Success, 
             count(totals.references, "character", "characters"),
         )
     });
-    Ok(Success { summary })
+    Ok(Success {
+        summary,
+        ..Success::default()
+    })
+}
+
+fn explain_command(args: &ExplainArgs, stdout: &mut dyn Write) -> Result<Success, CliError> {
+    let encoding = encoding_for(&args.encoding)?;
+    let bytes = explain::parse_hex(&args.hex)?;
+    writeln!(stdout, "{}", encoding.explain(&bytes)).map_err(stdout_error)?;
+    stdout.flush().map_err(stdout_error)?;
+    Ok(Success::default())
 }
 
 /// "get an encoding", or the error for an unknown label.
+/// `detect`: the ranking on standard output, one `NAME<TAB>SCORE` line per
+/// candidate, best first; the notes (sampling, BOM-less UTF-16, weak
+/// evidence) as the summary for standard error.
+fn detect_command(
+    input: &Path,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+) -> Result<Success, CliError> {
+    let file = display_name(input);
+    let bytes = with_input(input, stdin, |reader| {
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|source| CliError::Read {
+                file: file.clone(),
+                source,
+            })?;
+        Ok(bytes)
+    })?;
+    let detection = mojiscope_core::detect(&bytes);
+    for candidate in &detection.candidates {
+        writeln!(
+            stdout,
+            "{}\t{:.4}",
+            candidate.encoding.name(),
+            candidate.score
+        )
+        .map_err(stdout_error)?;
+    }
+    stdout.flush().map_err(stdout_error)?;
+    let notes: Vec<String> = detection.notes.iter().map(ToString::to_string).collect();
+    Ok(Success {
+        summary: (!notes.is_empty()).then(|| format!("{file}: {}", notes.join("; "))),
+        details: Vec::new(),
+    })
+}
+
 fn encoding_for(label: &OsStr) -> Result<&'static Encoding, CliError> {
     Encoding::for_label(label.as_encoded_bytes()).ok_or_else(|| CliError::UnknownLabel {
         label: label.to_string_lossy().into_owned(),

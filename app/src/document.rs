@@ -15,7 +15,7 @@ use std::sync::Arc;
 use mojiscope_core::{Encoding, bom_sniff};
 use thiserror::Error;
 
-/// Files of this size or more would be memory-mapped rather than read (see
+/// Files of this size or more are memory-mapped rather than read (see
 /// [`FileBytes`]).
 pub const MAP_THRESHOLD: u64 = 16 * 1024 * 1024;
 
@@ -70,14 +70,10 @@ impl Document {
 
 /// The bytes of a file, shared: cloning is an `Arc` clone.
 ///
-/// The design maps files of [`MAP_THRESHOLD`] or more read-only (with
-/// `memmap2`) instead of reading them. Mapping a file is `unsafe` (another
-/// process may change or truncate it underneath, and a truncated mapping
-/// faults on access; the file watcher reloads on change to keep that window
-/// short), and the workspace forbids `unsafe_code`, so for now every file is
-/// read into memory. `Mapped` becomes a second variant of the private
-/// storage enum once that lint allows one audited block; nothing outside
-/// this type changes.
+/// Files of [`MAP_THRESHOLD`] or more are mapped read-only (with `memmap2`)
+/// instead of read: a 1 GiB file opens at once, its pages are read as the
+/// views and jobs touch them, and the operating system can drop them again,
+/// so the file is never copied into the heap. Smaller files are read whole.
 #[derive(Clone, Default)]
 pub struct FileBytes(Arc<Storage>);
 
@@ -85,6 +81,8 @@ pub struct FileBytes(Arc<Storage>);
 enum Storage {
     /// Read into memory.
     Owned(Vec<u8>),
+    /// Mapped from the file.
+    Mapped(memmap2::Mmap),
 }
 
 impl Default for Storage {
@@ -110,6 +108,12 @@ impl FileBytes {
                 path: path.to_owned(),
             });
         }
+        if metadata.len() >= MAP_THRESHOLD && metadata.is_file() {
+            return map(&file).map_err(|source| LoadError::Read {
+                path: path.to_owned(),
+                source,
+            });
+        }
         // The size is a hint: the file may change while it is read.
         let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
         file.read_to_end(&mut bytes)
@@ -118,6 +122,33 @@ impl FileBytes {
                 source,
             })?;
         Ok(FileBytes::from(bytes))
+    }
+}
+
+/// Maps `file` read-only.
+#[expect(
+    unsafe_code,
+    reason = "memory-mapping a file is unsafe; see the safety comment, the one audited block"
+)]
+fn map(file: &File) -> io::Result<FileBytes> {
+    // SAFETY: `Mmap::map` is unsafe because the mapped bytes may change, or
+    // the pages vanish, if another process writes to or truncates the file
+    // while it is mapped. The map is private and read-only: this process
+    // never writes through it, so Rust's aliasing rules hold for our own
+    // accesses. Bytes another process changes are read as whatever they are
+    // at the time (every decoder accepts any byte), and the file watcher
+    // reloads the document when the file changes. A file truncated under the
+    // map makes reads past its new end fault (SIGBUS), as in every program
+    // that maps files; mojiscope maps only files of MAP_THRESHOLD or more,
+    // the files that cannot reasonably be copied into memory.
+    let map = unsafe { memmap2::Mmap::map(file)? };
+    Ok(FileBytes(Arc::new(Storage::Mapped(map))))
+}
+
+impl FileBytes {
+    /// Whether the bytes are mapped from the file rather than read.
+    pub fn is_mapped(&self) -> bool {
+        matches!(&*self.0, Storage::Mapped(_))
     }
 }
 
@@ -133,6 +164,7 @@ impl Deref for FileBytes {
     fn deref(&self) -> &[u8] {
         match &*self.0 {
             Storage::Owned(bytes) => bytes,
+            Storage::Mapped(map) => map,
         }
     }
 }
@@ -244,6 +276,27 @@ mod tests {
         let empty = Document::open(&path, 9).unwrap();
         assert!(empty.is_empty());
         assert_eq!(empty.bom, None);
+    }
+
+    #[test]
+    fn large_files_are_mapped_and_read_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("large.txt");
+        let mut content = Vec::with_capacity(MAP_THRESHOLD as usize + 3);
+        while content.len() < MAP_THRESHOLD as usize {
+            content.extend_from_slice("line ×\n".as_bytes());
+        }
+        content.extend_from_slice(b"end");
+        fs::write(&path, &content).unwrap();
+        let document = Document::open(&path, 1).unwrap();
+        assert!(document.bytes.is_mapped());
+        assert_eq!(&*document.bytes, &content[..]);
+        assert_eq!(document.len(), content.len() as u64);
+
+        fs::write(&path, b"small").unwrap();
+        let small = Document::open(&path, 2).unwrap();
+        assert!(!small.bytes.is_mapped());
+        assert_eq!(&*small.bytes, b"small");
     }
 
     #[test]

@@ -21,10 +21,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
-use mojiscope_core::{ALL, BomHandling, Encoding};
+use mojiscope_core::{ALL, BomHandling, Detection, Encoding, detect};
 
 use crate::analysis::{
-    EncodingAnalysis, ErrorCount, LineIndex, analyse, count_errors_with_progress,
+    Analyser, EncodingAnalysis, ErrorCount, LineIndex, count_errors_with_progress,
 };
 use crate::document::{Document, FileBytes};
 
@@ -75,6 +75,8 @@ pub enum JobKind {
     },
     /// The row index (built with pane 0's analysis).
     Lines,
+    /// Encoding detection.
+    Detect,
 }
 
 impl fmt::Display for JobKind {
@@ -83,6 +85,7 @@ impl fmt::Display for JobKind {
             JobKind::Counts => f.write_str("counting errors"),
             JobKind::Analysis { pane } => write!(f, "analysing pane {}", pane + 1),
             JobKind::Lines => f.write_str("indexing rows"),
+            JobKind::Detect => f.write_str("detecting the encoding"),
         }
     }
 }
@@ -126,6 +129,13 @@ pub enum JobEvent {
         /// The result.
         index: Arc<LineIndex>,
     },
+    /// The ranking of the candidate encodings.
+    Detection {
+        /// The document's generation.
+        generation: u64,
+        /// The result.
+        detection: Arc<Detection>,
+    },
     /// A job could not be done.
     Failed {
         /// The document's generation.
@@ -145,6 +155,7 @@ impl JobEvent {
             | JobEvent::Counts { generation, .. }
             | JobEvent::Analysis { generation, .. }
             | JobEvent::Lines { generation, .. }
+            | JobEvent::Detection { generation, .. }
             | JobEvent::Failed { generation, .. } => *generation,
         }
     }
@@ -154,6 +165,7 @@ impl JobEvent {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Slot {
     Counts,
+    Detect,
     Pane(usize),
 }
 
@@ -214,6 +226,27 @@ impl Jobs {
             "counts".to_owned(),
             move |worker| {
                 count_job(worker, &bytes);
+            },
+        );
+    }
+
+    /// Ranks the candidate encodings of the document
+    /// ([`JobEvent::Detection`]), replacing any detection still running.
+    /// Detection samples large files, so it takes a fraction of a second
+    /// whatever the size.
+    pub fn start_detection(&mut self, document: &Document) {
+        let worker = self.worker(Slot::Detect, document.generation);
+        let bytes = document.bytes.clone();
+        spawn(
+            worker,
+            JobKind::Detect,
+            "detect".to_owned(),
+            move |worker| {
+                let detection = detect(&bytes);
+                worker.send(JobEvent::Detection {
+                    generation: worker.generation,
+                    detection: Arc::new(detection),
+                });
             },
         );
     }
@@ -382,7 +415,14 @@ fn spawn(worker: Worker, job: JobKind, name: String, body: impl FnOnce(&Worker) 
     let spawned = thread::Builder::new().name(name).spawn(move || {
         let result = panic::catch_unwind(AssertUnwindSafe(|| body(&on_thread)));
         if let Err(payload) = result {
-            on_thread.fail(job, format!("internal error: {}", panic_message(&*payload)));
+            // The panic hook, if installed, saved a report: say where.
+            let message = crate::crash::last()
+                .filter(|crash| crash.summary.starts_with(panic_message(&*payload)))
+                .map_or_else(
+                    || format!("internal error: {}", panic_message(&*payload)),
+                    |crash| crash.message(),
+                );
+            on_thread.fail(job, message);
         }
         on_thread.finished.store(true, Ordering::Release);
     });
@@ -427,6 +467,12 @@ fn count_job(worker: &Worker, bytes: &FileBytes) {
     }
 }
 
+/// The first snapshot of an analysis is sent after this many bytes, the
+/// next after four times as many, and so on: a huge file shows its first
+/// screen at once, and the copies the snapshots cost add up to a third of
+/// the final analysis at most.
+const FIRST_SNAPSHOT: u64 = 1024 * 1024;
+
 fn analysis_job(
     worker: &Worker,
     bytes: &FileBytes,
@@ -436,30 +482,46 @@ fn analysis_job(
 ) {
     let job = JobKind::Analysis { pane };
     let total = bytes.len() as u64;
-    let mut progress = |done| worker.progress(job, done, total);
-    let Some(analysis) = analyse(
-        bytes,
-        encoding,
-        bom_handling,
-        worker.cancel.flag(),
-        &mut progress,
-    ) else {
-        return;
-    };
-    let analysis = Arc::new(analysis);
+    // Pane 0's decode also gives the rows every pane is laid out in.
+    let mut analyser = Analyser::new(encoding, bom_handling, pane == 0);
+    let mut next_snapshot = FIRST_SNAPSHOT;
+    while !analyser.step(bytes) {
+        if worker.cancel.is_cancelled() {
+            return;
+        }
+        worker.progress(job, analyser.done(), total);
+        if analyser.done() >= next_snapshot {
+            next_snapshot = next_snapshot.saturating_mul(4);
+            let (analysis, rows) = analyser.snapshot();
+            if !send_analysis(worker, pane, analysis, rows) {
+                return;
+            }
+        }
+    }
+    worker.progress(job, total, total);
+    let (analysis, rows) = analyser.finish(bytes);
+    send_analysis(worker, pane, analysis, rows);
+}
+
+/// Sends an analysis and, after it, its rows. Returns false if the job is to
+/// stop.
+fn send_analysis(
+    worker: &Worker,
+    pane: usize,
+    analysis: EncodingAnalysis,
+    rows: Option<LineIndex>,
+) -> bool {
     let sent = worker.send(JobEvent::Analysis {
         generation: worker.generation,
         pane,
-        analysis: Arc::clone(&analysis),
+        analysis: Arc::new(analysis),
     });
-    if !sent || pane != 0 {
-        return;
-    }
-    if let Some(index) = LineIndex::build(bytes, &analysis, worker.cancel.flag()) {
-        worker.send(JobEvent::Lines {
+    match rows {
+        Some(index) if sent => worker.send(JobEvent::Lines {
             generation: worker.generation,
             index: Arc::new(index),
-        });
+        }),
+        _ => sent,
     }
 }
 
@@ -497,7 +559,7 @@ mod tests {
         let mut events = Vec::new();
         while !done(&events) {
             assert!(
-                started.elapsed() < Duration::from_secs(60),
+                started.elapsed() < Duration::from_mins(1),
                 "timed out; events so far: {events:?}"
             );
             match jobs.try_recv() {
@@ -511,7 +573,7 @@ mod tests {
     fn wait_idle(jobs: &Jobs) {
         let started = Instant::now();
         while jobs.is_busy() {
-            assert!(started.elapsed() < Duration::from_secs(60), "still busy");
+            assert!(started.elapsed() < Duration::from_mins(1), "still busy");
             thread::sleep(Duration::from_millis(1));
         }
     }
@@ -694,10 +756,19 @@ mod tests {
         let total = bytes.len() as u64;
         jobs.start_analysis(&document(bytes, 9), 1, WINDOWS_1252, BomHandling::None);
         let events = collect_until(&jobs, |events| {
-            events
-                .iter()
-                .any(|event| matches!(event, JobEvent::Analysis { .. }))
+            events.iter().any(|event| {
+                matches!(event, JobEvent::Analysis { analysis, .. } if analysis.is_complete())
+            })
         });
+        // Snapshots came first, each covering more of the file.
+        let covered: Vec<u64> = events
+            .iter()
+            .filter_map(|event| match event {
+                JobEvent::Analysis { analysis, .. } => Some(analysis.byte_len()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(covered, [1 << 20, 4 << 20, total], "{covered:?}");
         let progress: Vec<u64> = events
             .iter()
             .filter_map(|event| match event {

@@ -9,8 +9,12 @@
 pub mod analysis;
 pub mod app;
 pub mod cli;
+pub mod crash;
 pub mod document;
+pub mod icon;
 pub mod jobs;
+pub mod save;
 pub mod state;
 pub mod theme;
 pub mod ui;
+pub mod watch;

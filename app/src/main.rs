@@ -5,6 +5,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write as _};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,6 +14,7 @@ use mojiscope::app::InspectorApp;
 use mojiscope::cli::{self, CliError};
 
 fn main() -> ExitCode {
+    mojiscope::crash::install();
     let args: Vec<OsString> = std::env::args_os().collect();
     // No arguments at all: the desktop app, if there is a display to show it
     // on; otherwise the command line's help, as before.
@@ -25,8 +27,8 @@ fn main() -> ExitCode {
     let result = cli::run(args.iter().cloned(), &mut stdin.lock(), &mut stdout);
     match result {
         Ok(success) => {
-            if let Some(summary) = success.summary {
-                report(&summary);
+            for line in success.details.iter().chain(&success.summary) {
+                report(line);
             }
             ExitCode::SUCCESS
         }
@@ -67,7 +69,7 @@ fn display_available() -> bool {
 
 /// Runs the desktop app until its window closes.
 fn desktop(file: Option<PathBuf>) -> ExitCode {
-    let options = eframe::NativeOptions {
+    let mut options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("mojiscope")
             .with_app_id("mojiscope")
@@ -76,21 +78,41 @@ fn desktop(file: Option<PathBuf>) -> ExitCode {
             .with_drag_and_drop(true),
         ..eframe::NativeOptions::default()
     };
-    let result = eframe::run_native(
-        "mojiscope",
-        options,
-        Box::new(move |cc| {
-            Ok(Box::new(InspectorApp::from_creation_context(
-                cc,
-                file.as_deref(),
-            )))
-        }),
-    );
+    match mojiscope::icon::icon_data() {
+        Ok(icon) => options.viewport = options.viewport.with_icon(icon),
+        // A window without its icon is still the app.
+        Err(error) => report(&format!("cannot load the window icon: {error}")),
+    }
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        eframe::run_native(
+            "mojiscope",
+            options,
+            Box::new(move |cc| {
+                Ok(Box::new(InspectorApp::from_creation_context(
+                    cc,
+                    file.as_deref(),
+                )))
+            }),
+        )
+    }));
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(error)) => {
             report(&format!("cannot start the desktop app: {error}"));
             ExitCode::from(2)
+        }
+        Err(_) => {
+            // The panic hook has written the report and said so on standard
+            // error; a person who double-clicked the app sees no terminal.
+            if let Some(crash) = mojiscope::crash::last() {
+                rfd::MessageDialog::new()
+                    .set_level(rfd::MessageLevel::Error)
+                    .set_title("mojiscope stopped")
+                    .set_description(crash.message())
+                    .set_buttons(rfd::MessageButtons::Ok)
+                    .show();
+            }
+            ExitCode::from(101)
         }
     }
 }

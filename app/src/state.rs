@@ -5,14 +5,16 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use mojiscope_core::{ByteSpan, Encoding, UTF_16BE, UTF_16LE};
+use mojiscope_core::{ByteSpan, Detection, Encoding, UTF_16BE, UTF_16LE};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{ErrorCount, LineIndex};
 use crate::document::Document;
+use crate::save::SaveSettings;
 use crate::ui::decode_view::Pane;
 use crate::ui::hex_view::HexView;
 use crate::ui::inspector::Inspector;
+use crate::ui::rows::RowPosition;
 
 /// How many files File ▸ Open Recent remembers.
 pub const MAX_RECENT: usize = 10;
@@ -32,6 +34,8 @@ pub struct Settings {
     pub hex_width: usize,
     /// Dark theme (else light).
     pub dark_mode: bool,
+    /// The choices of the last save.
+    pub save: SaveSettings,
 }
 
 impl Default for Settings {
@@ -40,6 +44,7 @@ impl Default for Settings {
             recent: Vec::new(),
             hex_width: 16,
             dark_mode: true,
+            save: SaveSettings::default(),
         }
     }
 }
@@ -87,6 +92,60 @@ impl Settings {
     }
 }
 
+/// Where the settings came from at startup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Restored {
+    /// Read from the settings file.
+    Read,
+    /// There were none (a first start): the defaults.
+    Fresh,
+    /// They could not be read (`why`); the defaults are used, and the file
+    /// is written anew when the window closes.
+    Unreadable {
+        /// For the notice.
+        why: String,
+    },
+}
+
+impl Settings {
+    /// The settings stored as `stored` (eframe's stored string for
+    /// [`Settings::KEY`], if any); `file_present` says whether the settings
+    /// file exists and is not empty, so that a file eframe could not parse at
+    /// all (it then stores nothing) is told apart from a first start.
+    pub fn restore(stored: Option<&str>, file_present: bool) -> (Settings, Restored) {
+        match stored {
+            Some(text) => match ron::from_str::<Settings>(text) {
+                Ok(settings) => (settings, Restored::Read),
+                Err(error) => (
+                    Settings::default(),
+                    Restored::Unreadable {
+                        why: error.to_string(),
+                    },
+                ),
+            },
+            None if file_present => (
+                Settings::default(),
+                Restored::Unreadable {
+                    why: "the settings file is not valid".to_owned(),
+                },
+            ),
+            None => (Settings::default(), Restored::Fresh),
+        }
+    }
+}
+
+impl Restored {
+    /// The notice for the status bar, if the settings were lost.
+    pub fn notice(&self) -> Option<String> {
+        match self {
+            Restored::Unreadable { why } => Some(format!(
+                "the saved settings could not be read ({why}); starting with the defaults"
+            )),
+            Restored::Read | Restored::Fresh => None,
+        }
+    }
+}
+
 /// A recently opened file and the encodings its panes showed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecentFile {
@@ -116,6 +175,18 @@ pub struct Selection {
     pub origin: SelectionOrigin,
 }
 
+/// Which of the document's whole-file jobs failed or were cancelled (their
+/// results will not come).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Failed {
+    /// Counting the errors of every override choice.
+    pub counts: bool,
+    /// Building the line index (with the primary pane's analysis).
+    pub lines: bool,
+    /// Detecting the encoding.
+    pub detection: bool,
+}
+
 /// The open document and what the background jobs learned of it.
 #[derive(Default)]
 pub struct Session {
@@ -133,20 +204,20 @@ pub struct Session {
     pub lines: Option<Arc<LineIndex>>,
     /// Whole-file error counts of every override choice.
     pub counts: Option<Vec<ErrorCount>>,
-    /// Whether counting the errors failed or was cancelled.
-    pub counts_failed: bool,
-    /// Whether building the line index failed or was cancelled.
-    pub lines_failed: bool,
+    /// Which whole-file jobs failed or were cancelled.
+    pub failed: Failed,
+    /// The ranking of the candidate encodings.
+    pub detection: Option<Arc<Detection>>,
+    /// The encoding whose "why?" window is open.
+    pub why: Option<&'static Encoding>,
     /// Progress of the counting or indexing job: done, total.
     pub progress: Option<(u64, u64)>,
     /// The shared selection.
     pub selection: Option<Selection>,
     /// The pane F8 moves in.
     pub focused_pane: usize,
-    /// The vertical scroll offset the panes share.
-    pub pane_scroll_y: f32,
-    /// A row the panes should scroll to, next frame.
-    pub pane_reveal_row: Option<usize>,
+    /// Where the panes are scrolled to (they scroll together).
+    pub pane_position: RowPosition,
     /// The hex view's state.
     pub hex: HexView,
     /// The inspector's state.
@@ -155,6 +226,9 @@ pub struct Session {
     pub goto: Option<String>,
     /// Whether the panes were set from the error counts (or from the recent files).
     pub panes_settled: bool,
+    /// After a reload: the byte offset whose row the panes scroll to once
+    /// the new rows reach it.
+    pub pending_pane_top: Option<u64>,
 }
 
 impl Session {
@@ -166,11 +240,19 @@ impl Session {
         let panes = self
             .panes
             .iter()
-            .filter(|pane| pane.analysis.is_none() && pane.failed.is_none())
+            .filter(|pane| {
+                pane.failed.is_none()
+                    && pane
+                        .analysis
+                        .as_ref()
+                        .is_none_or(|analysis| !analysis.is_complete())
+            })
             .count();
-        let lines = self.lines.is_none() && !self.lines_failed;
-        let counts = self.counts.is_none() && !self.counts_failed;
-        panes + usize::from(lines) + usize::from(counts)
+        let lines =
+            self.lines.as_ref().is_none_or(|lines| !lines.is_complete()) && !self.failed.lines;
+        let counts = self.counts.is_none() && !self.failed.counts;
+        let detection = self.detection.is_none() && !self.failed.detection;
+        panes + usize::from(lines) + usize::from(counts) + usize::from(detection)
     }
 
     /// The encoding a UTF-16 byte order mark forces on every pane, if the
@@ -214,6 +296,40 @@ mod tests {
         assert_eq!(
             settings.panes_for(Path::new("/f5")),
             Some(vec![UTF_8, SHIFT_JIS])
+        );
+    }
+
+    #[test]
+    fn settings_survive_a_round_trip_and_a_corrupt_file_gives_defaults() {
+        let mut settings = Settings {
+            hex_width: 32,
+            dark_mode: false,
+            ..Settings::default()
+        };
+        settings.remember(Path::new("/notes.txt"), &[UTF_8, SHIFT_JIS]);
+        let text = ron::to_string(&settings).unwrap();
+        assert_eq!(
+            Settings::restore(Some(&text), true),
+            (settings, Restored::Read)
+        );
+        let (restored, how) = Settings::restore(Some("(hex_width: \"wide\""), true);
+        assert_eq!(restored, Settings::default());
+        assert!(
+            how.notice().unwrap().contains("could not be read"),
+            "{how:?}"
+        );
+        let (restored, how) = Settings::restore(None, true);
+        assert_eq!(restored, Settings::default());
+        assert!(how.notice().is_some());
+        assert_eq!(
+            Settings::restore(None, false),
+            (Settings::default(), Restored::Fresh)
+        );
+        // Fields added later or missing take their defaults.
+        let (old, how) = Settings::restore(Some("(hex_width: 8)"), true);
+        assert_eq!(
+            (old.hex_width, old.dark_mode, how),
+            (8, true, Restored::Read)
         );
     }
 

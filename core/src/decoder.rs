@@ -372,6 +372,15 @@ impl Driver {
         self.next_base
     }
 
+    /// The bytes kept from earlier calls (offsets `item_start..next_base`),
+    /// and how many of them the handler has read (the rest were restored to
+    /// the input and await handling again).
+    pub(crate) fn carry(&self) -> (&[u8], usize) {
+        let carry = &self.carry[..usize::from(self.carry_len)];
+        let read = self.cursor.saturating_sub(self.item_start) as usize;
+        (carry, read.min(carry.len()))
+    }
+
     /// Whether a sequence is pending (bytes consumed that have made no item yet).
     pub(crate) fn has_pending(&self) -> bool {
         self.carry_len > 0
@@ -1035,6 +1044,27 @@ enum BomState {
     Done,
 }
 
+/// Not in spec: a decoder's state as `explain` needs it to replay the
+/// decoder from where it is.
+pub(crate) struct Resume<'a> {
+    /// The encoding being decoded.
+    pub(crate) encoding: &'static Encoding,
+    /// The handler and its state.
+    pub(crate) codec: &'a DecoderCodec,
+    /// Offset of `carry[0]` (or of `unread[0]` when `carry` is empty).
+    pub(crate) start: u64,
+    /// The bytes of the pending item kept from earlier calls.
+    pub(crate) carry: &'a [u8],
+    /// How many of `carry` the handler has read.
+    pub(crate) carry_read: usize,
+    /// Bytes given to the decoder that follow `carry` and that its handler
+    /// has not seen: collected while sniffing for a byte order mark, or
+    /// waiting to be replayed after it.
+    pub(crate) unread: &'a [u8],
+    /// The byte order mark handling still to do, if sniffing is undecided.
+    pub(crate) sniffing: Option<BomHandling>,
+}
+
 /// A streaming decoder for one encoding: the standard's decoder instance,
 /// with its state kept between calls, and optional BOM handling.
 ///
@@ -1114,6 +1144,31 @@ impl Decoder {
             BomState::Sniffing { len, .. } => *len > 0,
             BomState::Replay { .. } => true,
             BomState::Done => self.driver.has_pending(),
+        }
+    }
+
+    /// Not in spec: where this decoder is, for `explain` to go on from there.
+    pub(crate) fn resume(&self) -> Resume<'_> {
+        let (carry, carry_read) = self.driver.carry();
+        let (unread, sniffing): (&[u8], _) = match &self.bom {
+            BomState::Sniffing {
+                handling,
+                buffer,
+                len,
+            } => (&buffer[..usize::from(*len)], Some(*handling)),
+            BomState::Replay { buffer, start, len } => {
+                (&buffer[usize::from(*start)..usize::from(*len)], None)
+            }
+            BomState::Done => (&[], None),
+        };
+        Resume {
+            encoding: self.encoding,
+            codec: &self.codec,
+            start: self.driver.next_base() - carry.len() as u64,
+            carry,
+            carry_read,
+            unread,
+            sniffing,
         }
     }
 

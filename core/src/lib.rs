@@ -62,32 +62,57 @@
 //! | UTF-8 encode | [`utf8_encode`] |
 //! | error (a decoder's) | [`DecoderResult::Malformed`], [`DecodeErrorKind`] |
 //! | error with a code point (an encoder's) | [`EncoderResult::Unmappable`], [`Unmappable`] |
+//! | index, index code point, index pointer | [`Index`], [`Index::code_point`], [`Index::pointers`] |
+//! | a decoder's steps, numbers filled in | [`Encoding::explain`], [`Decoder::explain`], [`Explanation`] |
+//! | (beyond the standard) which encoding bytes are in | [`detect`], [`Detection`], [`Candidate`], [`Evidence`], [`Note`] |
+//!
+//! For teaching, [`Explanation`] gives the decoder's steps for some bytes as
+//! data ([`Step`], [`StepKind`], each with its [`Citation`]), from the same
+//! code that decodes; [`CodePage`] is a single-byte encoding's 256 bytes,
+//! [`IndexLayout`] an index laid out in an encoding's bytes, and
+//! [`character_bytes`] a character's bytes in every encoding.
 //!
 //! The index tables come from the `mojiscope-indexes` crate, generated from
 //! the standard's own data (CC BY 4.0).
+//!
+//! On top of the standard, [`repair`] finds and undoes mojibake: text that
+//! went through the wrong decoder once or more ("Ã©tÃ©" for "été").
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod bom;
+mod code_page;
 mod codec;
 mod decoder;
+mod detect;
 mod encoder;
 mod encoding;
 mod error;
+mod explain;
 mod hooks;
+mod index;
 mod provenance;
+pub mod repair;
 #[cfg(test)]
 mod testing;
 mod text;
 
 pub use bom::bom_sniff;
+pub use code_page::{CharacterBytes, CodePage, character_bytes};
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
+pub use detect::{Candidate, Detection, Evidence, Note, detect};
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;
 pub use error::{DecodeError, EncodeError};
+pub use explain::{
+    Boundary, Citation, Document, ExplainedItem, Explanation, PointerFormula, RangesLookup, Step,
+    StepKind, Value, Variable,
+};
 pub use hooks::{
     Decoded, utf8_decode, utf8_decode_without_bom, utf8_decode_without_bom_or_fail, utf8_encode,
 };
+pub use index::{Index, IndexLayout};
 pub use provenance::{
     ByteSpan, DecodeErrorKind, DecodeSink, ErrorCounter, SkipReason, Trace, TraceItem, TraceKind,
 };

@@ -31,13 +31,32 @@ pub fn code_point(pointer: u32) -> Option<char> {
     if pointer == E7C7_POINTER {
         return Some('\u{E7C7}');
     }
-    // Step 3: the last range starting at or before the pointer.
+    // Step 3.
+    let (offset, code_point_offset) = range_at(pointer)?;
+    // Step 4.
+    char::from_u32(code_point_offset + (pointer - offset))
+}
+
+/// Step 3 of the [index gb18030 ranges code point](https://encoding.spec.whatwg.org/#index-gb18030-ranges-code-point):
+/// the range `pointer` falls in, as (`offset`, `codePointOffset`): the last
+/// pointer of the index that is less than or equal to `pointer`, and its code
+/// point. Every pointer has one (the first range starts at 0); the steps
+/// before it rule out the pointers that have no code point.
+///
+/// # Examples
+///
+/// ```
+/// use mojiscope_indexes::gb18030_ranges;
+///
+/// // 0x81 0x30 0x81 0x30 is pointer 10, in the range of pointer 0 and U+0080.
+/// assert_eq!(gb18030_ranges::range_at(10), Some((0, 0x80)));
+/// ```
+#[inline]
+pub fn range_at(pointer: u32) -> Option<(u32, u32)> {
     let range = GB18030_RANGES
         .partition_point(|&(offset, _)| offset <= pointer)
         .checked_sub(1)?;
-    let &(offset, code_point_offset) = GB18030_RANGES.get(range)?;
-    // Step 4.
-    char::from_u32(code_point_offset + (pointer - offset))
+    GB18030_RANGES.get(range).copied()
 }
 
 /// The [index gb18030 ranges pointer](https://encoding.spec.whatwg.org/#index-gb18030-ranges-pointer)
@@ -84,7 +103,7 @@ pub fn table() -> &'static [(u32, u32)] {
 
 #[cfg(test)]
 mod tests {
-    use super::{NO_RANGE, code_point, pointer, table};
+    use super::{NO_RANGE, code_point, pointer, range_at, table};
     use crate::testing;
 
     #[test]
@@ -95,6 +114,12 @@ mod tests {
         assert_eq!(code_point(7457), Some('\u{E7C7}'));
         assert_eq!(pointer('\u{E7C7}'), 7457);
         assert_eq!(pointer('\u{1E3F}'), 7457);
+        // 7457 falls in the range of pointer 820 and U+0452:
+        // 0x452 + 7457 − 820 = 0x1E3F.
+        assert_eq!(range_at(7457), Some((820, 0x452)));
+        assert_eq!(range_at(0), Some((0, 0x80)));
+        assert_eq!(range_at(39419), Some((39394, 0xFFE6)));
+        assert_eq!(range_at(u32::MAX), Some((189_000, 0x1_0000)));
         // Round trips (for code points the two-byte index does not have).
         for (p, c) in [
             (0, '\u{80}'),

@@ -9,6 +9,7 @@
 //! always gives the same bytes.
 
 mod json;
+pub mod languages;
 
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};

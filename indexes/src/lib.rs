@@ -39,6 +39,7 @@
 //! Google, Mozilla, Microsoft), licensed under
 //! [CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[rustfmt::skip]
@@ -57,6 +58,7 @@ pub mod gb18030_ranges;
 pub mod iso_2022_jp_katakana;
 pub mod jis0208;
 pub mod jis0212;
+pub mod language;
 pub mod single_byte;
 
 pub use generated::encodings::{ENCODINGS, LABELS};

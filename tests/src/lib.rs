@@ -6,6 +6,8 @@
 //! `mojiscope` package's own smoke test makes Cargo build it). Set
 //! `MOJISCOPE_BIN` to test another build.
 
+#![forbid(unsafe_code)]
+
 use std::ffi::OsStr;
 use std::io::Write as _;
 use std::path::PathBuf;

@@ -16,7 +16,14 @@ fn help_lists_the_subcommands_with_descriptions() {
     let run = run(["--help"], b"");
     run.assert_success();
     let help = run.stdout_text();
-    for command in ["label", "encodings", "decode", "encode", "convert"] {
+    for command in [
+        "label",
+        "encodings",
+        "decode",
+        "encode",
+        "convert",
+        "inspect",
+    ] {
         let line = help
             .lines()
             .find(|line| line.trim_start().starts_with(&format!("{command} ")))

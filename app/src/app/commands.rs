@@ -1,11 +1,12 @@
 //! What panels, menus and shortcuts ask for. Commands are collected during
-//! a frame and applied once, at its end, by [`super::InspectorApp::apply`].
+//! a frame and applied once, at its end, by `InspectorApp::apply`.
 
 use std::path::PathBuf;
 
 use mojiscope_core::Encoding;
 
 use crate::state::Selection;
+use crate::ui::teaching::Lesson;
 
 /// One thing the user asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +50,16 @@ pub enum Command {
     SetDarkMode(bool),
     /// Stop the background jobs.
     CancelJobs,
+    /// Show Help ▸ About mojiscope.
+    ShowAbout,
+    /// Show how detection ranks an encoding, and why.
+    ShowWhy(&'static Encoding),
+    /// Open a window of the Learn menu.
+    ShowLesson(Lesson),
+    /// Open File ▸ Save as on the focused pane's text.
+    SaveAs,
+    /// The same, with UTF-8 preselected.
+    SaveAsUtf8,
 }
 
 /// Parses what the user typed into Go to offset: decimal, or hex with `0x`.

@@ -2,17 +2,20 @@
 //! shortcuts, the file dialog's answer, and applying commands.
 
 use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
 
 use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
 use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
 
 use super::{Command, InspectorApp};
-use crate::analysis::default_panes;
+use crate::analysis::{default_panes, detected_panes};
 use crate::document::Document;
 use crate::jobs::{JobEvent, JobKind};
 use crate::state::{MAX_PANES, MIN_PANES, Selection, SelectionOrigin, Session};
 use crate::ui::decode_view::Pane;
 use crate::ui::error_list::error_at;
+use crate::watch::{Change, FileWatch};
 
 /// The most job events handled in one frame (the rest wait for the next).
 const MAX_EVENTS_PER_FRAME: usize = 256;
@@ -21,6 +24,14 @@ const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O)
 const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
 const CLOSE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
 const GO_TO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
+/// Save as (Ctrl+Shift+S): the modifiers of both.
+pub(super) const SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(
+    Modifiers {
+        shift: true,
+        ..Modifiers::COMMAND
+    },
+    Key::S,
+);
 const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
 const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
 
@@ -58,6 +69,7 @@ impl InspectorApp {
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => self.dialog = None,
             }
         }
+        self.watch_logic(ctx);
         let dropped = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -68,7 +80,7 @@ impl InspectorApp {
         if let Some(path) = dropped {
             self.commands.push(Command::Open(path));
         }
-        let typing = ctx.egui_wants_keyboard_input();
+        let typing = ctx.text_edit_focused();
         ctx.input_mut(|input| {
             if input.consume_shortcut(&OPEN) {
                 self.commands.push(Command::OpenDialog);
@@ -81,6 +93,9 @@ impl InspectorApp {
             }
             if input.consume_shortcut(&GO_TO) {
                 self.commands.push(Command::ShowGoTo);
+            }
+            if input.consume_shortcut(&SAVE_AS) {
+                self.commands.push(Command::SaveAs);
             }
             if typing {
                 return;
@@ -96,17 +111,15 @@ impl InspectorApp {
     }
 
     fn handle_event(&mut self, event: JobEvent) {
+        // Events of an earlier load of the document are stale.
+        if event.generation() != self.session.generation {
+            return;
+        }
         let session = &mut self.session;
         match event {
             JobEvent::Progress {
-                generation,
-                job,
-                done,
-                total,
+                job, done, total, ..
             } => {
-                if generation != session.generation {
-                    return;
-                }
                 let progress = (done < total).then_some((done, total));
                 match job {
                     JobKind::Analysis { pane } => {
@@ -115,29 +128,26 @@ impl InspectorApp {
                         }
                     }
                     JobKind::Counts | JobKind::Lines => session.progress = progress,
+                    JobKind::Detect => {}
                 }
             }
-            JobEvent::Counts { generation, counts } => {
-                if generation != session.generation {
-                    return;
+            JobEvent::Counts { counts, .. } => {
+                session.counts = Some(counts);
+                // Detection chooses the panes; only without it do the counts.
+                if !session.panes_settled && session.failed.detection {
+                    self.panes_from_counts();
                 }
-                if !session.panes_settled {
-                    let bom = session.document.as_ref().and_then(|d| d.bom);
-                    let encodings = default_panes(bom, &counts);
-                    session.counts = Some(counts);
+            }
+            JobEvent::Detection { detection, .. } => {
+                let settled = session.panes_settled;
+                let bom = session.document.as_ref().and_then(|d| d.bom);
+                let encodings = detected_panes(bom, &detection);
+                session.detection = Some(detection);
+                if !settled {
                     self.set_panes(&encodings);
-                } else {
-                    session.counts = Some(counts);
                 }
             }
-            JobEvent::Analysis {
-                generation,
-                pane,
-                analysis,
-            } => {
-                if generation != session.generation {
-                    return;
-                }
+            JobEvent::Analysis { pane, analysis, .. } => {
                 if let Some(target) = session.panes.get_mut(pane) {
                     let forced = session
                         .document
@@ -145,41 +155,60 @@ impl InspectorApp {
                         .and_then(|d| d.bom)
                         .filter(|_| target.bom_handling == BomHandling::Sniff);
                     if analysis.encoding == target.encoding || Some(analysis.encoding) == forced {
+                        if analysis.is_complete() {
+                            target.progress = None;
+                        }
                         target.analysis = Some(analysis);
-                        target.progress = None;
                         target.view.reset();
                     }
                 }
             }
-            JobEvent::Lines { generation, index } => {
-                if generation == session.generation {
-                    session.lines = Some(index);
-                    for pane in &mut session.panes {
-                        pane.view.reset();
-                    }
+            JobEvent::Lines { index, .. } => {
+                // After a reload, back to where the panes were, once the rows
+                // reach it.
+                if let Some(byte_offset) = session.pending_pane_top
+                    && (byte_offset < index.byte_len() || index.is_complete())
+                {
+                    session.pending_pane_top = None;
+                    session.pane_position.top_row = index.row_of(byte_offset);
+                }
+                session.lines = Some(index);
+                for pane in &mut session.panes {
+                    pane.view.reset();
                 }
             }
-            JobEvent::Failed {
-                generation,
-                job,
-                message,
-            } => {
-                if generation != session.generation {
-                    return;
+            JobEvent::Failed { job, message, .. } => self.job_failed(job, message),
+        }
+    }
+
+    fn job_failed(&mut self, job: JobKind, message: String) {
+        let session = &mut self.session;
+        session.notice = Some(message.clone());
+        match job {
+            JobKind::Analysis { pane } => {
+                // The line index is built with pane 0's analysis.
+                session.failed.lines |= pane == 0;
+                if let Some(pane) = session.panes.get_mut(pane) {
+                    pane.failed = Some(message);
                 }
-                match job {
-                    JobKind::Analysis { pane } => {
-                        // The line index is built after pane 0's analysis.
-                        session.lines_failed |= pane == 0;
-                        if let Some(pane) = session.panes.get_mut(pane) {
-                            pane.failed = Some(message.clone());
-                        }
-                    }
-                    JobKind::Counts => session.counts_failed = true,
-                    JobKind::Lines => session.lines_failed = true,
-                }
-                session.notice = Some(message);
             }
+            JobKind::Counts => session.failed.counts = true,
+            JobKind::Lines => session.failed.lines = true,
+            JobKind::Detect => {
+                session.failed.detection = true;
+                if !session.panes_settled {
+                    self.panes_from_counts();
+                }
+            }
+        }
+    }
+
+    /// Without detection, the panes come from the error counts, once known.
+    fn panes_from_counts(&mut self) {
+        let session = &self.session;
+        let bom = session.document.as_ref().and_then(|d| d.bom);
+        if let Some(encodings) = session.counts.as_ref().map(|c| default_panes(bom, c)) {
+            self.set_panes(&encodings);
         }
     }
 
@@ -188,18 +217,11 @@ impl InspectorApp {
         match command {
             Command::OpenDialog => self.spawn_dialog(),
             Command::Open(path) => self.load(&path),
-            Command::Reload => {
-                if let Some(path) = self.session.document.as_ref().map(|d| d.path.clone()) {
-                    let panes = self.session.pane_encodings();
-                    self.load(&path);
-                    if self.session.document.is_some() && !panes.is_empty() {
-                        self.set_panes(&panes);
-                    }
-                }
-            }
+            Command::Reload => self.reload(),
             Command::Close => {
                 self.remember_current();
                 self.jobs.cancel_all();
+                self.watch = None;
                 self.session = Session {
                     generation: self.session.generation,
                     ..Session::default()
@@ -269,17 +291,119 @@ impl InspectorApp {
                     });
                 }
             }
-            Command::CancelJobs => {
-                self.jobs.cancel_all();
-                self.session.progress = None;
-                self.session.counts_failed |= self.session.counts.is_none();
-                self.session.lines_failed |= self.session.lines.is_none();
-                self.session.notice = Some("cancelled: the views show what was done".to_owned());
-                for pane in &mut self.session.panes {
-                    if pane.analysis.is_none() {
-                        pane.failed = Some("cancelled (Reload to start again)".to_owned());
-                    }
+            Command::CancelJobs => self.cancel_jobs(),
+            Command::ShowAbout => self.about.open(),
+            Command::ShowWhy(encoding) => self.session.why = Some(encoding),
+            Command::ShowLesson(lesson) => self.teaching.open(lesson),
+            Command::SaveAs => self.open_save_dialog(false),
+            Command::SaveAsUtf8 => self.open_save_dialog(true),
+        }
+    }
+
+    /// Follows the open file on disk: reloads it when it changed, says so
+    /// when it is gone.
+    fn watch_logic(&mut self, ctx: &Context) {
+        let Some(watch) = &mut self.watch else {
+            return;
+        };
+        let now = Instant::now();
+        match watch.poll(now) {
+            Some(Change::Modified) => {
+                self.reload();
+                if self.session.load_error.is_none() {
+                    self.session.notice =
+                        Some("the file changed on disk and was reloaded".to_owned());
                 }
+            }
+            Some(Change::StillChanging) => {
+                self.session.notice = Some(
+                    "the file keeps changing on disk: it is reloaded once it is quiet (or now \
+                     with Ctrl+R)"
+                        .to_owned(),
+                );
+                ctx.request_repaint_after(crate::watch::SETTLE);
+            }
+            Some(Change::Removed) => {
+                self.session.notice = Some(
+                    "the file was deleted or moved on disk; this is how it was when it was opened"
+                        .to_owned(),
+                );
+            }
+            None => {
+                if let Some(wait) = watch.wait(now) {
+                    ctx.request_repaint_after(wait);
+                }
+            }
+        }
+    }
+
+    /// Watches `path` unless it is watched already; returns why it cannot
+    /// be, if it cannot.
+    fn watch_file(&mut self, path: &Path) -> Option<String> {
+        if self.watch.as_ref().is_some_and(|watch| watch.is(path)) {
+            return None;
+        }
+        match FileWatch::new(path, Arc::clone(&self.repaint)) {
+            Ok(watch) => {
+                self.watch = Some(watch);
+                None
+            }
+            Err(error) => {
+                self.watch = None;
+                Some(format!("changes on disk will not be followed: {error}"))
+            }
+        }
+    }
+
+    /// Reads the open file again, keeping the panes, the selection and the
+    /// place in every view.
+    fn reload(&mut self) {
+        let Some(path) = self.session.document.as_ref().map(|d| d.path.clone()) else {
+            return;
+        };
+        let panes = self.session.pane_encodings();
+        let selection = self.session.selection;
+        let hex_top = self.session.hex.top_byte(self.settings.hex_width());
+        let pane_top = self
+            .session
+            .lines
+            .as_ref()
+            .map(|lines| lines.row_span(self.session.pane_position.top_row).start);
+        self.load(&path);
+        let len = self.document_len();
+        if self.session.document.is_none() {
+            return;
+        }
+        if !panes.is_empty() {
+            self.set_panes(&panes);
+        }
+        self.session.selection = selection
+            .filter(|selection| selection.span.start < len)
+            .map(|selection| Selection {
+                span: ByteSpan::new(selection.span.start, selection.span.end.min(len)),
+                ..selection
+            });
+        self.session.hex.scroll_to(hex_top.min(len));
+        self.session.pending_pane_top = pane_top;
+    }
+
+    /// Stops the background jobs; the views keep what was done.
+    fn cancel_jobs(&mut self) {
+        self.jobs.cancel_all();
+        self.session.progress = None;
+        self.session.failed.counts |= self.session.counts.is_none();
+        self.session.failed.detection |= self.session.detection.is_none();
+        self.session.failed.lines |= self
+            .session
+            .lines
+            .as_ref()
+            .is_none_or(|lines| !lines.is_complete());
+        self.session.notice =
+            Some("cancelled: the views show what was done (Reload to start again)".to_owned());
+        for pane in &mut self.session.panes {
+            pane.progress = None;
+            if pane.analysis.as_ref().is_none_or(|a| !a.is_complete()) {
+                pane.failed = Some("cancelled (Reload to start again)".to_owned());
             }
         }
     }
@@ -311,18 +435,21 @@ impl InspectorApp {
         match Document::open(path, generation) {
             Ok(document) => {
                 self.jobs.cancel_all();
+                let watch_error = self.watch_file(&document.path);
                 let remembered = self.settings.panes_for(&document.path);
                 let bom = document.bom;
                 self.session = Session {
                     generation,
                     document: Some(document),
+                    notice: watch_error,
                     ..Session::default()
                 };
                 if let Some(document) = &self.session.document {
                     self.jobs.start_counts(document);
+                    self.jobs.start_detection(document);
                 }
                 match remembered {
-                    Some(panes) if bom.is_none_or(|b| b.is_override_choice()) => {
+                    Some(panes) if bom.is_none_or(Encoding::is_override_choice) => {
                         self.set_panes(&panes);
                     }
                     _ => {
@@ -384,7 +511,7 @@ impl InspectorApp {
                     .start_analysis(document, index, encoding, bom_handling);
                 if index == 0 {
                     session.lines = None;
-                    session.lines_failed = false;
+                    session.failed.lines = false;
                 }
                 Pane::new(encoding, bom_handling)
             });
@@ -423,7 +550,7 @@ impl InspectorApp {
     fn reveal(&mut self, byte_offset: u64) {
         self.session.hex.reveal(byte_offset);
         if let Some(lines) = &self.session.lines {
-            self.session.pane_reveal_row = Some(lines.row_of(byte_offset));
+            self.session.pane_position.reveal(lines.row_of(byte_offset));
         }
     }
 

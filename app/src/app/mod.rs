@@ -3,11 +3,12 @@
 //! background [`Jobs`]; it implements [`eframe::App`].
 //!
 //! Each frame runs [`InspectorApp::ui`]: drain job events and input
-//! ([`logic`]), lay out the panels ([`ui`](self::ui)), which only push
+//! (`logic`), lay out the panels (`ui`), which only push
 //! [`Command`]s, then apply those commands once.
 
 pub mod commands;
 mod logic;
+mod save;
 mod ui;
 
 use std::path::{Path, PathBuf};
@@ -17,8 +18,12 @@ use std::sync::{Arc, OnceLock};
 use eframe::egui::{self, Context};
 
 pub use self::commands::Command;
-use crate::jobs::Jobs;
+use crate::jobs::{Jobs, Repaint};
 use crate::state::{Session, Settings};
+use crate::ui::about::About;
+use crate::ui::save_dialog::SaveDialog;
+use crate::ui::teaching::Teaching;
+use crate::watch::FileWatch;
 
 /// The desktop app.
 pub struct InspectorApp {
@@ -36,6 +41,16 @@ pub struct InspectorApp {
     dialog: Option<Receiver<Option<PathBuf>>>,
     /// Whether the native file dialog may be used (never in tests).
     pub dialogs_enabled: bool,
+    /// The watch on the open file.
+    watch: Option<FileWatch>,
+    /// Asks for a repaint from any thread.
+    repaint: Repaint,
+    /// Help ▸ About mojiscope.
+    pub about: About,
+    /// The Learn menu's windows.
+    pub teaching: Teaching,
+    /// File ▸ Save as.
+    pub save: SaveDialog,
 }
 
 impl InspectorApp {
@@ -43,7 +58,7 @@ impl InspectorApp {
     pub fn new(settings: Settings, file: Option<&Path>) -> Self {
         let context: Arc<OnceLock<Context>> = Arc::new(OnceLock::new());
         let repaint_context = Arc::clone(&context);
-        let repaint: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
+        let repaint: Repaint = Arc::new(move || {
             if let Some(ctx) = repaint_context.get() {
                 ctx.request_repaint();
             }
@@ -51,11 +66,16 @@ impl InspectorApp {
         let mut app = Self {
             settings,
             session: Session::default(),
-            jobs: Jobs::new(repaint),
+            jobs: Jobs::new(Arc::clone(&repaint)),
             context,
             commands: Vec::new(),
             dialog: None,
             dialogs_enabled: false,
+            watch: None,
+            repaint,
+            about: About::default(),
+            teaching: Teaching::default(),
+            save: SaveDialog::default(),
         };
         if let Some(file) = file {
             app.open(file);
@@ -65,10 +85,13 @@ impl InspectorApp {
 
     /// The app as eframe starts it: settings restored from storage.
     pub fn from_creation_context(cc: &eframe::CreationContext<'_>, file: Option<&Path>) -> Self {
-        let settings: Settings = cc
+        let stored = cc
             .storage
-            .and_then(|storage| eframe::get_value(storage, Settings::KEY))
-            .unwrap_or_default();
+            .and_then(|storage| storage.get_string(Settings::KEY));
+        let file_present = eframe::storage_dir("mojiscope")
+            .and_then(|dir| std::fs::metadata(dir.join("app.ron")).ok())
+            .is_some_and(|metadata| metadata.len() > 0);
+        let (settings, restored) = Settings::restore(stored.as_deref(), file_present);
         cc.egui_ctx.set_theme(if settings.dark_mode {
             egui::Theme::Dark
         } else {
@@ -76,6 +99,9 @@ impl InspectorApp {
         });
         let mut app = Self::new(settings, file);
         app.dialogs_enabled = true;
+        if let Some(notice) = restored.notice() {
+            app.session.notice = Some(notice);
+        }
         // Whatever the first frame does, the jobs can already ask for a repaint.
         app.context.set(cc.egui_ctx.clone()).ok();
         app
@@ -93,7 +119,7 @@ impl InspectorApp {
 
     /// Whether no background job is running or has events to deliver.
     pub fn is_idle(&self) -> bool {
-        self.session.pending_jobs() == 0
+        self.session.pending_jobs() == 0 && self.save.is_idle()
     }
 
     /// One frame: the whole app inside `ui`. Tests drive this directly.

@@ -9,8 +9,10 @@ use super::commands::parse_offset;
 use super::{Command, InspectorApp};
 use crate::state::{MAX_PANES, MIN_PANES, Session, Settings};
 use crate::theme::Palette;
-use crate::ui::decode_view::{PaneEnv, row_step};
-use crate::ui::{PanelCtx, legend_ui};
+use crate::ui::decode_view::PaneEnv;
+use crate::ui::teaching::learn_menu_ui;
+use crate::ui::why::why_ui;
+use crate::ui::{PanelCtx, legend_ui, progress_fraction};
 
 impl InspectorApp {
     /// Lays out the whole window.
@@ -19,12 +21,21 @@ impl InspectorApp {
         Panel::top("menu bar").show(ui, |ui| self.menu_ui(ui));
         Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
+        self.about.ui(ui);
+        self.teaching.ui(ui);
+        self.save_dialog_ui(ui);
         if self.session.document.is_none() {
             CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
             return;
         }
         self.document_ui(ui, palette);
         self.goto_ui(ui);
+        why_ui(
+            ui.ctx(),
+            &mut self.session.why,
+            self.session.detection.as_deref(),
+            palette,
+        );
     }
 
     fn menu_ui(&mut self, ui: &mut Ui) {
@@ -63,6 +74,8 @@ impl InspectorApp {
                 {
                     commands.push(Command::Close);
                 }
+                ui.separator();
+                super::save::save_menu_ui(ui, commands, has_document);
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
@@ -108,6 +121,12 @@ impl InspectorApp {
                     .clicked()
                 {
                     commands.push(Command::ShowGoTo);
+                }
+            });
+            ui.menu_button("Learn", |ui| learn_menu_ui(ui, &self.teaching, commands));
+            ui.menu_button("Help", |ui| {
+                if ui.button("About mojiscope").clicked() {
+                    commands.push(Command::ShowAbout);
                 }
             });
         });
@@ -166,11 +185,7 @@ impl InspectorApp {
                 ));
             }
             if let Some((done, total)) = self.session.progress {
-                let fraction = if total == 0 {
-                    1.0
-                } else {
-                    done as f32 / total as f32
-                };
+                let fraction = progress_fraction(done, total);
                 ui.add(
                     ProgressBar::new(fraction)
                         .desired_width(160.0)
@@ -217,9 +232,9 @@ impl InspectorApp {
             selection,
             hex,
             inspector,
-            pane_scroll_y,
-            pane_reveal_row,
+            pane_position,
             focused_pane,
+            detection,
             ..
         } = &mut self.session;
         let Some(document) = document.as_ref() else {
@@ -243,20 +258,18 @@ impl InspectorApp {
         let char_width = ui.fonts_mut(|f| f.glyph_width(&crate::ui::hex_view::font(ui), '0'));
         Panel::left("hex view")
             .resizable(true)
-            .default_size(char_width * (hex_width as f32 * 4.0 + 16.0))
+            .default_size(
+                char_width * (f32::from(u16::try_from(hex_width).unwrap_or(16)) * 4.0 + 16.0),
+            )
             .show(ui, |ui| {
                 legend_ui(ui, palette);
                 ui.separator();
                 hex.ui(ui, &ctx, hex_width, commands);
             });
-        if let Some(row) = pane_reveal_row.take() {
-            *pane_scroll_y = (row.saturating_sub(3) as f32) * row_step(ui);
-        }
         let forced = document.bom.filter(|bom| !bom.is_override_choice());
         let pane_count = panes.len();
         let focused = *focused_pane;
-        let scroll_y = *pane_scroll_y;
-        let mut new_scroll = scroll_y;
+        let before = *pane_position;
         CentralPanel::default().show(ui, |ui| {
             ui.columns(pane_count.max(1), |columns| {
                 for (index, (column, pane)) in columns.iter_mut().zip(panes.iter_mut()).enumerate()
@@ -265,20 +278,17 @@ impl InspectorApp {
                         index,
                         lines: lines.as_ref(),
                         counts: counts.as_deref(),
+                        detection: detection.as_deref(),
                         forced_by_bom: forced,
                         removable: pane_count > MIN_PANES,
                         focused: index == focused && pane_count > 1,
-                        scroll_y,
                     };
-                    let ended = pane.ui(column, &ctx, &env, commands);
-                    if (ended - scroll_y).abs() > 0.5 {
-                        new_scroll = ended;
-                    }
+                    pane.ui(column, &ctx, &env, pane_position, commands);
                 }
             });
         });
-        if (new_scroll - scroll_y).abs() > 0.5 {
-            *pane_scroll_y = new_scroll;
+        // A pane scrolled after those left of it were drawn: draw them again.
+        if *pane_position != before {
             ui.ctx().request_repaint();
         }
     }

@@ -39,6 +39,17 @@ pub enum CliError {
         label: String,
     },
 
+    /// `explain` was given an argument that is not bytes in hex.
+    #[error(
+        "invalid bytes {argument:?}: {reason} (give bytes in hex, e.g. 82 A0, 82A0 or 0x82 0xA0)"
+    )]
+    BadHex {
+        /// The argument as given (lossily decoded).
+        argument: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
     /// An input could not be opened.
     #[error("{file}: cannot open: {}", reason(source))]
     Open {

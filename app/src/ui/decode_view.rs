@@ -5,20 +5,25 @@
 use std::sync::Arc;
 
 use eframe::egui::{
-    self, Color32, ComboBox, FontId, Galley, Pos2, ProgressBar, RichText, Role, ScrollArea, Sense,
-    Stroke, StrokeKind, TextFormat, TextStyle, Ui, WidgetInfo, text::LayoutJob, vec2,
+    self, Color32, ComboBox, FontId, Galley, Pos2, ProgressBar, RichText, Role, Stroke, StrokeKind,
+    TextStyle, Ui, WidgetInfo,
 };
 use mojiscope_core::{
-    BomHandling, ByteSpan, DecodeErrorKind, Encoding, Group, SkipReason, Trace, TraceItem,
-    TraceKind,
+    BomHandling, ByteSpan, DecodeErrorKind, Detection, Encoding, Group, SkipReason, Trace,
+    TraceItem, TraceKind,
 };
+use unicode_width::UnicodeWidthStr as _;
 
 use crate::analysis::{EncodingAnalysis, ErrorCount, LineIndex};
 use crate::app::commands::Command;
 use crate::state::{Selection, SelectionOrigin};
 use crate::theme::Palette;
-use crate::ui::PanelCtx;
 use crate::ui::error_list::ErrorList;
+use crate::ui::rows::{Marks, RowPosition, VisibleRows, rows_ui};
+use crate::ui::{PanelCtx, progress_fraction};
+
+/// Bands of a pane's error strip beside its scroll bar.
+const MARK_BINS: usize = 512;
 
 /// The items of a trace, in input order.
 pub fn trace_items(trace: &Trace) -> impl Iterator<Item = TraceItem> + '_ {
@@ -82,7 +87,7 @@ pub struct Cell {
 }
 
 /// How a decoded item is drawn: control characters visibly (see
-/// [`scalar_display`]), U+FFFD told apart by origin.
+/// `scalar_display`), U+FFFD told apart by origin.
 pub fn cell_of(item: TraceItem) -> Cell {
     let (text, kind) = match item.kind {
         TraceKind::Scalar(c) => scalar_display(c),
@@ -114,7 +119,7 @@ const C0_ABBREVIATIONS: [&str; 32] = [
 
 /// Controls are drawn as their abbreviation (LF, ESC, DEL) or, for the C1
 /// controls, their code point in hex, in small type: the Control Pictures
-/// block (U+2400) is missing from common fonts such as DejaVu.
+/// block (U+2400) is missing from common fonts such as `DejaVu`.
 fn scalar_display(c: char) -> (String, CellKind) {
     let code_point = u32::from(c);
     match code_point {
@@ -129,8 +134,52 @@ fn scalar_display(c: char) -> (String, CellKind) {
         0x7F => ("DEL".to_owned(), CellKind::Control),
         0x80..=0x9F => (format!("{code_point:02X}"), CellKind::Control),
         0xFFFD => (c.to_string(), CellKind::LiteralReplacement),
-        _ => (c.to_string(), CellKind::Text),
+        _ => match invisible_abbreviation(c) {
+            Some(abbreviation) => (abbreviation.to_owned(), CellKind::Control),
+            None => (c.to_string(), CellKind::Text),
+        },
     }
+}
+
+/// The abbreviation of a character that draws nothing visible, or nothing
+/// that tells it from a space (Unicode's aliases): an inspector must show
+/// the zero-width, direction and non-breaking characters that make text
+/// misbehave.
+fn invisible_abbreviation(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{00A0}' => "NBSP",
+        '\u{00AD}' => "SHY",
+        '\u{034F}' => "CGJ",
+        '\u{061C}' => "ALM",
+        '\u{180E}' => "MVS",
+        '\u{200B}' => "ZWSP",
+        '\u{200C}' => "ZWNJ",
+        '\u{200D}' => "ZWJ",
+        '\u{200E}' => "LRM",
+        '\u{200F}' => "RLM",
+        '\u{2028}' => "LSEP",
+        '\u{2029}' => "PSEP",
+        '\u{202A}' => "LRE",
+        '\u{202B}' => "RLE",
+        '\u{202C}' => "PDF",
+        '\u{202D}' => "LRO",
+        '\u{202E}' => "RLO",
+        '\u{202F}' => "NNBSP",
+        '\u{2060}' => "WJ",
+        '\u{2061}' => "FA",
+        '\u{2062}' => "IT",
+        '\u{2063}' => "IS",
+        '\u{2064}' => "IP",
+        '\u{2066}' => "LRI",
+        '\u{2067}' => "RLI",
+        '\u{2068}' => "FSI",
+        '\u{2069}' => "PDI",
+        '\u{FEFF}' => "ZWNBSP",
+        '\u{FFF9}' => "IAA",
+        '\u{FFFA}' => "IAS",
+        '\u{FFFB}' => "IAT",
+        _ => return None,
+    })
 }
 
 /// Splits the items of a window into rows by where each item starts.
@@ -156,16 +205,37 @@ struct RowsKey {
     generation: u64,
     analysis: usize,
     lines: usize,
-    rows: (usize, usize),
+    rows: (u64, u64),
 }
 
 /// A pane's view state.
 #[derive(Default)]
 pub struct DecodeView {
     rows: Option<(RowsKey, Vec<Vec<Cell>>)>,
+    /// The rows laid out, for frames in which nothing they show changed.
+    laid_out: Option<(LaidOutKey, Arc<Vec<LaidOutRow>>)>,
+    marks: Option<(MarksKey, Marks)>,
     anchor: Option<ByteSpan>,
     /// The pane's error list.
     pub errors: ErrorList,
+    /// How wide the widest row laid out so far is, for the horizontal
+    /// scroll bar.
+    content_width: f32,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct LaidOutKey {
+    rows: RowsKey,
+    selection: Option<ByteSpan>,
+    palette: usize,
+    font_size: f32,
+    pixels_per_point: f32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct MarksKey {
+    analysis: usize,
+    lines: usize,
 }
 
 /// What a pane needs from the rest of the app for one frame.
@@ -176,25 +246,26 @@ pub struct PaneEnv<'a> {
     pub lines: Option<&'a Arc<LineIndex>>,
     /// Whole-file error counts of every override choice, once known.
     pub counts: Option<&'a [ErrorCount]>,
+    /// The ranking of the candidate encodings, once known.
+    pub detection: Option<&'a Detection>,
     /// The encoding a UTF-16 byte order mark forces, if there is one.
     pub forced_by_bom: Option<&'static Encoding>,
     /// Whether the pane may be removed.
     pub removable: bool,
     /// Whether the pane has the keyboard focus (F8 works in it).
     pub focused: bool,
-    /// The vertical scroll offset all panes share.
-    pub scroll_y: f32,
 }
 
 impl Pane {
-    /// Shows the pane. Returns the scroll offset it ended at.
+    /// Shows the pane, scrolled to `position` (which every pane shares).
     pub fn ui(
         &mut self,
         ui: &mut Ui,
         ctx: &PanelCtx<'_>,
         env: &PaneEnv<'_>,
+        position: &mut RowPosition,
         commands: &mut Vec<Command>,
-    ) -> f32 {
+    ) {
         let frame_rect = ui.max_rect();
         if env.focused {
             ui.painter().rect_stroke(
@@ -205,14 +276,10 @@ impl Pane {
             );
         }
         self.header_ui(ui, ctx, env, commands);
-        if let Some(analysis) = &self.analysis {
-            let analysis = Arc::clone(analysis);
-            self.view.errors.ui(ui, ctx, env.index, &analysis, commands);
-        }
         ui.separator();
         let Some(lines) = env.lines else {
             ui.label("Indexing lines…");
-            return env.scroll_y;
+            return;
         };
         let Some(analysis) = self.analysis.clone() else {
             if let Some(message) = &self.failed {
@@ -220,9 +287,9 @@ impl Pane {
             } else {
                 ui.label("Decoding…");
             }
-            return env.scroll_y;
+            return;
         };
-        self.rows_ui(ui, ctx, env, lines, &analysis, commands)
+        self.rows_ui(ui, ctx, env, lines, &analysis, position, commands);
     }
 
     fn header_ui(
@@ -249,7 +316,9 @@ impl Pane {
                     .selected_text(self.encoding.name())
                     .width(width)
                     .height(600.0)
-                    .show_ui(ui, |ui| encoding_choices_ui(ui, &mut chosen, env.counts));
+                    .show_ui(ui, |ui| {
+                        encoding_choices_ui(ui, &mut chosen, env.counts, env.detection);
+                    });
                 if chosen != self.encoding {
                     commands.push(Command::SetEncoding {
                         pane: index,
@@ -260,29 +329,39 @@ impl Pane {
         });
         ui.horizontal(|ui| {
             if let Some(analysis) = &self.analysis {
-                let text = error_count_text(analysis.errors);
+                let mut text = error_count_text(analysis.errors);
+                if !analysis.is_complete() {
+                    text.push_str(" so far");
+                }
                 let colour = if analysis.errors == 0 {
                     ctx.palette.weak_fg
                 } else {
                     ctx.palette.malformed_fg
                 };
                 ui.label(RichText::new(text).color(colour));
+                let analysis = Arc::clone(analysis);
+                self.view.errors.ui(ui, ctx, index, &analysis, commands);
+                if env.detection.is_some()
+                    && ui
+                        .small_button("Why?")
+                        .on_hover_text("How detection ranks this encoding, and the evidence")
+                        .clicked()
+                {
+                    commands.push(Command::ShowWhy(self.encoding));
+                }
                 if analysis.encoding != self.encoding {
                     ui.label(format!("(decoded as {})", analysis.encoding.name()));
                 }
-            } else if let Some((done, total)) = self.progress {
-                let fraction = if total == 0 {
-                    1.0
-                } else {
-                    done as f32 / total as f32
-                };
+            }
+            if let Some((done, total)) = self.progress {
+                let fraction = progress_fraction(done, total);
                 ui.add(
                     ProgressBar::new(fraction)
-                        .desired_width(120.0)
+                        .desired_width(80.0)
                         .show_percentage(),
                 );
-            } else {
-                ui.label("counting errors…");
+            } else if self.analysis.is_none() {
+                ui.label("decoding…");
             }
             if env.removable {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -305,16 +384,17 @@ impl Pane {
                 .color(ctx.palette.weak_fg),
             );
         }
-        let response = ui.interact(
-            ui.min_rect(),
-            ui.scope_id().with(("pane header", index)),
-            Sense::click(),
-        );
-        if response.clicked() {
+        // A click anywhere on the header focuses the pane; it is read from
+        // the input, not sensed, so that it takes nothing from the widgets
+        // underneath (a sensing rectangle laid over them would).
+        if ui.rect_contains_pointer(ui.min_rect())
+            && ui.input(|input| input.pointer.primary_clicked())
+        {
             commands.push(Command::FocusPane(index));
         }
     }
 
+    #[expect(clippy::too_many_arguments, reason = "one pane's view of one frame")]
     fn rows_ui(
         &mut self,
         ui: &mut Ui,
@@ -322,31 +402,48 @@ impl Pane {
         env: &PaneEnv<'_>,
         lines: &Arc<LineIndex>,
         analysis: &Arc<EncodingAnalysis>,
+        position: &mut RowPosition,
         commands: &mut Vec<Command>,
-    ) -> f32 {
+    ) {
         let font = TextStyle::Monospace.resolve(ui.style());
-        let row_height = row_height(ui);
         let row_step = row_step(ui);
-        let row_count = lines.row_count();
         let index = env.index;
-        let output = ScrollArea::both()
-            .id_salt(("pane rows", index))
-            .auto_shrink([false, false])
-            .vertical_scroll_offset(env.scroll_y)
-            .show_rows(ui, row_height, row_count, |ui, rows| {
+        let marks = self.marks(lines, analysis);
+        let content_width = self.view.content_width;
+        rows_ui(
+            ui,
+            ui.scope_id().with(("pane rows", index)),
+            position,
+            lines.row_count(),
+            row_step,
+            content_width,
+            Some(&marks),
+            ctx.palette,
+            |ui, visible| {
+                visible.response.widget_info(|| {
+                    WidgetInfo::labeled(
+                        Role::Document,
+                        true,
+                        format!("Decoded text, pane {}", index + 1),
+                    )
+                });
                 let key = RowsKey {
                     generation: ctx.generation,
                     analysis: Arc::as_ptr(analysis) as usize,
                     lines: Arc::as_ptr(lines) as usize,
-                    rows: (rows.start, rows.end),
+                    rows: (visible.rows.start, visible.rows.end),
                 };
                 if self.view.rows.as_ref().is_none_or(|(k, _)| *k != key) {
-                    let spans: Vec<ByteSpan> =
-                        rows.clone().map(|row| lines.row_span(row)).collect();
+                    let spans = lines.row_spans(visible.rows.clone());
                     let window = match (spans.first(), spans.last()) {
                         (Some(first), Some(last)) => ByteSpan::new(first.start, last.end),
                         _ => ByteSpan::default(),
                     };
+                    // Rows past what a snapshot analysed wait for the next.
+                    let window = ByteSpan::new(
+                        window.start,
+                        window.end.min(analysis.byte_len()).max(window.start),
+                    );
                     let trace = analysis.decode_window(ctx.bytes, window);
                     let cells = split_rows(trace_items(&trace), &spans);
                     self.view.rows = Some((key, cells));
@@ -354,72 +451,138 @@ impl Pane {
                 let Some((_, cells)) = &self.view.rows else {
                     return;
                 };
-                let galleys: Vec<(Arc<Galley>, Vec<usize>)> = cells
-                    .iter()
-                    .map(|row| layout_row(ui, row, &font, ctx.palette, ctx.selection))
-                    .collect();
-                let width = galleys
-                    .iter()
-                    .map(|(g, _)| g.size().x)
-                    .fold(ui.available_width(), f32::max);
-                let block = vec2(width, rows.len() as f32 * row_step);
-                let (rect, response) = ui.allocate_exact_size(block, Sense::click_and_drag());
-                response.widget_info(|| {
-                    WidgetInfo::labeled(
-                        Role::Document,
-                        true,
-                        format!("Decoded text, pane {}", index + 1),
-                    )
-                });
-                for (i, (galley, _)) in galleys.iter().enumerate() {
-                    let pos = Pos2::new(rect.left(), rect.top() + i as f32 * row_step);
-                    ui.painter()
-                        .galley(pos, Arc::clone(galley), ctx.palette.weak_fg);
-                }
-                if let Some(pointer) = response.interact_pointer_pos()
-                    && (response.clicked() || response.dragged())
-                {
-                    let row = ((pointer.y - rect.top()) / row_step).floor();
-                    if row >= 0.0
-                        && let Some((galley, starts)) = galleys.get(row as usize)
-                        && let Some(row_cells) = cells.get(row as usize)
-                    {
-                        let x = pointer.x - rect.left();
-                        if let Some(cell) =
-                            cell_at(galley, starts, x).and_then(|c| row_cells.get(c))
-                        {
-                            let span = self.view.extend_drag(&response, cell.span);
-                            commands.push(Command::FocusPane(index));
-                            commands.push(Command::Select(Selection {
-                                span,
-                                origin: SelectionOrigin::Pane(index),
-                            }));
-                        }
+                let laid_key = LaidOutKey {
+                    rows: key,
+                    selection: ctx.selection.map(|s| s.span),
+                    palette: std::ptr::from_ref(ctx.palette) as usize,
+                    font_size: font.size,
+                    pixels_per_point: ui.ctx().pixels_per_point(),
+                };
+                let laid_out = match &self.view.laid_out {
+                    Some((k, laid_out)) if *k == laid_key => Arc::clone(laid_out),
+                    _ => {
+                        let laid_out: Arc<Vec<LaidOutRow>> = Arc::new(
+                            cells
+                                .iter()
+                                .map(|row| layout_row(ui, row, &font, ctx.palette, ctx.selection))
+                                .collect(),
+                        );
+                        self.view.laid_out = Some((laid_key, Arc::clone(&laid_out)));
+                        laid_out
                     }
+                };
+                let widest = laid_out.iter().map(|row| row.width).fold(0.0, f32::max);
+                let height = row_height(ui);
+                for (row, laid) in visible.rows.clone().zip(laid_out.iter()) {
+                    let origin = Pos2::new(visible.origin.x, visible.row_top(row));
+                    laid.paint(ui.painter(), origin, height);
                 }
-            });
-        output.state.clamped_offset().y
+                let clicked = clicked_span(&mut self.view.anchor, visible, &laid_out, cells);
+                self.view.content_width = self.view.content_width.max(widest);
+                if let Some(span) = clicked {
+                    commands.push(Command::FocusPane(index));
+                    commands.push(Command::Select(Selection {
+                        span,
+                        origin: SelectionOrigin::Pane(index),
+                    }));
+                }
+            },
+        );
     }
+
+    /// The pane's errors for its scroll bar, by row.
+    fn marks(&mut self, lines: &Arc<LineIndex>, analysis: &Arc<EncodingAnalysis>) -> Marks {
+        let key = MarksKey {
+            analysis: Arc::as_ptr(analysis) as usize,
+            lines: Arc::as_ptr(lines) as usize,
+        };
+        if self.view.marks.as_ref().is_none_or(|(k, _)| *k != key) {
+            let marks = error_marks(lines, &analysis.error_offsets, MARK_BINS);
+            self.view.marks = Some((key, marks));
+        }
+        self.view
+            .marks
+            .as_ref()
+            .map(|(_, marks)| marks.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// Which of `bins` bands of rows hold an error, from the errors' sorted
+/// byte offsets. Each band's rows are turned into a byte range and looked up
+/// in the offsets: a few hundred lookups, however many errors and rows there
+/// are (mapping each of a million errors to its row took seconds).
+fn error_marks(lines: &LineIndex, error_offsets: &[u64], bins: usize) -> Marks {
+    let rows = lines.row_count();
+    let mut marks = vec![false; bins];
+    if rows == 0 || error_offsets.is_empty() {
+        return Marks { bins: marks };
+    }
+    // Row r is in band floor(r × bins / rows), so band b starts at row
+    // ceil(b × rows / bins).
+    let edge = |bin: usize| {
+        let row = (u128::from(rows) * bin as u128).div_ceil(bins as u128);
+        u64::try_from(row).unwrap_or(u64::MAX)
+    };
+    for (bin, mark) in marks.iter_mut().enumerate() {
+        let (first_row, end_row) = (edge(bin), edge(bin + 1));
+        if first_row == end_row {
+            continue;
+        }
+        let start = lines.row_span(first_row).start;
+        let end = if end_row >= rows {
+            u64::MAX
+        } else {
+            lines.row_span(end_row).start
+        };
+        let first_error = error_offsets.partition_point(|&offset| offset < start);
+        *mark = error_offsets
+            .get(first_error)
+            .is_some_and(|&offset| offset < end);
+    }
+    Marks { bins: marks }
+}
+
+/// The bytes the pointer selected in this frame, if it did; a drag extends
+/// the selection from `anchor`, where it began.
+fn clicked_span(
+    anchor: &mut Option<ByteSpan>,
+    visible: &VisibleRows,
+    laid_out: &[LaidOutRow],
+    cells: &[Vec<Cell>],
+) -> Option<ByteSpan> {
+    let response = &visible.response;
+    let pointer = response.interact_pointer_pos()?;
+    if !(response.clicked() || response.dragged()) {
+        return None;
+    }
+    let row = visible.row_at(pointer)?;
+    let offset = usize::try_from(row - visible.rows.start).ok()?;
+    let laid = laid_out.get(offset)?;
+    let span = laid
+        .cell_at(pointer.x - visible.origin.x)
+        .and_then(|cell| cells.get(offset)?.get(cell))?
+        .span;
+    if response.drag_started() || response.clicked() || anchor.is_none() {
+        *anchor = Some(span);
+    }
+    Some(match *anchor {
+        Some(from) if response.dragged() => {
+            ByteSpan::new(from.start.min(span.start), from.end.max(span.end))
+        }
+        _ => span,
+    })
 }
 
 impl DecodeView {
     /// Forgets the cached rows (the document or the analysis changed).
     pub fn reset(&mut self) {
         self.rows = None;
+        self.laid_out = None;
+        self.marks = None;
         self.anchor = None;
         self.errors = ErrorList::default();
-    }
-
-    fn extend_drag(&mut self, response: &egui::Response, span: ByteSpan) -> ByteSpan {
-        if response.drag_started() || response.clicked() {
-            self.anchor = Some(span);
-        }
-        match self.anchor {
-            Some(anchor) if response.dragged() => {
-                ByteSpan::new(anchor.start.min(span.start), anchor.end.max(span.end))
-            }
-            _ => span,
-        }
+        self.content_width = 0.0;
     }
 }
 
@@ -433,76 +596,164 @@ pub fn row_step(ui: &Ui) -> f32 {
     row_height(ui) + ui.spacing().item_spacing.y
 }
 
-/// Lays out one row; returns the galley and the character index at which
-/// each cell starts.
+/// [`row_step`] outside a frame (for tests that point at a row).
+pub fn row_step_in(ctx: &egui::Context) -> f32 {
+    let style = ctx.global_style();
+    let font = TextStyle::Monospace.resolve(&style);
+    ctx.fonts_mut(|f| f.row_height(&font)) + 2.0 + style.spacing.item_spacing.y
+}
+
+/// One cell placed on its row.
+struct PlacedCell {
+    /// Its left edge, from the row's left edge.
+    x: f32,
+    /// How wide its place on the grid is.
+    width: f32,
+    /// Its text, laid out alone.
+    galley: Arc<Galley>,
+    /// Its background, if it has one.
+    background: Option<Color32>,
+}
+
+/// One row laid out: each cell placed on the grid, and the row's width.
+struct LaidOutRow {
+    cells: Vec<PlacedCell>,
+    width: f32,
+}
+
+impl LaidOutRow {
+    /// The cell under `x` (from the row's left edge).
+    fn cell_at(&self, x: f32) -> Option<usize> {
+        if x < 0.0 || x > self.width {
+            return None;
+        }
+        self.cells
+            .partition_point(|cell| cell.x <= x)
+            .checked_sub(1)
+    }
+
+    /// Paints the row with its top-left corner at `origin`, `height` high.
+    fn paint(&self, painter: &egui::Painter, origin: Pos2, height: f32) {
+        for cell in &self.cells {
+            let left = origin.x + cell.x;
+            if let Some(background) = cell.background {
+                let rect = egui::Rect::from_min_size(
+                    Pos2::new(left, origin.y),
+                    egui::vec2(cell.width, height),
+                );
+                painter.rect_filled(rect, 0.0, background);
+            }
+            // Smaller type (abbreviations) sits in the middle of the row.
+            let top = origin.y + ((height - cell.galley.size().y) / 2.0).max(0.0);
+            painter.galley(
+                Pos2::new(left, top),
+                Arc::clone(&cell.galley),
+                Color32::PLACEHOLDER,
+            );
+        }
+    }
+}
+
+/// Lays out one row on a grid of the monospace font's columns: each cell
+/// starts at a whole column, a character takes as many columns as
+/// `unicode-width` says (two for East Asian wide ones), a combining mark
+/// (zero columns) sits on the character before it, and a drawn abbreviation
+/// takes as many columns as it needs. Characters from other fonts (CJK comes
+/// from a proportional font) therefore stay on the grid, and the same
+/// characters line up in every pane.
+///
+/// Each cell is laid out on its own: egui caches a galley by its text and
+/// format, so the few hundred distinct characters of a screen are shaped
+/// once and a jump to another part of a file costs lookups, not shaping.
 fn layout_row(
     ui: &Ui,
     cells: &[Cell],
     font: &FontId,
     palette: &Palette,
     selection: Option<Selection>,
-) -> (Arc<Galley>, Vec<usize>) {
-    let mut job = LayoutJob::default();
-    let mut starts = Vec::with_capacity(cells.len());
-    let mut chars = 0;
-    let text_colour = ui.visuals().text_color();
-    for cell in cells {
-        starts.push(chars);
-        chars += cell.text.chars().count();
-        let selected = selection.is_some_and(|s| overlaps(s.span, cell.span));
-        let (colour, background) = match cell.kind {
-            CellKind::Text => (text_colour, Color32::TRANSPARENT),
-            CellKind::Control => (palette.control_fg, Color32::TRANSPARENT),
-            CellKind::Malformed(_) => (palette.malformed_fg, palette.malformed_bg),
-            CellKind::LiteralReplacement => (text_colour, palette.replacement_literal_bg),
-            CellKind::Skip(_) => (palette.skip_fg, Color32::TRANSPARENT),
-        };
-        let mut format = TextFormat::simple(font.clone(), colour);
-        format.background = if selected {
-            palette.selection_bg
-        } else {
-            background
-        };
-        match cell.kind {
-            CellKind::Skip(_) => {
-                format.font_id = FontId::monospace(font.size * 0.7);
-                format.italics = true;
+) -> LaidOutRow {
+    let text_colour = ui.visuals().strong_text_color();
+    let small = FontId::proportional(font.size * 0.7);
+    let small_mono = FontId::monospace(font.size * 0.7);
+    ui.fonts_mut(|fonts| {
+        let column = fonts.glyph_width(font, '0');
+        let mut placed = Vec::with_capacity(cells.len());
+        // Where the previous cell ended, and where the next column starts.
+        let mut pen = 0.0_f32;
+        let mut grid = 0.0_f32;
+        for cell in cells {
+            let selected = selection.is_some_and(|s| overlaps(s.span, cell.span));
+            let (colour, background, font_id) = match cell.kind {
+                CellKind::Text => (text_colour, None, font),
+                CellKind::Control => (palette.control_fg, Some(palette.control_bg), &small),
+                CellKind::Malformed(_) => (palette.malformed_fg, Some(palette.malformed_bg), font),
+                CellKind::LiteralReplacement => {
+                    (text_colour, Some(palette.replacement_literal_bg), font)
+                }
+                CellKind::Skip(_) => (palette.skip_fg, None, &small_mono),
+            };
+            let background = if selected {
+                Some(palette.selection_bg)
+            } else {
+                background
+            };
+            let galley = fonts.layout_no_wrap(cell.text.clone(), font_id.clone(), colour);
+            let advance = galley.size().x;
+            let columns = match cell.kind {
+                CellKind::Text => cell.text.width(),
+                _ => 1,
+            };
+            if columns == 0 {
+                // A combining mark: on the character before, where the font
+                // would put it.
+                let x = (pen - advance).max(0.0);
+                placed.push(PlacedCell {
+                    x,
+                    width: advance,
+                    galley,
+                    background,
+                });
+                continue;
             }
-            CellKind::Control => {
-                format.font_id = FontId::proportional(font.size * 0.7);
-                format.background = if selected {
-                    palette.selection_bg
-                } else {
-                    palette.control_bg
-                };
-            }
-            _ => {}
+            let x = grid.max(pen);
+            pen = x + advance;
+            // The grid moves on by the cell's columns, or further if its
+            // glyphs are wider (an abbreviation, a wide fallback glyph).
+            let end = (grid + column_width(columns, column)).max(pen);
+            grid = (end / column).ceil() * column;
+            placed.push(PlacedCell {
+                x,
+                width: grid - x,
+                galley,
+                background,
+            });
         }
-        job.append(&cell.text, 0.0, format);
-    }
-    let galley = ui.fonts_mut(|f| f.layout_job(job));
-    (galley, starts)
+        LaidOutRow {
+            cells: placed,
+            width: pen.max(grid),
+        }
+    })
 }
 
-/// The cell under `x` in a laid-out row.
-fn cell_at(galley: &Galley, starts: &[usize], x: f32) -> Option<usize> {
-    use egui::text::CCursor;
-    let mut found = None;
-    for (i, &start) in starts.iter().enumerate() {
-        let left = galley.pos_from_cursor(CCursor::new(start)).left();
-        if left <= x {
-            found = Some(i);
-        } else {
-            break;
-        }
-    }
-    let last_right = galley.rect.right();
-    found.filter(|_| x <= last_right + 1.0)
+/// The width of `columns` columns of `column` pixels.
+fn column_width(columns: usize, column: f32) -> f32 {
+    // A cell has a handful of columns at most.
+    f32::from(u16::try_from(columns).unwrap_or(u16::MAX)) * column
 }
 
 /// Whether two spans share a byte.
 pub fn overlaps(a: ByteSpan, b: ByteSpan) -> bool {
     a.start < b.end && b.start < a.end
+}
+
+/// A detection score for people: "likely 97%", "likely <1%".
+pub fn score_text(score: f64) -> String {
+    let percent = score * 100.0;
+    if percent > 0.0 && percent < 1.0 {
+        "likely <1%".to_owned()
+    } else {
+        format!("likely {percent:.0}%")
+    }
 }
 
 /// "no errors", "1 error", "12 errors".
@@ -516,7 +767,12 @@ pub fn error_count_text(errors: u64) -> String {
 
 /// The chooser's list: the override choices grouped under the standard's
 /// section headings, each with its whole-file error count once known.
-fn encoding_choices_ui(ui: &mut Ui, chosen: &mut &'static Encoding, counts: Option<&[ErrorCount]>) {
+fn encoding_choices_ui(
+    ui: &mut Ui,
+    chosen: &mut &'static Encoding,
+    counts: Option<&[ErrorCount]>,
+    detection: Option<&Detection>,
+) {
     for group in Group::ALL {
         let choices: Vec<&'static Encoding> = group
             .encodings()
@@ -529,9 +785,17 @@ fn encoding_choices_ui(ui: &mut Ui, chosen: &mut &'static Encoding, counts: Opti
         for encoding in choices {
             let errors = counts
                 .and_then(|counts| counts.iter().find(|c| c.encoding == encoding))
-                .map(|c| format!("  ({})", error_count_text(c.errors)))
-                .unwrap_or_default();
-            ui.selectable_value(chosen, encoding, format!("{}{errors}", encoding.name()));
+                .map(|c| error_count_text(c.errors));
+            let score = detection
+                .and_then(|detection| detection.candidate(encoding))
+                .map(|candidate| score_text(candidate.score));
+            let details: Vec<String> = errors.into_iter().chain(score).collect();
+            let text = if details.is_empty() {
+                encoding.name().to_owned()
+            } else {
+                format!("{}  ({})", encoding.name(), details.join(", "))
+            };
+            ui.selectable_value(chosen, encoding, text);
         }
     }
 }
@@ -556,7 +820,11 @@ mod tests {
         let cell = cell_of(item(0, 1, TraceKind::Scalar('\u{7F}')));
         assert_eq!(cell.text, "DEL");
         let cell = cell_of(item(0, 2, TraceKind::Scalar('\u{85}')));
-        assert_eq!((cell.text.as_str(), cell.kind), ("<85>", CellKind::Control));
+        assert_eq!((cell.text.as_str(), cell.kind), ("85", CellKind::Control));
+        let cell = cell_of(item(0, 3, TraceKind::Scalar('\u{200B}')));
+        assert_eq!((cell.text.as_str(), cell.kind), ("ZWSP", CellKind::Control));
+        let cell = cell_of(item(0, 2, TraceKind::Scalar('\u{A0}')));
+        assert_eq!(cell.text, "NBSP");
         let literal = cell_of(item(0, 3, TraceKind::Scalar('\u{FFFD}')));
         assert_eq!(literal.kind, CellKind::LiteralReplacement);
         let error = cell_of(item(0, 1, TraceKind::Error(DecodeErrorKind::InvalidByte)));
@@ -589,6 +857,44 @@ mod tests {
             .map(|row| row.iter().map(|c| c.text.as_str()).collect())
             .collect();
         assert_eq!(texts, ["aLF", "日", "b"]);
+    }
+
+    #[test]
+    fn error_marks_agree_with_mapping_each_error_to_its_row() {
+        let mut bytes = Vec::new();
+        let mut state = 7u64;
+        for _ in 0..5000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = usize::try_from(state % 90).unwrap();
+            bytes.extend(std::iter::repeat_n(b'a', len));
+            if state.is_multiple_of(5) {
+                bytes.push(0xFF);
+            }
+            bytes.push(b'\n');
+        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let (analysis, lines) = crate::analysis::analyse_with_rows(
+            &bytes,
+            mojiscope_core::UTF_8,
+            BomHandling::None,
+            &never,
+        )
+        .unwrap();
+        assert!(analysis.errors > 500);
+        for bins in [1, 7, 512, 20_000] {
+            let expected = Marks::from_positions(
+                analysis.error_offsets.iter().map(|&o| lines.row_of(o)),
+                lines.row_count(),
+                bins,
+            );
+            assert_eq!(
+                error_marks(&lines, &analysis.error_offsets, bins),
+                expected,
+                "{bins}"
+            );
+        }
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! A pane's error list: offset, bytes and kind of each error, virtually
-//! scrolled; clicking one selects its bytes.
+//! scrolled, in a menu that opens over the pane (so that the panes' rows
+//! stay side by side); clicking one selects its bytes.
 
 use std::collections::HashMap;
 
-use eframe::egui::{CollapsingHeader, ScrollArea, TextStyle, Ui};
+use eframe::egui::{ScrollArea, TextStyle, Ui};
 use mojiscope_core::{ByteSpan, DecodeErrorKind};
 
 use crate::analysis::EncodingAnalysis;
@@ -51,7 +52,7 @@ pub fn hex_bytes(bytes: &[u8], span: ByteSpan) -> String {
 }
 
 impl ErrorList {
-    /// Shows the list, collapsed at first.
+    /// Shows a button that opens the list, if there are errors.
     pub fn ui(
         &mut self,
         ui: &mut Ui,
@@ -65,55 +66,55 @@ impl ErrorList {
             return;
         }
         let title = if analysis.error_offsets_truncated {
-            format!("Error list (first {})", offsets.len())
+            format!("List the first {} ▾", offsets.len())
         } else {
-            format!("Error list ({})", offsets.len())
+            "List ▾".to_owned()
         };
-        CollapsingHeader::new(title)
-            .id_salt(("error list", pane))
-            .show(ui, |ui| {
-                let row_height = ui.text_style_height(&TextStyle::Monospace);
-                ScrollArea::vertical()
-                    .id_salt(("error rows", pane))
-                    .max_height(140.0)
-                    .show_rows(ui, row_height, offsets.len(), |ui, rows| {
-                        if self.details.len() > CACHE_LIMIT {
-                            self.details.clear();
-                        }
-                        for &byte_offset in offsets.get(rows).unwrap_or_default() {
-                            let detail = *self
-                                .details
-                                .entry(byte_offset)
-                                .or_insert_with(|| error_at(analysis, ctx.bytes, byte_offset));
-                            let (span, text) = match detail {
-                                Some((span, kind)) => (
-                                    span,
-                                    format!(
-                                        "{byte_offset:#010X}  {:<11} {kind}",
-                                        hex_bytes(ctx.bytes, span)
-                                    ),
+        ui.menu_button(title, |ui| {
+            ui.set_min_width(360.0);
+            let row_height = ui.text_style_height(&TextStyle::Monospace);
+            ScrollArea::vertical()
+                .id_salt(("error rows", pane))
+                .max_height(320.0)
+                .show_rows(ui, row_height, offsets.len(), |ui, rows| {
+                    if self.details.len() > CACHE_LIMIT {
+                        self.details.clear();
+                    }
+                    for &byte_offset in offsets.get(rows).unwrap_or_default() {
+                        let detail = *self
+                            .details
+                            .entry(byte_offset)
+                            .or_insert_with(|| error_at(analysis, ctx.bytes, byte_offset));
+                        let (span, text) = match detail {
+                            Some((span, kind)) => (
+                                span,
+                                format!(
+                                    "{byte_offset:#010X}  {:<11} {kind}",
+                                    hex_bytes(ctx.bytes, span)
                                 ),
-                                None => (
-                                    ByteSpan::new(byte_offset, byte_offset + 1),
-                                    format!("{byte_offset:#010X}"),
-                                ),
-                            };
-                            let selected = ctx.selection.is_some_and(|s| s.span == span);
-                            let label = ui.selectable_label(
-                                selected,
-                                eframe::egui::RichText::new(text).monospace(),
-                            );
-                            if label.clicked() {
-                                commands.push(Command::FocusPane(pane));
-                                commands.push(Command::Select(Selection {
-                                    span,
-                                    origin: SelectionOrigin::Navigation,
-                                }));
-                                commands.push(Command::Reveal(span.start));
-                            }
+                            ),
+                            None => (
+                                ByteSpan::new(byte_offset, byte_offset + 1),
+                                format!("{byte_offset:#010X}"),
+                            ),
+                        };
+                        let selected = ctx.selection.is_some_and(|s| s.span == span);
+                        let label = ui.selectable_label(
+                            selected,
+                            eframe::egui::RichText::new(text).monospace(),
+                        );
+                        if label.clicked() {
+                            commands.push(Command::FocusPane(pane));
+                            commands.push(Command::Select(Selection {
+                                span,
+                                origin: SelectionOrigin::Navigation,
+                            }));
+                            commands.push(Command::Reveal(span.start));
+                            ui.close();
                         }
-                    });
-            });
+                    }
+                });
+        });
     }
 }
 

@@ -1,23 +1,34 @@
 //! The hex view: offset | bytes | glyphs, byte classes coloured, the primary
-//! pane's errors and the selection marked, virtually scrolled.
+//! pane's errors and the selection marked, virtually scrolled (see
+//! [`rows`](super::rows)), with the primary pane's errors marked beside the
+//! scroll bar.
 
-use eframe::egui::{
-    self, Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, TextStyle, Ui, WidgetInfo, vec2,
-};
+use std::sync::Arc;
+
+use eframe::egui::{Align2, FontId, Pos2, Rect, Role, TextStyle, Ui, WidgetInfo, vec2};
 use mojiscope_core::ByteSpan;
 
 use crate::app::commands::Command;
 use crate::state::{Selection, SelectionOrigin};
 use crate::theme::ByteClass;
 use crate::ui::PanelCtx;
+use crate::ui::rows::{Marks, RowPosition, VisibleRows, floor_index, rows_ui};
 
-/// The hex view's own state: the drag anchor, where to scroll, and the
+/// Bands of the scroll bar's error strip.
+const MARK_BINS: usize = 512;
+
+/// The hex view's own state: the drag anchor, the scroll position, and the
 /// errors of the rows last shown.
 #[derive(Default)]
 pub struct HexView {
     anchor: Option<u64>,
+    position: RowPosition,
+    /// A byte offset to bring into view once the row width is known.
     reveal: Option<u64>,
+    /// A byte offset whose row goes to the top, once the width is known.
+    top: Option<u64>,
     errors: Option<(ErrorsKey, Vec<ByteSpan>)>,
+    marks: Option<(MarksKey, Marks)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -25,6 +36,12 @@ struct ErrorsKey {
     generation: u64,
     analysis: usize,
     span: ByteSpan,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct MarksKey {
+    generation: u64,
+    analysis: usize,
 }
 
 /// The glyph the glyph column shows for a byte: printable ASCII as itself,
@@ -43,9 +60,20 @@ impl HexView {
         self.reveal = Some(byte_offset);
     }
 
+    /// Scrolls so that the row of `byte_offset` is at the top, next frame
+    /// (keeping the place across a reload).
+    pub fn scroll_to(&mut self, byte_offset: u64) {
+        self.top = Some(byte_offset);
+    }
+
     /// Forgets everything tied to the document shown.
     pub fn reset(&mut self) {
         *self = Self::default();
+    }
+
+    /// The first byte of the top row, for keeping the place across a reload.
+    pub fn top_byte(&self, width: usize) -> u64 {
+        self.position.top_row * width as u64
     }
 
     /// Shows the bytes of `ctx.document`, `width` to a row.
@@ -57,94 +85,94 @@ impl HexView {
         commands: &mut Vec<Command>,
     ) {
         let bytes: &[u8] = ctx.bytes;
+        let len = bytes.len() as u64;
         let width_u64 = width as u64;
-        let row_count = bytes.len().div_ceil(width).max(1);
+        let row_count = len.div_ceil(width_u64).max(1);
         let font = TextStyle::Monospace.resolve(ui.style());
         let char_width = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
         let row_height = ui.text_style_height(&TextStyle::Monospace);
-        let spacing = ui.spacing().item_spacing.y;
-        let row_step = row_height + spacing;
-        let offset_digits = offset_digits(bytes.len() as u64);
-        let layout = Layout {
-            char_width,
-            hex_x: (offset_digits as f32 + 2.0) * char_width,
-            glyph_x: (offset_digits as f32 + 2.0 + width as f32 * 3.0 + 1.0) * char_width,
-            width,
-        };
-        let total_width = layout.glyph_x + (width as f32 + 1.0) * char_width;
-
-        let mut scroll = ScrollArea::both()
-            .id_salt("hex view")
-            .auto_shrink([false, false]);
+        let row_step = row_height + ui.spacing().item_spacing.y;
+        let offset_digits = offset_digits(len);
+        let layout = Layout::new(char_width, offset_digits, width);
+        let total_width = layout.glyph_x + (columns(width) + 1.0) * char_width;
         if let Some(byte_offset) = self.reveal.take() {
-            let row = (byte_offset / width_u64) as f32;
-            scroll = scroll.vertical_scroll_offset((row - 3.0).max(0.0) * row_step);
+            self.position.reveal(byte_offset / width_u64);
         }
-        scroll.show_rows(ui, row_height, row_count, |ui, rows| {
-            let first = rows.start as u64 * width_u64;
-            let end = (rows.end as u64 * width_u64).min(bytes.len() as u64);
-            let visible = ByteSpan::new(first.min(end), end);
-            let errors = self.errors_in(ctx, visible);
-            let block = vec2(total_width, rows.len() as f32 * row_step);
-            let (rect, response) = ui.allocate_exact_size(block, Sense::click_and_drag());
-            response.widget_info(|| WidgetInfo::labeled(Role::Grid, true, "Hex view"));
-            let painter = ui.painter_at(rect.expand(2.0));
-            let palette = ctx.palette;
-            for (i, row) in rows.clone().enumerate() {
-                let y = rect.top() + i as f32 * row_step;
-                let row_start = row as u64 * width_u64;
-                painter.text(
-                    Pos2::new(rect.left(), y),
-                    Align2::LEFT_TOP,
-                    format!("{row_start:0offset_digits$X}"),
-                    font.clone(),
-                    palette.weak_fg,
-                );
-                let row_end = (row_start + width_u64).min(bytes.len() as u64);
-                for byte_offset in row_start..row_end {
-                    let Some(&byte) = usize::try_from(byte_offset).ok().and_then(|i| bytes.get(i))
-                    else {
-                        break;
-                    };
-                    let column = (byte_offset - row_start) as usize;
-                    let hex_cell = layout.hex_cell(rect.left(), y, column, row_height);
-                    let glyph_cell = layout.glyph_cell(rect.left(), y, column, row_height);
-                    let selected = ctx.selection.is_some_and(|s| s.span.contains(byte_offset));
-                    let malformed = errors.iter().any(|e| e.contains(byte_offset));
-                    for cell in [hex_cell, glyph_cell] {
-                        if selected {
-                            painter.rect_filled(cell, 0.0, palette.selection_bg);
-                        } else if malformed {
-                            painter.rect_filled(cell, 0.0, palette.malformed_bg);
+        if let Some(byte_offset) = self.top.take() {
+            self.position.top_row = byte_offset / width_u64;
+            self.position.offset = 0.0;
+        }
+        let marks = self.marks(ctx);
+        let mut position = self.position;
+        rows_ui(
+            ui,
+            ui.scope_id().with("hex view"),
+            &mut position,
+            row_count,
+            row_step,
+            total_width,
+            marks.as_ref(),
+            ctx.palette,
+            |ui, visible| {
+                visible
+                    .response
+                    .widget_info(|| WidgetInfo::labeled(Role::Grid, true, "Hex view"));
+                let first = visible.rows.start * width_u64;
+                let end = (visible.rows.end * width_u64).min(len);
+                let errors = self.errors_in(ctx, ByteSpan::new(first.min(end), end));
+                let painter = ui.painter();
+                let palette = ctx.palette;
+                let left = visible.origin.x;
+                for row in visible.rows.clone() {
+                    let y = visible.row_top(row);
+                    let row_start = row * width_u64;
+                    painter.text(
+                        Pos2::new(left, y),
+                        Align2::LEFT_TOP,
+                        format!("{row_start:0offset_digits$X}"),
+                        font.clone(),
+                        palette.weak_fg,
+                    );
+                    let row_end = (row_start + width_u64).min(len);
+                    for byte_offset in row_start..row_end {
+                        let Some(&byte) =
+                            usize::try_from(byte_offset).ok().and_then(|i| bytes.get(i))
+                        else {
+                            break;
+                        };
+                        let column = (byte_offset - row_start) as usize;
+                        let hex_cell = layout.hex_cell(left, y, column, row_height);
+                        let glyph_cell = layout.glyph_cell(left, y, column, row_height);
+                        let selected = ctx.selection.is_some_and(|s| s.span.contains(byte_offset));
+                        let malformed = errors.iter().any(|e| e.contains(byte_offset));
+                        for cell in [hex_cell, glyph_cell] {
+                            if selected {
+                                painter.rect_filled(cell, 0.0, palette.selection_bg);
+                            } else if malformed {
+                                painter.rect_filled(cell, 0.0, palette.malformed_bg);
+                            }
                         }
+                        let colour = palette.byte_class(ByteClass::of(byte));
+                        painter.text(
+                            hex_cell.left_top() + vec2(char_width * 0.5, 0.0),
+                            Align2::LEFT_TOP,
+                            format!("{byte:02X}"),
+                            font.clone(),
+                            colour,
+                        );
+                        painter.text(
+                            glyph_cell.left_top(),
+                            Align2::LEFT_TOP,
+                            glyph(byte),
+                            font.clone(),
+                            colour,
+                        );
                     }
-                    let colour = palette.byte_class(ByteClass::of(byte));
-                    painter.text(
-                        hex_cell.left_top() + vec2(char_width * 0.5, 0.0),
-                        Align2::LEFT_TOP,
-                        format!("{byte:02X}"),
-                        font.clone(),
-                        colour,
-                    );
-                    painter.text(
-                        glyph_cell.left_top(),
-                        Align2::LEFT_TOP,
-                        glyph(byte),
-                        font.clone(),
-                        colour,
-                    );
                 }
-            }
-            self.interact(
-                &response,
-                rect,
-                rows.start,
-                row_step,
-                &layout,
-                bytes.len() as u64,
-                commands,
-            );
-        });
+                self.interact(visible, &layout, len, commands);
+            },
+        );
+        self.position = position;
     }
 
     /// The primary pane's errors among the bytes of `visible`, decoded once
@@ -156,7 +184,7 @@ impl HexView {
         };
         let key = ErrorsKey {
             generation: ctx.generation,
-            analysis: std::sync::Arc::as_ptr(analysis) as usize,
+            analysis: Arc::as_ptr(analysis) as usize,
             span: visible,
         };
         if self.errors.as_ref().is_none_or(|(k, _)| *k != key) {
@@ -167,31 +195,48 @@ impl HexView {
         self.errors.as_ref().map_or(&[], |(_, spans)| spans)
     }
 
-    #[expect(clippy::too_many_arguments, reason = "the geometry of one frame")]
+    /// The primary pane's errors for the scroll bar, by byte offset.
+    fn marks(&mut self, ctx: &PanelCtx<'_>) -> Option<Marks> {
+        let analysis = ctx.primary?;
+        let key = MarksKey {
+            generation: ctx.generation,
+            analysis: Arc::as_ptr(analysis) as usize,
+        };
+        if self.marks.as_ref().is_none_or(|(k, _)| *k != key) {
+            let marks = Marks::from_positions(
+                analysis.error_offsets.iter().copied(),
+                ctx.bytes.len() as u64,
+                MARK_BINS,
+            );
+            self.marks = Some((key, marks));
+        }
+        self.marks.as_ref().map(|(_, marks)| marks.clone())
+    }
+
     fn interact(
         &mut self,
-        response: &egui::Response,
-        rect: Rect,
-        first_row: usize,
-        row_step: f32,
+        visible: &VisibleRows,
         layout: &Layout,
         len: u64,
         commands: &mut Vec<Command>,
     ) {
+        let response = &visible.response;
         let Some(pos) = response.interact_pointer_pos() else {
             if !response.dragged() {
                 self.anchor = None;
             }
             return;
         };
-        let row = first_row as f32 + ((pos.y - rect.top()) / row_step).floor();
-        let Some(column) = layout.column_at(pos.x - rect.left()) else {
+        let (Some(row), Some(column)) = (
+            visible.row_at(pos),
+            layout.column_at(pos.x - visible.origin.x),
+        ) else {
             return;
         };
-        if row < 0.0 || len == 0 {
+        if len == 0 {
             return;
         }
-        let byte_offset = (row as u64 * layout.width as u64 + column as u64).min(len - 1);
+        let byte_offset = (row * layout.width as u64 + column as u64).min(len - 1);
         if response.drag_started() || response.clicked() || self.anchor.is_none() {
             self.anchor = Some(byte_offset);
         }
@@ -206,6 +251,12 @@ impl HexView {
     }
 }
 
+/// `width` columns as a float (8, 16 or 32: exact).
+#[expect(clippy::cast_precision_loss, reason = "8, 16 or 32")]
+fn columns(width: usize) -> f32 {
+    width as f32
+}
+
 /// Where the columns are, in multiples of a monospace character's width.
 struct Layout {
     char_width: f32,
@@ -215,38 +266,52 @@ struct Layout {
 }
 
 impl Layout {
+    fn new(char_width: f32, offset_digits: usize, width: usize) -> Self {
+        let digits = columns(offset_digits);
+        Layout {
+            char_width,
+            hex_x: (digits + 2.0) * char_width,
+            glyph_x: (digits + 2.0 + columns(width) * 3.0 + 1.0) * char_width,
+            width,
+        }
+    }
+
     fn hex_cell(&self, left: f32, top: f32, column: usize, height: f32) -> Rect {
         let gap = if column >= self.width / 2 {
             self.char_width
         } else {
             0.0
         };
-        let x = left + self.hex_x + column as f32 * 3.0 * self.char_width + gap;
+        let x = left + self.hex_x + columns(column) * 3.0 * self.char_width + gap;
         Rect::from_min_size(Pos2::new(x, top), vec2(3.0 * self.char_width, height))
     }
 
     fn glyph_cell(&self, left: f32, top: f32, column: usize, height: f32) -> Rect {
-        let x = left + self.glyph_x + column as f32 * self.char_width;
+        let x = left + self.glyph_x + columns(column) * self.char_width;
         Rect::from_min_size(Pos2::new(x, top), vec2(self.char_width, height))
     }
 
     /// The byte column under `x` (relative to the block's left edge), in the
     /// hex or the glyph column.
     fn column_at(&self, x: f32) -> Option<usize> {
-        let width = self.width as f32;
-        if x >= self.glyph_x {
+        let width = columns(self.width);
+        let cells = if x >= self.glyph_x {
             let column = ((x - self.glyph_x) / self.char_width).floor();
-            return (column < width).then_some(column as usize);
-        }
-        if x < self.hex_x {
+            if column >= width {
+                return None;
+            }
+            column
+        } else if x < self.hex_x {
             return None;
-        }
-        let mut cells = (x - self.hex_x) / (3.0 * self.char_width);
-        if cells >= width / 2.0 {
-            // The gap between the two halves of a row.
-            cells = (x - self.hex_x - self.char_width) / (3.0 * self.char_width);
-        }
-        Some((cells.floor().clamp(0.0, width - 1.0)) as usize)
+        } else {
+            let mut cells = (x - self.hex_x) / (3.0 * self.char_width);
+            if cells >= width / 2.0 {
+                // The gap between the two halves of a row.
+                cells = (x - self.hex_x - self.char_width) / (3.0 * self.char_width);
+            }
+            cells.floor().clamp(0.0, width - 1.0)
+        };
+        Some(floor_index(cells))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use eframe::egui::{Grid, RichText, ScrollArea, Ui};
+use eframe::egui::{self, RichText, ScrollArea, Ui};
 use mojiscope_core::{ByteSpan, Encoding, TraceItem, TraceKind};
 use unicode_width::UnicodeWidthStr as _;
 
@@ -12,6 +12,7 @@ use crate::analysis::{EncodingAnalysis, LineIndex};
 use crate::ui::PanelCtx;
 use crate::ui::decode_view::{cell_of, overlaps, trace_items};
 use crate::ui::error_list::hex_bytes;
+use crate::ui::teaching::explain::ExplainSection;
 
 /// The most items the inspector lists per pane.
 const MAX_ITEMS: usize = 32;
@@ -28,13 +29,15 @@ pub struct PaneDetails {
     /// One line per item overlapping the selection.
     pub items: Vec<String>,
     /// The row and display column (by `unicode-width`) where the selection starts.
-    pub position: Option<(usize, usize)>,
+    pub position: Option<(u64, usize)>,
 }
 
 /// The inspector's state: details computed once per selection.
 #[derive(Default)]
 pub struct Inspector {
     cache: Option<(Key, Vec<PaneDetails>)>,
+    /// Each pane's Explain section.
+    pub explain: ExplainSection,
 }
 
 #[derive(Clone, PartialEq, Eq)]
@@ -78,7 +81,7 @@ pub fn display_column(
     lines: &LineIndex,
     bytes: &[u8],
     byte_offset: u64,
-) -> (usize, usize) {
+) -> (u64, usize) {
     let row = lines.row_of(byte_offset);
     let trace = analysis.decode_window(bytes, lines.row_span(row));
     let column = trace_items(&trace)
@@ -92,6 +95,7 @@ impl Inspector {
     /// Forgets the cached details.
     pub fn reset(&mut self) {
         self.cache = None;
+        self.explain.reset();
     }
 
     /// Shows the selection's details; `panes` are each pane's analysis.
@@ -131,6 +135,12 @@ impl Inspector {
         let Some((_, details)) = &self.cache else {
             return;
         };
+        let analysed: Vec<(usize, &Arc<EncodingAnalysis>)> = panes
+            .iter()
+            .enumerate()
+            .filter_map(|(pane, analysis)| Some((pane, analysis.as_ref()?)))
+            .collect();
+        let explain = &mut self.explain;
         ui.label(
             RichText::new(format!(
                 "Selection: bytes {:#X}..{:#X} ({} byte{}): {}",
@@ -142,31 +152,38 @@ impl Inspector {
             ))
             .strong(),
         );
-        ScrollArea::both()
+        // One column per pane, in the panes' order, so that each pane's
+        // reading of the bytes sits under the pane.
+        ScrollArea::vertical()
             .id_salt("inspector")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                Grid::new("inspector grid")
-                    .num_columns(2)
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for pane in details {
-                            let position = pane
-                                .position
-                                .map(|(row, column)| {
-                                    format!("row {}, column {}", row + 1, column + 1)
-                                })
-                                .unwrap_or_default();
+                ui.columns(details.len().max(1), |columns| {
+                    for ((column, pane), (index, analysis)) in
+                        columns.iter_mut().zip(details).zip(&analysed)
+                    {
+                        let position = pane
+                            .position
+                            .map(|(row, column)| format!("row {}, column {}", row + 1, column + 1))
+                            .unwrap_or_default();
+                        column.horizontal(|ui| {
                             ui.label(RichText::new(pane.encoding.name()).strong());
                             ui.label(RichText::new(position).color(ctx.palette.weak_fg));
-                            ui.end_row();
-                            for item in &pane.items {
-                                ui.label("");
-                                ui.label(RichText::new(item).monospace());
-                                ui.end_row();
-                            }
+                        });
+                        for item in &pane.items {
+                            column.add(egui::Label::new(RichText::new(item).monospace()).wrap());
                         }
-                    });
+                        explain.ui(
+                            column,
+                            ctx.palette,
+                            *index,
+                            ctx.generation,
+                            analysis,
+                            ctx.bytes,
+                            span,
+                        );
+                    }
+                });
             });
     }
 }

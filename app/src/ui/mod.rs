@@ -1,10 +1,15 @@
 //! The panels: one file per panel, each a struct with its own view state and
 //! a `ui` method taking a read-only [`PanelCtx`].
 
+pub mod about;
 pub mod decode_view;
 pub mod error_list;
 pub mod hex_view;
 pub mod inspector;
+pub mod rows;
+pub mod save_dialog;
+pub mod teaching;
+pub mod why;
 
 use std::sync::Arc;
 
@@ -26,6 +31,20 @@ pub struct PanelCtx<'a> {
     pub selection: Option<Selection>,
     /// The colours.
     pub palette: &'static Palette,
+}
+
+/// `done` out of `total` as a fraction for a progress bar (1 when there is
+/// nothing to do).
+pub fn progress_fraction(done: u64, total: u64) -> f32 {
+    if total == 0 {
+        return 1.0;
+    }
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "a progress bar needs no more than f64's 53 bits"
+    )]
+    let fraction = done as f64 / total as f64;
+    fraction.clamp(0.0, 1.0) as f32
 }
 
 /// The legend of the hex view's colours, drawn from the theme's table.

@@ -43,7 +43,7 @@ static PAIRS: PairTable = PairTable::new(
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Big5Decoder {
     /// "Big5 leading".
-    leading: u8,
+    pub(crate) leading: u8,
 }
 
 impl Handler for Big5Decoder {
@@ -117,9 +117,6 @@ impl Handler for Big5Decoder {
 /// taken and reset.
 #[inline]
 fn pair(leading: u8, byte: u8) -> Step {
-    // Steps 3.3-3.5: the pointer, skipping 0x7F-0xA0 in the trailing
-    // byte's range.
-    let offset = if byte < 0x7F { 0x40 } else { 0x62 };
     if !matches!(byte, 0x40..=0x7E | 0xA1..=0xFE) {
         // Steps 3.7-3.10 with a null pointer: a byte outside the
         // trailing range. An ASCII byte is restored and decoded again.
@@ -128,15 +125,11 @@ fn pair(leading: u8, byte: u8) -> Step {
             restore: u8::from(byte.is_ascii()),
         };
     }
-    let pointer = usize::from(leading - 0x81) * 157 + usize::from(byte - offset);
-    // Step 3.6: the four pointers whose characters Unicode has only as
-    // a letter and a combining mark.
-    match pointer {
-        1133 => return Step::Pair('\u{00CA}', '\u{0304}'),
-        1135 => return Step::Pair('\u{00CA}', '\u{030C}'),
-        1164 => return Step::Pair('\u{00EA}', '\u{0304}'),
-        1166 => return Step::Pair('\u{00EA}', '\u{030C}'),
-        _ => {}
+    // Steps 3.3-3.5.
+    let pointer = pointer(leading, byte);
+    // Step 3.6.
+    if let Some((first, second)) = code_points_pair(pointer) {
+        return Step::Pair(first, second);
     }
     // Steps 3.7-3.8.
     if let Some(c) = big5::code_point(pointer) {
@@ -149,6 +142,33 @@ fn pair(leading: u8, byte: u8) -> Step {
             pointer: pointer as u32,
         },
         restore: u8::from(byte.is_ascii()),
+    }
+}
+
+/// Step 3.4: `offset`, for a trailing byte: the trailing bytes skip
+/// 0x7F..=0xA0.
+#[inline]
+pub(crate) fn offset(byte: u8) -> u8 {
+    if byte < 0x7F { 0x40 } else { 0x62 }
+}
+
+/// Step 3.5: the pointer of `leading` and a trailing `byte` in 0x40..=0x7E
+/// or 0xA1..=0xFE.
+#[inline]
+pub(crate) fn pointer(leading: u8, byte: u8) -> usize {
+    usize::from(leading - 0x81) * 157 + usize::from(byte - offset(byte))
+}
+
+/// Step 3.6: the four pointers whose characters Unicode has only as a
+/// letter and a combining mark, and their two code points.
+#[inline]
+pub(crate) fn code_points_pair(pointer: usize) -> Option<(char, char)> {
+    match pointer {
+        1133 => Some(('\u{00CA}', '\u{0304}')),
+        1135 => Some(('\u{00CA}', '\u{030C}')),
+        1164 => Some(('\u{00EA}', '\u{0304}')),
+        1166 => Some(('\u{00EA}', '\u{030C}')),
+        _ => None,
     }
 }
 
@@ -168,13 +188,21 @@ impl EncodeHandler for Big5Encoder {
         let Some(pointer) = big5::big5_pointer(c) else {
             return EncodeStep::Error(c);
         };
-        // Steps 5-8: the pointer's lead and trail, skipping 0x7F-0xA0 in the
-        // trailing byte. The pointer is below 126 × 157, so both fit a byte.
-        let leading = (pointer / 157 + 0x81) as u8;
-        let trailing = (pointer % 157) as u8;
-        let offset = if trailing < 0x3F { 0x40 } else { 0x62 };
-        EncodeStep::Bytes(Encoded::two(leading, trailing + offset))
+        // Steps 5-8.
+        let (leading, trailing) = pointer_bytes(pointer);
+        EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
+}
+
+/// Steps 5-8 of the encoder: the pointer's leading and trailing byte,
+/// skipping 0x7F-0xA0 in the trailing byte. The pointer must be below
+/// 126 × 157, so that both fit a byte.
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    let leading = (pointer / 157 + 0x81) as u8;
+    let trailing = (pointer % 157) as u8;
+    let offset = if trailing < 0x3F { 0x40 } else { 0x62 };
+    (leading, trailing + offset)
 }
 
 #[cfg(test)]

@@ -29,9 +29,9 @@ static PAIRS: PairTable = PairTable::new(
 pub(crate) struct EucJpDecoder {
     /// EUC-JP jis0212: the pending pair follows 0x8F and is looked up in
     /// index jis0212. Only ever true while `leading` is not 0x00.
-    jis0212: bool,
+    pub(crate) jis0212: bool,
     /// EUC-JP leading: 0x00 when no sequence is pending.
-    leading: u8,
+    pub(crate) leading: u8,
 }
 
 impl Handler for EucJpDecoder {
@@ -40,10 +40,7 @@ impl Handler for EucJpDecoder {
         // Step 3: 0x8E introduces a single halfwidth katakana.
         if self.leading == 0x8E && (0xA1..=0xDF).contains(&byte) {
             self.leading = 0;
-            let code_point = 0xFF61 - 0xA1 + u32::from(byte);
-            return Step::Scalar(
-                char::from_u32(code_point).expect("U+FF61..=U+FF9F are scalar values"),
-            );
+            return Step::Scalar(halfwidth_katakana(byte));
         }
         // Step 4: 0x8F introduces a JIS X 0212 pair; this byte is its leading byte.
         if self.leading == 0x8F && (0xA1..=0xFE).contains(&byte) {
@@ -134,7 +131,7 @@ fn pair(leading: u8, jis0212: bool, byte: u8) -> Step {
     if !(0xA1..=0xFE).contains(&leading) || !(0xA1..=0xFE).contains(&byte) {
         return trail_error(DecodeErrorKind::InvalidTrail, byte);
     }
-    let pointer = usize::from(leading - 0xA1) * 94 + usize::from(byte - 0xA1);
+    let pointer = pointer(leading, byte);
     let code_point = if jis0212 {
         jis0212::code_point(pointer)
     } else {
@@ -151,6 +148,18 @@ fn pair(leading: u8, jis0212: bool, byte: u8) -> Step {
         },
         byte,
     )
+}
+
+/// Step 3: U+FF61 − 0xA1 + `byte`, for `byte` in 0xA1..=0xDF after 0x8E.
+#[inline]
+pub(crate) fn halfwidth_katakana(byte: u8) -> char {
+    char::from_u32(0xFF61 - 0xA1 + u32::from(byte)).expect("U+FF61..=U+FF9F are scalar values")
+}
+
+/// Step 5.4: the pointer of `leading` and `byte`, both in 0xA1..=0xFE.
+#[inline]
+pub(crate) fn pointer(leading: u8, byte: u8) -> usize {
+    usize::from(leading - 0xA1) * 94 + usize::from(byte - 0xA1)
 }
 
 /// Steps 5.7-5.8: the error after a leading byte, with an ASCII `byte`
@@ -192,10 +201,16 @@ impl EncodeHandler for EucJpEncoder {
         };
         // Steps 9-11. As the standard notes, a first pointer is below 8836 =
         // 94 × 94, so both bytes are at most 0xFE.
-        let leading = (pointer / 94) as u8 + 0xA1;
-        let trailing = (pointer % 94) as u8 + 0xA1;
+        let (leading, trailing) = pointer_bytes(pointer);
         EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
+}
+
+/// Steps 9-11 of the encoder: the leading and trailing byte of `pointer`,
+/// which must be below 94 × 94.
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    ((pointer / 94) as u8 + 0xA1, (pointer % 94) as u8 + 0xA1)
 }
 
 #[cfg(test)]

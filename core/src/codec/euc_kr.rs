@@ -23,7 +23,7 @@ static PAIRS: PairTable = PairTable::new(
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EucKrDecoder {
     /// EUC-KR leading: 0x00 when no sequence is pending.
-    leading: u8,
+    pub(crate) leading: u8,
 }
 
 impl Handler for EucKrDecoder {
@@ -102,7 +102,7 @@ fn pair(leading: u8, byte: u8) -> Step {
     if !(0x41..=0xFE).contains(&byte) {
         return trail_error(DecodeErrorKind::InvalidTrail, byte);
     }
-    let pointer = usize::from(leading - 0x81) * 190 + usize::from(byte - 0x41);
+    let pointer = pointer(leading, byte);
     // Steps 3.5-3.6.
     if let Some(c) = euc_kr::code_point(pointer) {
         return Step::Scalar(c);
@@ -114,6 +114,12 @@ fn pair(leading: u8, byte: u8) -> Step {
         },
         byte,
     )
+}
+
+/// Step 3.4: the pointer of `leading` and a trailing `byte` in 0x41..=0xFE.
+#[inline]
+pub(crate) fn pointer(leading: u8, byte: u8) -> usize {
+    usize::from(leading - 0x81) * 190 + usize::from(byte - 0x41)
 }
 
 /// Steps 3.7-3.8: the error after a leading byte, with an ASCII `byte`
@@ -142,12 +148,18 @@ impl EncodeHandler for EucKrEncoder {
         let Some(pointer) = euc_kr::pointer(c) else {
             return EncodeStep::Error(c);
         };
-        // Steps 5-7. The index has fewer than 126 × 190 pointers, so both
-        // bytes fit: leading is at most 0xFE, trailing at most 0xFE.
-        let leading = (pointer / 190) as u8 + 0x81;
-        let trailing = (pointer % 190) as u8 + 0x41;
+        // Steps 5-7.
+        let (leading, trailing) = pointer_bytes(pointer);
         EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
+}
+
+/// Steps 5-7 of the encoder: the leading and trailing byte of `pointer`,
+/// which must be below 126 × 190 (the index has fewer pointers, so both
+/// bytes fit: leading is at most 0xFE, trailing at most 0xFE).
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    ((pointer / 190) as u8 + 0x81, (pointer % 190) as u8 + 0x41)
 }
 
 #[cfg(test)]

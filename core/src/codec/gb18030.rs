@@ -11,8 +11,8 @@ use crate::provenance::DecodeErrorKind;
 
 /// Four-byte sequences: how many pointers one value of the first byte spans
 /// (10 × 126 × 10), and one value of the second byte (10 × 126).
-const FIRST_BYTE_SPAN: u32 = 10 * 126 * 10;
-const SECOND_BYTE_SPAN: u32 = 10 * 126;
+pub(crate) const FIRST_BYTE_SPAN: u32 = 10 * 126 * 10;
+pub(crate) const SECOND_BYTE_SPAN: u32 = 10 * 126;
 
 /// Not in spec: steps 5-9 for two bytes as flat tables for the driver: a
 /// leading byte in 0x81..=0xFE (step 8) or 0xFF, an error on its own (step
@@ -37,11 +37,11 @@ static PAIRS: PairTable = PairTable::new(
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Gb18030Decoder {
     /// "gb18030 first".
-    first: u8,
+    pub(crate) first: u8,
     /// "gb18030 second".
-    second: u8,
+    pub(crate) second: u8,
     /// "gb18030 third".
-    third: u8,
+    pub(crate) third: u8,
 }
 
 impl Handler for Gb18030Decoder {
@@ -137,10 +137,7 @@ impl Gb18030Decoder {
             };
         }
         // Step 3.2: the four-byte pointer.
-        let pointer = u32::from(self.first - 0x81) * FIRST_BYTE_SPAN
-            + u32::from(self.second - 0x30) * SECOND_BYTE_SPAN
-            + u32::from(self.third - 0x81) * 10
-            + u32::from(byte - 0x30);
+        let pointer = four_byte_pointer([self.first, self.second, self.third, byte]);
         // Step 3.3.
         *self = Self::default();
         // Steps 3.4-3.5: pointers in the gaps of the ranges (between the BMP
@@ -181,9 +178,6 @@ impl Gb18030Decoder {
         // Steps 5.2-5.3.
         let leading = self.first;
         self.first = 0;
-        // Steps 5.4-5.6: the two-byte pointer, skipping 0x7F in the trailing
-        // byte's range.
-        let offset = if byte < 0x7F { 0x40 } else { 0x41 };
         if !matches!(byte, 0x40..=0x7E | 0x80..=0xFE) {
             // Steps 5.7-5.10 with a null pointer: a byte outside the trailing
             // range. An ASCII byte is restored and decoded again.
@@ -192,7 +186,8 @@ impl Gb18030Decoder {
                 restore: u8::from(byte.is_ascii()),
             };
         }
-        let pointer = usize::from(leading - 0x81) * 190 + usize::from(byte - offset);
+        // Steps 5.4-5.6.
+        let pointer = two_byte_pointer(leading, byte);
         // Steps 5.7-5.8.
         if let Some(c) = gb18030::code_point(pointer) {
             return Step::Scalar(c);
@@ -225,6 +220,29 @@ impl Gb18030Decoder {
             0xFF => Step::error(DecodeErrorKind::InvalidByte),
         }
     }
+}
+
+/// Step 3.2: the pointer of a four-byte sequence (first byte in 0x81..=0xFE,
+/// second a digit, third in 0x81..=0xFE, fourth a digit).
+#[inline]
+pub(crate) fn four_byte_pointer([first, second, third, byte]: [u8; 4]) -> u32 {
+    u32::from(first - 0x81) * FIRST_BYTE_SPAN
+        + u32::from(second - 0x30) * SECOND_BYTE_SPAN
+        + u32::from(third - 0x81) * 10
+        + u32::from(byte - 0x30)
+}
+
+/// Step 5.5: `offset`, for a trailing byte: the trailing bytes skip 0x7F.
+#[inline]
+pub(crate) fn offset(byte: u8) -> u8 {
+    if byte < 0x7F { 0x40 } else { 0x41 }
+}
+
+/// Step 5.6: the pointer of `leading` and a trailing `byte` in 0x40..=0x7E
+/// or 0x80..=0xFE.
+#[inline]
+pub(crate) fn two_byte_pointer(leading: u8, byte: u8) -> usize {
+    usize::from(leading - 0x81) * 190 + usize::from(byte - offset(byte))
 }
 
 /// The [gb18030 encoder](https://encoding.spec.whatwg.org/#gb18030-encoder),
@@ -291,10 +309,8 @@ impl EncodeHandler for Gb18030Encoder {
         // Steps 6-7: two bytes from the index pointer, skipping 0x7F in the
         // trailing byte.
         if let Some(pointer) = gb18030::pointer(c) {
-            let leading = (pointer / 190 + 0x81) as u8;
-            let trailing = (pointer % 190) as u8;
-            let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
-            return EncodeStep::Bytes(Encoded::two(leading, trailing + offset));
+            let (leading, trailing) = two_byte_pointer_bytes(pointer);
+            return EncodeStep::Bytes(Encoded::two(leading, trailing));
         }
         // Step 8: GBK has no four-byte sequences.
         if self.is_gbk {
@@ -302,7 +318,7 @@ impl EncodeHandler for Gb18030Encoder {
         }
         // Step 9.
         let code_point = u32::from(c);
-        let mut pointer = if code_point >= 0x1_0000 {
+        let pointer = if code_point >= 0x1_0000 {
             // Not in spec: the shortcut for the last range of index gb18030
             // ranges (pointer 189000 is U+10000, and every later code point
             // follows on), which saves its binary search.
@@ -315,22 +331,38 @@ impl EncodeHandler for Gb18030Encoder {
             gb18030_ranges::NO_RANGE,
             "only ASCII precedes the first range"
         );
-        // Steps 10-16: the pointer's digits in the mixed radix of the four
-        // bytes (126, 10, 126, 10).
-        let byte1 = pointer / FIRST_BYTE_SPAN;
-        pointer %= FIRST_BYTE_SPAN;
-        let byte2 = pointer / SECOND_BYTE_SPAN;
-        pointer %= SECOND_BYTE_SPAN;
-        let byte3 = pointer / 10;
-        let byte4 = pointer % 10;
-        // The pointer is below 1237576, so byte1 is below 99: no truncation.
-        EncodeStep::Bytes(Encoded::four([
-            (byte1 + 0x81) as u8,
-            (byte2 + 0x30) as u8,
-            (byte3 + 0x81) as u8,
-            (byte4 + 0x30) as u8,
-        ]))
+        // Steps 10-16.
+        EncodeStep::Bytes(Encoded::four(four_byte_pointer_bytes(pointer)))
     }
+}
+
+/// Steps 6-7 of the encoder: the leading and trailing byte of a two-byte
+/// `pointer` (below 126 × 190), skipping 0x7F in the trailing byte.
+#[inline]
+pub(crate) fn two_byte_pointer_bytes(pointer: u16) -> (u8, u8) {
+    let leading = (pointer / 190 + 0x81) as u8;
+    let trailing = (pointer % 190) as u8;
+    let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
+    (leading, trailing + offset)
+}
+
+/// Steps 10-16 of the encoder: the four bytes of `pointer`, its digits in
+/// the mixed radix of the four bytes (126, 10, 126, 10). The pointer must be
+/// below 1237576, so that byte1 is below 99: no truncation.
+#[inline]
+pub(crate) fn four_byte_pointer_bytes(mut pointer: u32) -> [u8; 4] {
+    let byte1 = pointer / FIRST_BYTE_SPAN;
+    pointer %= FIRST_BYTE_SPAN;
+    let byte2 = pointer / SECOND_BYTE_SPAN;
+    pointer %= SECOND_BYTE_SPAN;
+    let byte3 = pointer / 10;
+    let byte4 = pointer % 10;
+    [
+        (byte1 + 0x81) as u8,
+        (byte2 + 0x30) as u8,
+        (byte3 + 0x81) as u8,
+        (byte4 + 0x30) as u8,
+    ]
 }
 
 #[cfg(test)]

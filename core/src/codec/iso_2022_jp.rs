@@ -24,7 +24,7 @@ fn plain_ascii_len(bytes: &[u8], roman: bool) -> usize {
 
 /// The states of the ISO-2022-JP decoder, named as in the standard.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum DecoderState {
+pub(crate) enum DecoderState {
     #[default]
     Ascii,
     Roman,
@@ -39,18 +39,18 @@ enum DecoderState {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Iso2022JpDecoder {
     /// ISO-2022-JP decoder state.
-    state: DecoderState,
+    pub(crate) state: DecoderState,
     /// ISO-2022-JP decoder output state: the state the last escape sequence
     /// chose (ASCII, Roman, katakana or leading byte), to which a broken
     /// escape sequence returns.
-    output_state: DecoderState,
+    pub(crate) output_state: DecoderState,
     /// ISO-2022-JP leading: the leading byte of a pair, or the second byte of
     /// an escape sequence.
-    leading: u8,
+    pub(crate) leading: u8,
     /// ISO-2022-JP output: true from an escape sequence until the next byte
     /// that produces output or an error, so that an escape sequence directly
     /// after another is an error.
-    output: bool,
+    pub(crate) output: bool,
 }
 
 impl Handler for Iso2022JpDecoder {
@@ -88,10 +88,7 @@ impl Handler for Iso2022JpDecoder {
                 0x1B => self.escape_start(),
                 0x21..=0x5F => {
                     self.output = false;
-                    let code_point = 0xFF61 - 0x21 + u32::from(byte);
-                    Step::Scalar(
-                        char::from_u32(code_point).expect("U+FF61..=U+FF9F are scalar values"),
-                    )
+                    Step::Scalar(halfwidth_katakana(byte))
                 }
                 // Any other byte, ASCII included, is consumed by the error.
                 _ => self.invalid_byte(),
@@ -241,7 +238,7 @@ impl Iso2022JpDecoder {
             0x1B => Step::error_restoring_byte(DecodeErrorKind::UnexpectedByte),
             // Steps 1-5 of the 0x21..=0x7E branch.
             0x21..=0x7E => {
-                let pointer = usize::from(self.leading - 0x21) * 94 + usize::from(byte - 0x21);
+                let pointer = pointer(self.leading, byte);
                 match jis0208::code_point(pointer) {
                     Some(c) => Step::Scalar(c),
                     None => Step::error(DecodeErrorKind::UnassignedPointer {
@@ -261,13 +258,7 @@ impl Iso2022JpDecoder {
         // Steps 1-6.
         let leading = self.leading;
         self.leading = 0;
-        let state = match (leading, byte) {
-            (0x28, 0x42) => Some(DecoderState::Ascii),
-            (0x28, 0x4A) => Some(DecoderState::Roman),
-            (0x28, 0x49) => Some(DecoderState::Katakana),
-            (0x24, 0x40 | 0x42) => Some(DecoderState::LeadingByte),
-            _ => None,
-        };
+        let state = escape_sequence_state(leading, byte);
         // Step 7: a recognised escape sequence switches state. The standard
         // returns continue, which here is a skip covering its three bytes,
         // or an error (covering them too) when nothing was output since the
@@ -306,6 +297,39 @@ impl Iso2022JpDecoder {
     fn invalid_byte(&mut self) -> Step {
         self.output = false;
         Step::error(DecodeErrorKind::InvalidByte)
+    }
+}
+
+/// The katakana state: 0xFF61 − 0x21 + `byte`, for `byte` in 0x21..=0x5F.
+#[inline]
+pub(crate) fn halfwidth_katakana(byte: u8) -> char {
+    char::from_u32(0xFF61 - 0x21 + u32::from(byte)).expect("U+FF61..=U+FF9F are scalar values")
+}
+
+/// Step 2 of the trailing byte state's 0x21..=0x7E branch: the pointer of
+/// `leading` and `byte`, both in 0x21..=0x7E.
+#[inline]
+pub(crate) fn pointer(leading: u8, byte: u8) -> usize {
+    usize::from(leading - 0x21) * 94 + usize::from(byte - 0x21)
+}
+
+/// Steps 13-15 of the encoder: the leading and trailing byte of `pointer`,
+/// which must be below 94 × 94.
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    ((pointer / 94) as u8 + 0x21, (pointer % 94) as u8 + 0x21)
+}
+
+/// Steps 2-6 of the escape state: the state the escape sequence ESC
+/// `leading` `byte` switches to, if it is one of the five the decoder knows.
+#[inline]
+pub(crate) fn escape_sequence_state(leading: u8, byte: u8) -> Option<DecoderState> {
+    match (leading, byte) {
+        (0x28, 0x42) => Some(DecoderState::Ascii),
+        (0x28, 0x4A) => Some(DecoderState::Roman),
+        (0x28, 0x49) => Some(DecoderState::Katakana),
+        (0x24, 0x40 | 0x42) => Some(DecoderState::LeadingByte),
+        _ => None,
     }
 }
 
@@ -396,8 +420,7 @@ impl EncodeHandler for Iso2022JpEncoder {
         }
         // Steps 13-15. As the standard notes, a first pointer is below
         // 8836 = 94 × 94, so both bytes are at most 0x7E.
-        let leading = (pointer / 94) as u8 + 0x21;
-        let trailing = (pointer % 94) as u8 + 0x21;
+        let (leading, trailing) = pointer_bytes(pointer);
         EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
 

@@ -2,17 +2,17 @@
 //! the enum dispatch over them. Dispatch happens once per call, not per byte:
 //! each arm runs the driver monomorphised for that handler.
 
-mod big5;
-mod euc_jp;
-mod euc_kr;
-mod gb18030;
-mod iso_2022_jp;
-mod replacement;
-mod shift_jis;
-mod single_byte;
-mod utf_16;
-mod utf_8;
-mod x_user_defined;
+pub(crate) mod big5;
+pub(crate) mod euc_jp;
+pub(crate) mod euc_kr;
+pub(crate) mod gb18030;
+pub(crate) mod iso_2022_jp;
+pub(crate) mod replacement;
+pub(crate) mod shift_jis;
+pub(crate) mod single_byte;
+pub(crate) mod utf_16;
+pub(crate) mod utf_8;
+pub(crate) mod x_user_defined;
 
 use crate::decoder::{DecodeErrorMode, DecoderResult, Driver};
 use crate::encoder::{EncodeDriver, EncoderResult};

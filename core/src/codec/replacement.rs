@@ -7,7 +7,7 @@ use crate::provenance::{DecodeErrorKind, SkipReason};
 /// The [replacement decoder](https://encoding.spec.whatwg.org/#replacement-decoder).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ReplacementDecoder {
-    error_returned: bool,
+    pub(crate) error_returned: bool,
 }
 
 impl Handler for ReplacementDecoder {

@@ -8,7 +8,7 @@ use crate::provenance::DecodeErrorKind;
 
 /// The pointers the decoder maps to the Private Use Area (Windows' EUDC,
 /// "end-user-defined characters"): leading bytes 0xF0..=0xF9.
-const USER_DEFINED_POINTERS: std::ops::RangeInclusive<usize> = 8836..=10715;
+pub(crate) const USER_DEFINED_POINTERS: std::ops::RangeInclusive<usize> = 8836..=10715;
 
 /// Not in spec: steps 3-7 for two bytes as flat tables for the driver:
 /// leading bytes 0x81..=0x9F and 0xE0..=0xFC (step 6; skipping the single
@@ -47,7 +47,7 @@ static CODE_POINTS: [u16; jis0208::table().len()] = {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ShiftJisDecoder {
     /// `Shift_JIS` leading: 0x00 when no sequence is pending.
-    leading: u8,
+    pub(crate) leading: u8,
 }
 
 impl Handler for ShiftJisDecoder {
@@ -130,17 +130,11 @@ fn pair(leading: u8, byte: u8) -> Step {
     if !matches!(byte, 0x40..=0x7E | 0x80..=0xFC) {
         return trail_error(DecodeErrorKind::InvalidTrail, byte);
     }
-    // Steps 3.4-3.6: the trailing bytes skip 0x7F, and the leading
-    // bytes skip the single-byte range 0xA0..=0xDF.
-    let offset = if byte < 0x7F { 0x40 } else { 0x41 };
-    let leading_offset = if leading < 0xA0 { 0x81 } else { 0xC1 };
-    let pointer = usize::from(leading - leading_offset) * 188 + usize::from(byte - offset);
+    // Steps 3.4-3.6.
+    let pointer = pointer(leading, byte);
     // Step 3.7: the user-defined area maps to the Private Use Area.
-    if USER_DEFINED_POINTERS.contains(&pointer) {
-        let code_point = 0xE000 - 8836 + pointer as u32;
-        return Step::Scalar(
-            char::from_u32(code_point).expect("U+E000..=U+E757 are scalar values"),
-        );
+    if let Some(c) = user_defined_code_point(pointer) {
+        return Step::Scalar(c);
     }
     // Steps 3.8-3.9.
     if let Some(c) = jis0208::code_point(pointer) {
@@ -155,9 +149,39 @@ fn pair(leading: u8, byte: u8) -> Step {
     )
 }
 
+/// Step 3.4: `offset`, for a trailing byte: the trailing bytes skip 0x7F.
+#[inline]
+pub(crate) fn offset(byte: u8) -> u8 {
+    if byte < 0x7F { 0x40 } else { 0x41 }
+}
+
+/// Step 3.5: `leadingOffset`: the leading bytes skip the single-byte range
+/// 0xA0..=0xDF.
+#[inline]
+pub(crate) fn leading_offset(leading: u8) -> u8 {
+    if leading < 0xA0 { 0x81 } else { 0xC1 }
+}
+
+/// Step 3.6: the pointer of `leading` and a trailing `byte` in 0x40..=0x7E
+/// or 0x80..=0xFC.
+#[inline]
+pub(crate) fn pointer(leading: u8, byte: u8) -> usize {
+    usize::from(leading - leading_offset(leading)) * 188 + usize::from(byte - offset(byte))
+}
+
+/// Step 3.7: U+E000 − 8836 + `pointer` for a pointer in the user-defined area.
+#[inline]
+pub(crate) fn user_defined_code_point(pointer: usize) -> Option<char> {
+    if !USER_DEFINED_POINTERS.contains(&pointer) {
+        return None;
+    }
+    let code_point = 0xE000 - 8836 + pointer as u32;
+    Some(char::from_u32(code_point).expect("U+E000..=U+E757 are scalar values"))
+}
+
 /// U+FF61 − 0xA1 + `byte`, for `byte` in 0xA1..=0xDF.
 #[inline]
-fn halfwidth_katakana(byte: u8) -> char {
+pub(crate) fn halfwidth_katakana(byte: u8) -> char {
     char::from_u32(0xFF61 - 0xA1 + u32::from(byte)).expect("U+FF61..=U+FF9F are scalar values")
 }
 
@@ -199,14 +223,22 @@ impl EncodeHandler for ShiftJisEncoder {
         let Some(pointer) = jis0208::shift_jis_pointer(code_point) else {
             return EncodeStep::Error(code_point);
         };
-        // Steps 9-13. Index jis0208 has fewer than 60 × 188 pointers, so the
-        // leading byte is at most 0xFC and the trailing byte at most 0xFC.
-        let leading = (pointer / 188) as u8;
-        let leading_offset = if leading < 0x1F { 0x81 } else { 0xC1 };
-        let trailing = (pointer % 188) as u8;
-        let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
-        EncodeStep::Bytes(Encoded::two(leading + leading_offset, trailing + offset))
+        // Steps 9-13.
+        let (leading, trailing) = pointer_bytes(pointer);
+        EncodeStep::Bytes(Encoded::two(leading, trailing))
     }
+}
+
+/// Steps 9-13 of the encoder: the leading and trailing byte of `pointer`,
+/// which must be below 60 × 188 (index jis0208 has fewer pointers, so the
+/// leading byte is at most 0xFC and the trailing byte at most 0xFC).
+#[inline]
+pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
+    let leading = (pointer / 188) as u8;
+    let leading_offset = if leading < 0x1F { 0x81 } else { 0xC1 };
+    let trailing = (pointer % 188) as u8;
+    let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
+    (leading + leading_offset, trailing + offset)
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ fn index_for(encoding: &Encoding) -> &'static SingleByteIndex {
 /// The [single-byte decoder](https://encoding.spec.whatwg.org/#single-byte-decoder).
 #[derive(Clone, Debug)]
 pub(crate) struct SingleByteDecoder {
-    index: &'static SingleByteIndex,
+    pub(crate) index: &'static SingleByteIndex,
 }
 
 impl SingleByteDecoder {

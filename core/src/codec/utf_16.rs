@@ -7,9 +7,9 @@ use crate::provenance::DecodeErrorKind;
 /// The [shared UTF-16 decoder](https://encoding.spec.whatwg.org/#shared-utf-16-decoder).
 #[derive(Clone, Debug)]
 pub(crate) struct Utf16Decoder {
-    leading_byte: Option<u8>,
-    leading_surrogate: Option<u16>,
-    is_utf16be: bool,
+    pub(crate) leading_byte: Option<u8>,
+    pub(crate) leading_surrogate: Option<u16>,
+    pub(crate) is_utf16be: bool,
 }
 
 impl Utf16Decoder {
@@ -31,22 +31,12 @@ impl Handler for Utf16Decoder {
             return Step::Continue;
         };
         // Steps 4-5.
-        let code_unit = if self.is_utf16be {
-            u16::from_be_bytes([leading_byte, byte])
-        } else {
-            u16::from_le_bytes([leading_byte, byte])
-        };
+        let code_unit = code_unit(leading_byte, byte, self.is_utf16be);
         self.leading_byte = None;
         // Step 6: a leading surrogate is pending.
         if let Some(leading_surrogate) = self.leading_surrogate.take() {
             if is_trailing_surrogate(code_unit) {
-                let scalar = 0x10000
-                    + ((u32::from(leading_surrogate) - 0xD800) << 10)
-                    + (u32::from(code_unit) - 0xDC00);
-                return Step::Scalar(
-                    char::from_u32(scalar)
-                        .expect("two surrogates make a supplementary scalar value"),
-                );
+                return Step::Scalar(scalar_value_from_surrogates(leading_surrogate, code_unit));
             }
             // The code unit's two bytes go back to the input; the error covers
             // the leading surrogate's two bytes.
@@ -130,13 +120,32 @@ impl Handler for Utf16Decoder {
     }
 }
 
+/// Step 4: the code unit of `leading_byte` and `byte`, in the decoder's byte
+/// order.
 #[inline]
-fn is_leading_surrogate(code_unit: u16) -> bool {
+pub(crate) fn code_unit(leading_byte: u8, byte: u8, is_utf16be: bool) -> u16 {
+    if is_utf16be {
+        u16::from_be_bytes([leading_byte, byte])
+    } else {
+        u16::from_le_bytes([leading_byte, byte])
+    }
+}
+
+/// Step 6.3: the [scalar value from surrogates](https://infra.spec.whatwg.org/#scalar-value-from-surrogates):
+/// 0x10000 + ((`leading` − 0xD800) << 10) + (`trailing` − 0xDC00).
+#[inline]
+pub(crate) fn scalar_value_from_surrogates(leading: u16, trailing: u16) -> char {
+    let scalar = 0x10000 + ((u32::from(leading) - 0xD800) << 10) + (u32::from(trailing) - 0xDC00);
+    char::from_u32(scalar).expect("two surrogates make a supplementary scalar value")
+}
+
+#[inline]
+pub(crate) fn is_leading_surrogate(code_unit: u16) -> bool {
     (0xD800..=0xDBFF).contains(&code_unit)
 }
 
 #[inline]
-fn is_trailing_surrogate(code_unit: u16) -> bool {
+pub(crate) fn is_trailing_surrogate(code_unit: u16) -> bool {
     (0xDC00..=0xDFFF).contains(&code_unit)
 }
 

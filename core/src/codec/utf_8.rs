@@ -7,11 +7,11 @@ use crate::provenance::DecodeErrorKind;
 /// The [UTF-8 decoder](https://encoding.spec.whatwg.org/#utf-8-decoder).
 #[derive(Clone, Debug)]
 pub(crate) struct Utf8Decoder {
-    code_point: u32,
-    bytes_seen: u8,
-    bytes_needed: u8,
-    lower_boundary: u8,
-    upper_boundary: u8,
+    pub(crate) code_point: u32,
+    pub(crate) bytes_seen: u8,
+    pub(crate) bytes_needed: u8,
+    pub(crate) lower_boundary: u8,
+    pub(crate) upper_boundary: u8,
 }
 
 impl Default for Utf8Decoder {
@@ -72,7 +72,7 @@ impl Handler for Utf8Decoder {
         // Steps 5-7.
         self.lower_boundary = 0x80;
         self.upper_boundary = 0xBF;
-        self.code_point = (self.code_point << 6) | u32::from(byte & 0x3F);
+        self.code_point = continued_code_point(self.code_point, byte);
         self.bytes_seen += 1;
         // Step 8.
         if self.bytes_seen != self.bytes_needed {
@@ -100,6 +100,13 @@ impl Handler for Utf8Decoder {
     fn is_ascii_ground(&self) -> bool {
         self.bytes_needed == 0
     }
+}
+
+/// Step 6: `code_point`'s bits shifted left by six places, and the six least
+/// significant bits of `byte` in the places vacated.
+#[inline]
+pub(crate) fn continued_code_point(code_point: u32, byte: u8) -> u32 {
+    (code_point << 6) | u32::from(byte & 0x3F)
 }
 
 /// The [UTF-8 encoder](https://encoding.spec.whatwg.org/#utf-8-encoder).

@@ -16,8 +16,7 @@ impl Handler for XUserDefinedDecoder {
             return Step::Scalar(char::from(byte));
         }
         // Step 3.
-        let code_point = 0xF780 + u32::from(byte) - 0x80;
-        Step::Scalar(char::from_u32(code_point).expect("U+F780..U+F7FF are scalar values"))
+        Step::Scalar(code_point(byte))
     }
 
     fn handle_end(&mut self) -> Step {
@@ -38,6 +37,12 @@ impl Handler for XUserDefinedDecoder {
             _ => None,
         }
     }
+}
+
+/// Step 3: 0xF780 + `byte` − 0x80, for a `byte` that is not ASCII.
+#[inline]
+pub(crate) fn code_point(byte: u8) -> char {
+    char::from_u32(0xF780 + u32::from(byte) - 0x80).expect("U+F780..U+F7FF are scalar values")
 }
 
 /// The [x-user-defined encoder](https://encoding.spec.whatwg.org/#x-user-defined-encoder).

@@ -1,0 +1,160 @@
+//! `mojiscope inspect FILE [--json]`: what the desktop app's background jobs
+//! learn of a file, without a window: its size, its byte order mark, and for
+//! every override choice how many errors its decoder reports and where the
+//! first ones are.
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use mojiscope_core::{ALL, Encoding};
+use serde::Serialize;
+
+use super::error::display_name;
+use super::{CliError, Success, stdout_error};
+use crate::analysis::{ErrorCount, count_errors};
+use crate::document::{FileBytes, LoadError};
+
+/// Offsets shown per encoding in the plain-text report (the JSON has all
+/// [`FIRST_ERROR_OFFSETS`](crate::analysis::FIRST_ERROR_OFFSETS)).
+const SHOWN_OFFSETS: usize = 8;
+
+/// The JSON report: field names are part of the command-line contract.
+#[derive(Debug, Serialize)]
+struct Report<'a> {
+    size: u64,
+    bom: Option<&'static str>,
+    candidates: Vec<Candidate<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct Candidate<'a> {
+    encoding: &'static str,
+    errors: u64,
+    first_error_offsets: &'a [u64],
+}
+
+/// Runs `inspect` on `path` (standard input for `-`).
+pub(super) fn inspect_command(
+    path: &Path,
+    json: bool,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+) -> Result<Success, CliError> {
+    let file = display_name(path);
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        stdin
+            .read_to_end(&mut bytes)
+            .map_err(|source| CliError::Read {
+                file: file.clone(),
+                source,
+            })?;
+        FileBytes::from(bytes)
+    } else {
+        FileBytes::read(path).map_err(|error| load_error(error, &file))?
+    };
+    let bom = mojiscope_core::bom_sniff(&bytes);
+    let choices: Vec<&'static Encoding> = ALL
+        .iter()
+        .copied()
+        .filter(|encoding| encoding.is_override_choice())
+        .collect();
+    let never = AtomicBool::new(false);
+    let counts = count_errors(&bytes, &choices, &never)
+        .expect("counting is only cancelled through its flag, which stays unset");
+    let size = bytes.len() as u64;
+    if json {
+        write_json(size, bom, &counts, stdout)
+    } else {
+        write_text(&file, size, bom, &counts, stdout)
+    }
+    .map_err(stdout_error)?;
+    stdout.flush().map_err(stdout_error)?;
+    Ok(Success::default())
+}
+
+fn write_json(
+    size: u64,
+    bom: Option<&'static Encoding>,
+    counts: &[ErrorCount],
+    stdout: &mut dyn Write,
+) -> io::Result<()> {
+    let report = Report {
+        size,
+        bom: bom.map(Encoding::name),
+        candidates: counts
+            .iter()
+            .map(|count| Candidate {
+                encoding: count.encoding.name(),
+                errors: count.errors,
+                first_error_offsets: &count.first_error_offsets,
+            })
+            .collect(),
+    };
+    serde_json::to_writer_pretty(&mut *stdout, &report)?;
+    writeln!(stdout)
+}
+
+fn write_text(
+    file: &str,
+    size: u64,
+    bom: Option<&'static Encoding>,
+    counts: &[ErrorCount],
+    stdout: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(stdout, "file: {file}")?;
+    writeln!(
+        stdout,
+        "size: {size} {}",
+        if size == 1 { "byte" } else { "bytes" }
+    )?;
+    match bom {
+        Some(bom) => writeln!(
+            stdout,
+            "byte order mark: {} (the standard's decode uses it whatever the label)",
+            bom.name()
+        )?,
+        None => writeln!(stdout, "byte order mark: none")?,
+    }
+    writeln!(
+        stdout,
+        "errors per encoding (its decoder over every byte, no BOM handling):"
+    )?;
+    let name_width = counts
+        .iter()
+        .map(|count| count.encoding.name().len())
+        .max()
+        .unwrap_or(0);
+    for count in counts {
+        write!(
+            stdout,
+            "  {:<name_width$}  {:>10}",
+            count.encoding.name(),
+            count.errors
+        )?;
+        if !count.first_error_offsets.is_empty() {
+            write!(stdout, "  first at")?;
+            for offset in count.first_error_offsets.iter().take(SHOWN_OFFSETS) {
+                write!(stdout, " {offset}")?;
+            }
+            if count.errors > SHOWN_OFFSETS as u64 {
+                write!(stdout, " …")?;
+            }
+        }
+        writeln!(stdout)?;
+    }
+    Ok(())
+}
+
+/// The command line's error for a file the document loader could not read.
+fn load_error(error: LoadError, file: &str) -> CliError {
+    let file = file.to_owned();
+    match error {
+        LoadError::IsDirectory { .. } => CliError::IsDirectory { file },
+        LoadError::Read { source, .. } => CliError::Read { file, source },
+        LoadError::NotFound { source, .. }
+        | LoadError::PermissionDenied { source, .. }
+        | LoadError::Open { source, .. } => CliError::Open { file, source },
+    }
+}

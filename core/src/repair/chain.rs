@@ -1,0 +1,413 @@
+//! The steps a repair undoes, "encode as X, then decode as Y", and chains of
+//! up to three of them.
+//!
+//! Mojibake is made by decoding bytes with the wrong decoder: UTF-8 bytes read
+//! as windows-1252 turn "é" (0xC3 0xA9) into "Ã©". Undoing that is one step:
+//! encode the text as windows-1252 again to get the bytes back, then decode
+//! them as UTF-8. Each step here does exactly that with the engine's encoders
+//! and decoders in fatal mode, so a step that does not apply (a character the
+//! encoder cannot encode, bytes that do not decode) fails instead of guessing.
+
+use std::fmt;
+
+use crate::decoder::BomHandling;
+use crate::encoding::{
+    BIG5, EUC_JP, EUC_KR, Encoding, GBK, IBM866, KOI8_R, KOI8_U, MACINTOSH, SHIFT_JIS, UTF_8,
+    WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1253, WINDOWS_1254, WINDOWS_1257,
+};
+
+/// How a step turns text back into the bytes it was decoded from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EncodeAs {
+    /// With an encoding's encoder, in fatal mode.
+    Encoding(&'static Encoding),
+    /// "ISO-8859-1 as bytes": each code point up to U+00FF becomes the byte of
+    /// the same value (Infra's isomorphic encode). This undoes decoders that
+    /// keep 0x80 to 0x9F as the C1 controls U+0080 to U+009F, which
+    /// windows-1252 (what the standard's "latin1" label means) does not.
+    Isomorphic,
+}
+
+impl EncodeAs {
+    /// The name used in explanations: the encoding's name, or "ISO-8859-1 (bytes as code points)".
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Encoding(encoding) => encoding.name(),
+            Self::Isomorphic => "ISO-8859-1 (bytes as code points)",
+        }
+    }
+
+    /// Encodes `text`, or `None` if a character has no byte here.
+    pub(crate) fn encode(self, text: &str) -> Option<Vec<u8>> {
+        match self {
+            Self::Encoding(encoding) => encoding.encode_fatal(text).ok(),
+            Self::Isomorphic => text
+                .chars()
+                .map(|c| u8::try_from(u32::from(c)).ok())
+                .collect(),
+        }
+    }
+
+    /// Decodes one byte the way the wrong decoder did, or `None` where its
+    /// decoder reports an error (an unassigned byte).
+    pub(crate) fn decode_byte(self, byte: u8) -> Option<char> {
+        match self {
+            Self::Encoding(encoding) => {
+                let (text, _) = encoding.decode_fatal(&[byte], BomHandling::None).ok()?;
+                text.chars().next()
+            }
+            Self::Isomorphic => Some(char::from(byte)),
+        }
+    }
+
+    /// The bytes that real-world decoders for this encoding are likely to have
+    /// lost: those the standard's decoder cannot decode, and those it decodes
+    /// to the C1 control of the same value, which the vendors' own tables
+    /// leave undefined (windows-1252's 0x81, 0x8D, 0x8F, 0x90, 0x9D). Lost
+    /// bytes were dropped, or replaced by "?" or U+FFFD.
+    pub(crate) fn lost_bytes(self) -> LostBytes {
+        let mut lost = LostBytes::default();
+        for byte in 0x80..=0xFF_u8 {
+            let is_lost = match self.decode_byte(byte) {
+                None => true,
+                Some(c) => u32::from(c) == u32::from(byte) && byte < 0xA0,
+            };
+            if is_lost {
+                lost.insert(byte);
+            }
+        }
+        lost
+    }
+}
+
+impl fmt::Display for EncodeAs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of byte values 0x80 to 0xFF.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct LostBytes(u128);
+
+impl LostBytes {
+    pub(crate) fn insert(&mut self, byte: u8) {
+        if byte >= 0x80 {
+            self.0 |= 1 << (byte - 0x80);
+        }
+    }
+
+    pub(crate) fn contains(self, byte: u8) -> bool {
+        byte >= 0x80 && self.0 & (1 << (byte - 0x80)) != 0
+    }
+
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub(crate) fn iter(self) -> impl Iterator<Item = u8> {
+        (0x80..=0xFF_u8).filter(move |&byte| self.contains(byte))
+    }
+}
+
+/// One step of a repair: encode the text as `encode_as`, then decode the
+/// bytes as `decode_as`. It undoes one wrong decode: bytes in `decode_as`
+/// that were read as `encode_as`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    /// How the text is turned back into bytes (the wrong decoder's encoding).
+    pub encode_as: EncodeAs,
+    /// The decoder the bytes were meant for.
+    pub decode_as: &'static Encoding,
+}
+
+impl Step {
+    /// Applies the step to `text` in fatal mode: `None` if a character cannot
+    /// be encoded or the bytes do not decode, which means the step does not
+    /// apply.
+    pub fn apply(self, text: &str) -> Option<String> {
+        let bytes = self.encode_as.encode(text)?;
+        self.decode(&bytes)
+    }
+
+    /// Decodes bytes as `decode_as` in fatal mode, with no BOM handling.
+    pub(crate) fn decode(self, bytes: &[u8]) -> Option<String> {
+        self.decode_as
+            .decode_fatal(bytes, BomHandling::None)
+            .ok()
+            .map(|(text, _)| text)
+    }
+
+    /// Whether this step undoes "UTF-8 read as something else".
+    pub fn decodes_utf8(self) -> bool {
+        self.decode_as == UTF_8
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "encoded as {}, decoded as {}",
+            self.encode_as, self.decode_as
+        )
+    }
+}
+
+/// The wrong decoders UTF-8 is undone from, most common first. The order
+/// settles ties: when two steps give the same text, the first is reported.
+pub(crate) const UTF8_MISREADS: [EncodeAs; 11] = [
+    EncodeAs::Encoding(WINDOWS_1252),
+    EncodeAs::Isomorphic,
+    EncodeAs::Encoding(WINDOWS_1251),
+    EncodeAs::Encoding(WINDOWS_1250),
+    EncodeAs::Encoding(MACINTOSH),
+    EncodeAs::Encoding(KOI8_R),
+    EncodeAs::Encoding(IBM866),
+    EncodeAs::Encoding(WINDOWS_1253),
+    EncodeAs::Encoding(WINDOWS_1254),
+    EncodeAs::Encoding(WINDOWS_1257),
+    EncodeAs::Encoding(KOI8_U),
+];
+
+/// The legacy encodings whose text is undone from windows-1252 (or
+/// ISO-8859-1 as bytes): text in these encodings read as windows-1252 and
+/// saved as UTF-8. GBK stands for gb18030 too: the standard gives both the
+/// same decoder.
+pub(crate) const LEGACY_SOURCES: [&Encoding; 7] = [
+    SHIFT_JIS,
+    EUC_JP,
+    GBK,
+    BIG5,
+    EUC_KR,
+    WINDOWS_1251,
+    WINDOWS_1250,
+];
+
+/// The most steps a chain has.
+pub const MAX_STEPS: usize = 3;
+
+/// The steps a repair applied, in the order it applied them: the first undoes
+/// the last wrong decode.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Chain {
+    steps: [Option<Step>; MAX_STEPS],
+}
+
+impl Chain {
+    /// The empty chain (nothing undone).
+    pub const EMPTY: Self = Self {
+        steps: [None; MAX_STEPS],
+    };
+
+    /// A chain of these steps, or `None` if there are more than [`MAX_STEPS`].
+    pub fn new(steps: &[Step]) -> Option<Self> {
+        let mut chain = Self::EMPTY;
+        for &step in steps {
+            chain = chain.then(step)?;
+        }
+        Some(chain)
+    }
+
+    /// This chain followed by `step`, or `None` if it is full.
+    pub fn then(mut self, step: Step) -> Option<Self> {
+        let slot = self.steps.iter_mut().find(|slot| slot.is_none())?;
+        *slot = Some(step);
+        Some(self)
+    }
+
+    /// The steps in the order they are applied.
+    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
+        self.steps.iter().map_while(|step| *step)
+    }
+
+    /// How many steps.
+    pub fn len(&self) -> usize {
+        self.steps().count()
+    }
+
+    /// Whether there is no step.
+    pub fn is_empty(&self) -> bool {
+        self.steps[0].is_none()
+    }
+
+    /// The last step, if any.
+    pub fn last(&self) -> Option<Step> {
+        self.steps().last()
+    }
+
+    /// How unlikely the damage this chain undoes is before looking at the
+    /// text, in the units of the plausibility cost: UTF-8 read as
+    /// windows-1252 is the most common mojibake, legacy text read as
+    /// windows-1252 much rarer, and each further layer rarer still. Among
+    /// readings that fit equally well, the likelier damage wins.
+    pub(crate) fn prior_cost(&self) -> f32 {
+        let mut cost = 0.0;
+        let mut previous = None;
+        for step in self.steps() {
+            // A further layer costs a little; the same wrong decode again
+            // costs nothing more than that.
+            if previous.is_some() {
+                cost += 0.5;
+            }
+            if previous.replace(step) == Some(step) {
+                continue;
+            }
+            cost += if step.decodes_utf8() {
+                match step.encode_as {
+                    EncodeAs::Isomorphic => 0.3,
+                    EncodeAs::Encoding(encoding) => {
+                        if encoding == WINDOWS_1252 {
+                            0.0
+                        } else if encoding == WINDOWS_1251 {
+                            0.3
+                        } else if encoding == WINDOWS_1250 || encoding == KOI8_R {
+                            0.6
+                        } else {
+                            1.0
+                        }
+                    }
+                }
+            } else {
+                2.0
+            };
+        }
+        cost
+    }
+
+    /// Applies every step in fatal mode; `None` if one does not apply.
+    pub fn apply(&self, text: &str) -> Option<String> {
+        let mut text = text.to_owned();
+        for step in self.steps() {
+            text = step.apply(&text)?;
+        }
+        Some(text)
+    }
+
+    /// How the damage happened, in the order it happened, e.g. "Shift_JIS
+    /// read as windows-1252, then UTF-8 read as windows-1252".
+    pub fn damage(&self) -> String {
+        let steps: Vec<Step> = self.steps().collect();
+        let mut parts: Vec<String> = Vec::new();
+        for step in steps.iter().rev() {
+            parts.push(format!("{} read as {}", step.decode_as, step.encode_as));
+        }
+        parts.join(", then ")
+    }
+}
+
+impl fmt::Display for Chain {
+    /// The steps as applied, repeats folded: "encoded as windows-1252,
+    /// decoded as UTF-8, twice".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let steps: Vec<Step> = self.steps().collect();
+        if steps.is_empty() {
+            return f.write_str("nothing");
+        }
+        let mut index = 0;
+        let mut first = true;
+        while let Some(&step) = steps.get(index) {
+            let repeats = steps[index..].iter().take_while(|&&s| s == step).count();
+            if !first {
+                f.write_str("; then ")?;
+            }
+            first = false;
+            write!(f, "{step}")?;
+            match repeats {
+                1 => {}
+                2 => f.write_str(", twice")?,
+                n => write!(f, ", {n} times")?,
+            }
+            index += repeats;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Chain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Chain({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf8_from(encoding: &'static Encoding) -> Step {
+        Step {
+            encode_as: EncodeAs::Encoding(encoding),
+            decode_as: UTF_8,
+        }
+    }
+
+    #[test]
+    fn a_step_undoes_one_wrong_decode() {
+        assert_eq!(utf8_from(WINDOWS_1252).apply("Ã©tÃ©").unwrap(), "été");
+        assert_eq!(
+            utf8_from(WINDOWS_1251).apply("РњРѕСЃРєРІР°").unwrap(),
+            "Москва"
+        );
+        let shift_jis = Step {
+            encode_as: EncodeAs::Encoding(WINDOWS_1252),
+            decode_as: SHIFT_JIS,
+        };
+        assert_eq!(shift_jis.apply("–¾“ú‚Ì’©").unwrap(), "明日の朝");
+        // Fatal mode: "é" alone is not UTF-8, and "→" has no windows-1252 byte.
+        assert_eq!(utf8_from(WINDOWS_1252).apply("été"), None);
+        assert_eq!(utf8_from(WINDOWS_1252).apply("Ã©→"), None);
+    }
+
+    #[test]
+    fn isomorphic_keeps_c1_controls() {
+        let step = Step {
+            encode_as: EncodeAs::Isomorphic,
+            decode_as: UTF_8,
+        };
+        // "Á" is 0xC3 0x81: windows-1252 has no 0x81, ISO-8859-1 keeps U+0081.
+        assert_eq!(step.apply("Ã\u{81}").unwrap(), "Á");
+        assert_eq!(step.apply("€"), None);
+    }
+
+    #[test]
+    fn lost_bytes_are_the_vendors_gaps() {
+        let lost: Vec<u8> = EncodeAs::Encoding(WINDOWS_1252)
+            .lost_bytes()
+            .iter()
+            .collect();
+        assert_eq!(lost, [0x81, 0x8D, 0x8F, 0x90, 0x9D]);
+        let lost: Vec<u8> = EncodeAs::Encoding(WINDOWS_1257)
+            .lost_bytes()
+            .iter()
+            .collect();
+        assert!(lost.contains(&0xA1) && lost.contains(&0xA5), "{lost:x?}");
+        assert_eq!(EncodeAs::Isomorphic.lost_bytes().iter().count(), 32);
+        assert!(EncodeAs::Encoding(KOI8_R).lost_bytes().is_empty());
+    }
+
+    #[test]
+    fn chains_explain_themselves() {
+        let step = utf8_from(WINDOWS_1252);
+        let chain = Chain::new(&[step, step]).unwrap();
+        assert_eq!(
+            chain.to_string(),
+            "encoded as windows-1252, decoded as UTF-8, twice"
+        );
+        assert_eq!(chain.apply("ÃƒÂ©").unwrap(), "é");
+        let legacy = Step {
+            encode_as: EncodeAs::Encoding(WINDOWS_1252),
+            decode_as: SHIFT_JIS,
+        };
+        let chain = Chain::new(&[step, legacy]).unwrap();
+        assert_eq!(
+            chain.to_string(),
+            "encoded as windows-1252, decoded as UTF-8; then encoded as windows-1252, decoded as Shift_JIS"
+        );
+        assert_eq!(
+            chain.damage(),
+            "Shift_JIS read as windows-1252, then UTF-8 read as windows-1252"
+        );
+        assert!(Chain::new(&[step; 4]).is_none());
+        assert_eq!(Chain::EMPTY.to_string(), "nothing");
+    }
+}

@@ -1,0 +1,269 @@
+//! Undoing "UTF-8 read as a single-byte encoding" when bytes were lost on
+//! the way.
+//!
+//! Real decoders for windows-1252 and its kin have no character for a few
+//! bytes (windows-1252's 0x81, 0x8D, 0x8F, 0x90 and 0x9D; all of 0x80 to
+//! 0x9F for decoders that drop C1 controls). Such a byte becomes "?" or
+//! U+FFFD, or vanishes. The rest of each damaged character survives: a lead
+//! byte says how many continuation bytes follow, so a gap shows where a byte
+//! went missing, and the set of bytes that could have been lost says what it
+//! may have been. When exactly one byte fits, the character is recovered;
+//! otherwise it becomes U+FFFD and the candidates are kept for the user.
+
+use super::chain::{EncodeAs, LostBytes};
+use super::score;
+use crate::BomHandling;
+use crate::encoding::UTF_8;
+
+/// A character that could not be recovered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lost {
+    /// Where its U+FFFD is in the repaired text, as a UTF-8 offset.
+    pub utf8_offset: usize,
+    /// The characters it may have been, most plausible first (at most
+    /// [`MAX_ALTERNATIVES`]).
+    pub alternatives: Vec<char>,
+}
+
+/// The most alternatives kept for one lost character.
+pub const MAX_ALTERNATIVES: usize = 16;
+
+/// One unit of the bytes a damaged text encodes back to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unit {
+    Byte(u8),
+    /// A byte that was replaced by U+FFFD.
+    Lost,
+    /// A "?", which is a lost byte where a continuation byte is due and
+    /// itself anywhere else.
+    Question,
+}
+
+/// What a lossy decode made of a word.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LossyDecode {
+    pub(crate) text: String,
+    pub(crate) lost: Vec<Lost>,
+    /// Multi-byte characters decoded whole, with nothing missing.
+    pub(crate) whole: usize,
+    /// Characters rebuilt from a unique candidate for a missing byte.
+    pub(crate) recovered: usize,
+}
+
+/// Undoes "UTF-8 read as `encode_as`" in `word`, allowing for the bytes
+/// `encode_as`'s decoders lose. `None` if the word is not such mojibake: a
+/// character that has no byte, a byte out of place, or a gap no lost byte
+/// can fill.
+pub(crate) fn decode(
+    word: &str,
+    encode_as: EncodeAs,
+    lost_bytes: LostBytes,
+) -> Option<LossyDecode> {
+    let units = units(word, encode_as, lost_bytes)?;
+    let continuations: Vec<u8> = lost_bytes
+        .iter()
+        .filter(|&byte| (0x80..=0xBF).contains(&byte))
+        .collect();
+    let mut result = LossyDecode::default();
+    let mut index = 0;
+    while let Some(&unit) = units.get(index) {
+        let lead = match unit {
+            Unit::Byte(byte) if byte.is_ascii() => {
+                result.text.push(char::from(byte));
+                index += 1;
+                continue;
+            }
+            Unit::Question => {
+                result.text.push('?');
+                index += 1;
+                continue;
+            }
+            Unit::Byte(byte @ 0xC2..=0xF4) => byte,
+            // A continuation byte with no lead, a byte UTF-8 never uses, or
+            // a lost lead: not mojibake this can undo.
+            Unit::Byte(_) | Unit::Lost => return None,
+        };
+        let needed = match lead {
+            0xC2..=0xDF => 1,
+            0xE0..=0xEF => 2,
+            _ => 3,
+        };
+        // The units that may continue the sequence.
+        let mut taken = Vec::with_capacity(needed);
+        while taken.len() < needed {
+            match units.get(index + 1 + taken.len()) {
+                Some(&Unit::Byte(byte @ 0x80..=0xBF)) => taken.push(Some(byte)),
+                Some(Unit::Lost | Unit::Question) if !continuations.is_empty() => {
+                    taken.push(None);
+                }
+                _ => break,
+            }
+        }
+        let missing = needed - taken.len();
+        let complete = missing == 0 && taken.iter().all(Option::is_some);
+        if !complete && continuations.is_empty() {
+            return None;
+        }
+        let candidates = candidates(lead, &taken, missing, &continuations);
+        match candidates.as_slice() {
+            [] => return None,
+            [c] => {
+                result.text.push(*c);
+                if complete {
+                    result.whole += 1;
+                } else {
+                    result.recovered += 1;
+                }
+            }
+            _ => {
+                let mut alternatives = candidates;
+                alternatives.sort_by(|a, b| {
+                    score::info(*a)
+                        .cost
+                        .total_cmp(&score::info(*b).cost)
+                        .then(a.cmp(b))
+                });
+                alternatives.truncate(MAX_ALTERNATIVES);
+                result.lost.push(Lost {
+                    utf8_offset: result.text.len(),
+                    alternatives,
+                });
+                result.text.push(char::REPLACEMENT_CHARACTER);
+            }
+        }
+        index += 1 + taken.len();
+    }
+    Some(result)
+}
+
+/// The bytes `word` encodes back to, with U+FFFD and "?" kept as such.
+fn units(word: &str, encode_as: EncodeAs, lost_bytes: LostBytes) -> Option<Vec<Unit>> {
+    let mut buffer = [0; 4];
+    let mut units = Vec::with_capacity(word.len());
+    for c in word.chars() {
+        let unit = match c {
+            '?' => Unit::Question,
+            char::REPLACEMENT_CHARACTER if !lost_bytes.is_empty() => Unit::Lost,
+            c if c.is_ascii() => Unit::Byte(c as u8),
+            c => match encode_as {
+                EncodeAs::Isomorphic => Unit::Byte(u8::try_from(u32::from(c)).ok()?),
+                EncodeAs::Encoding(encoding) => {
+                    match encoding.encode_fatal(c.encode_utf8(&mut buffer)).ok()?[..] {
+                        [byte] => Unit::Byte(byte),
+                        _ => return None,
+                    }
+                }
+            },
+        };
+        units.push(unit);
+    }
+    Some(units)
+}
+
+/// Every character `lead` can start when the unknown bytes (`None` in
+/// `taken`, and `missing` more anywhere among them) are any of
+/// `continuations`. Capped: a gap with too many possibilities is simply lost.
+fn candidates(lead: u8, taken: &[Option<u8>], missing: usize, continuations: &[u8]) -> Vec<char> {
+    const MAX_SEQUENCES: usize = 4096;
+    // Every way to place the missing bytes among the taken ones.
+    let mut layouts: Vec<Vec<Option<u8>>> = vec![taken.to_vec()];
+    for _ in 0..missing {
+        let mut next = Vec::new();
+        for layout in &layouts {
+            for position in 0..=layout.len() {
+                let mut placed = layout.clone();
+                placed.insert(position, None);
+                if !next.contains(&placed) {
+                    next.push(placed);
+                }
+            }
+        }
+        layouts = next;
+    }
+    let mut found = Vec::new();
+    let mut tried = 0;
+    for layout in layouts {
+        let unknown = layout.iter().filter(|unit| unit.is_none()).count();
+        let combinations = continuations.len().saturating_pow(unknown as u32);
+        tried += combinations;
+        if tried > MAX_SEQUENCES {
+            return Vec::new();
+        }
+        for mut choice in 0..combinations {
+            let mut bytes = vec![lead];
+            for unit in &layout {
+                bytes.push(unit.unwrap_or_else(|| {
+                    let byte = continuations[choice % continuations.len()];
+                    choice /= continuations.len();
+                    byte
+                }));
+            }
+            if let Ok((text, _)) = UTF_8.decode_fatal(&bytes, BomHandling::None)
+                && let Some(c) = text.chars().next()
+                && !found.contains(&c)
+            {
+                found.push(c);
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{WINDOWS_1252, WINDOWS_1253};
+
+    fn windows_1252() -> (EncodeAs, LostBytes) {
+        let encode_as = EncodeAs::Encoding(WINDOWS_1252);
+        (encode_as, encode_as.lost_bytes())
+    }
+
+    #[test]
+    fn whole_mojibake_decodes_whole() {
+        let (encode_as, lost) = windows_1252();
+        let decoded = decode("Ã©tÃ©?", encode_as, lost).unwrap();
+        assert_eq!(decoded.text, "été?");
+        assert_eq!((decoded.whole, decoded.recovered), (2, 0));
+        assert!(decoded.lost.is_empty());
+    }
+
+    #[test]
+    fn a_lost_byte_with_several_candidates_is_marked() {
+        let (encode_as, lost) = windows_1252();
+        // "Í" is 0xC3 0x8D; windows-1252 decoders without 0x8D write "?".
+        let decoded = decode("Ã?tÃ©", encode_as, lost).unwrap();
+        assert_eq!(decoded.text, "\u{FFFD}té");
+        assert_eq!(decoded.lost[0].utf8_offset, 0);
+        let mut alternatives = decoded.lost[0].alternatives.clone();
+        alternatives.sort_unstable();
+        assert_eq!(alternatives, ['Á', 'Í', 'Ï', 'Ð', 'Ý']);
+    }
+
+    #[test]
+    fn a_lost_byte_with_one_candidate_is_recovered() {
+        // "અ" is 0xE0 0xAA 0x85. windows-1253 has no 0xAA, and of the bytes
+        // its decoders lose only 0xAA may follow 0xE0.
+        let encode_as = EncodeAs::Encoding(WINDOWS_1253);
+        let decoded = decode("ΰ\u{FFFD}…", encode_as, encode_as.lost_bytes()).unwrap();
+        assert_eq!(decoded.text, "અ");
+        assert_eq!(decoded.recovered, 1);
+        // After 0xC3, 0xAA ("ê") is one of many.
+        let decoded = decode("Γ\u{FFFD}", encode_as, encode_as.lost_bytes()).unwrap();
+        assert_eq!(decoded.text, "\u{FFFD}");
+        assert!(decoded.lost[0].alternatives.contains(&'ê'));
+    }
+
+    #[test]
+    fn dropped_c1_bytes_leave_gaps() {
+        let encode_as = EncodeAs::Isomorphic;
+        // "Straße" is "Stra\xC3\x9Fe"; 0x9F was dropped as a C1 control.
+        let decoded = decode("StraÃe", encode_as, encode_as.lost_bytes()).unwrap();
+        assert_eq!(decoded.text, "Stra\u{FFFD}e");
+        assert_eq!(decoded.lost[0].alternatives.len(), MAX_ALTERNATIVES);
+        // Without lost bytes, a gap is no mojibake.
+        assert_eq!(decode("StraÃe", encode_as, LostBytes::default()), None);
+        // A stray continuation byte never is.
+        assert_eq!(decode("©", encode_as, encode_as.lost_bytes()), None);
+    }
+}

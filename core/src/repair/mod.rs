@@ -1,0 +1,764 @@
+//! Mojibake repair: finding the chain of wrong decodes that damaged a text,
+//! undoing it where it is sure, and saying exactly what it did.
+//!
+//! [`repair`] looks at each word of a text (a run between spaces and ASCII
+//! punctuation, see `segment`). A word that looks like mojibake (its
+//! plausibility cost is high) is tried against every chain of up to
+//! three steps "encode as X, decode as Y" ([`Step`]), each in fatal mode with
+//! the engine's own encoders and decoders, so a step that does not fit fails
+//! instead of guessing. The chains then compete line by line: the one that
+//! makes the line most plausible wins, and is applied to each word it
+//! improves by a clear margin over every other reading of that word, doing
+//! nothing included. Words the decision is unsure about are not changed but
+//! offered as [`Repair::suggestions`]. Words too short or too plausible to
+//! judge are left alone: a missed repair is better than a wrong one.
+//!
+//! The result is a list of [`Change`]s, each with its span in the text, the
+//! replacement, the [`Chain`] that produced it and a confidence, so that a
+//! user can accept or reject each one; [`Repair::apply`] and
+//! [`Repair::apply_accepted`] build the repaired text.
+//!
+//! ```
+//! use mojiscope_core::repair;
+//!
+//! let text = "Caf\u{e9} au lait, cafÃ© au lait, Ã©tÃ©";
+//! let repair = repair::repair(text);
+//! assert_eq!(repair.apply(text), "Café au lait, café au lait, été");
+//! let change = &repair.changes[0];
+//! assert_eq!(&text[change.utf8_range.clone()], "cafÃ©");
+//! assert_eq!(change.replacement, "café");
+//! assert_eq!(change.chain.to_string(), "encoded as windows-1252, decoded as UTF-8");
+//! ```
+
+mod chain;
+mod cjk;
+mod lossy;
+mod orthography;
+mod score;
+mod search;
+mod segment;
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::rc::Rc;
+
+pub use self::chain::{Chain, EncodeAs, MAX_STEPS, Step};
+pub use self::lossy::{Lost, MAX_ALTERNATIVES};
+use self::search::{WordRepairs, WordSource};
+use crate::decoder::BomHandling;
+use crate::encoding::Encoding;
+
+/// A word costs at least this much before any chain is tried on it.
+const SUSPICIOUS: f32 = 2.5;
+/// A repair must lower a word's cost by at least this much to count...
+const MIN_SUPPORTED_GAIN: f32 = 1.0;
+/// ...and by at least this share of its cost.
+const MIN_GAIN_SHARE: f32 = 0.5;
+/// What a legacy decode loses for each UTF-8 sequence the word looks made of.
+const LEGACY_ON_UTF8_SHAPE: f32 = 1.5;
+/// What a repair gains by decoding the real bytes the text came from.
+const SOURCE_BONUS: f32 = 3.0;
+/// What a word costs for being in another script than its line.
+const CONTEXT_MISMATCH: f32 = 1.5;
+/// What a repair gains by bringing a word into its line's script.
+const CONTEXT_BONUS: f32 = 3.0;
+/// A single-byte legacy decode needs this many words (or the line's script).
+const MIN_SINGLE_BYTE_WORDS: usize = 3;
+/// The most support a line lends one word.
+const MAX_SUPPORT: f32 = 2.0;
+/// A word repaired on its line's evidence alone may become this much less
+/// plausible (a short word of a damaged line rarely looks wrong by itself).
+const SUPPORT_SLACK: f32 = 0.5;
+/// A repair is applied when it beats every other reading of its word,
+/// doing nothing included, by at least this much.
+const MIN_MARGIN: f32 = 2.5;
+/// Lines are decided in pieces of at most this many suspicious words, so
+/// that one very long line costs no more than many short ones.
+const MAX_WORDS_PER_DECISION: usize = 64;
+
+/// One repaired span of the text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// The span of the input text replaced, as UTF-8 offsets.
+    pub utf8_range: Range<usize>,
+    /// The same span as character indices.
+    pub char_range: Range<usize>,
+    /// What replaces it.
+    pub replacement: String,
+    /// The steps that turned the span into the replacement.
+    pub chain: Chain,
+    /// How sure the repair is, from 0 to 1: at least 0.5 for changes, below
+    /// 0.5 for suggestions.
+    pub confidence: f32,
+    /// The characters of the replacement that could not be recovered (each
+    /// is U+FFFD in it), when bytes were lost on the way.
+    pub lost: Vec<Lost>,
+}
+
+impl Change {
+    /// Whether some characters could not be recovered.
+    pub fn is_lossy(&self) -> bool {
+        !self.lost.is_empty()
+    }
+}
+
+/// What [`repair`] found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Repair {
+    /// The changes it is sure of, in text order, not overlapping.
+    pub changes: Vec<Change>,
+    /// Changes it found but is not sure of (another reading comes close), in
+    /// text order; they overlap no change.
+    pub suggestions: Vec<Change>,
+}
+
+impl Repair {
+    /// Whether nothing needs repair.
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// `text` with every change applied (no suggestion).
+    pub fn apply(&self, text: &str) -> String {
+        apply_changes(text, self.changes.iter())
+    }
+
+    /// `text` with the changes and suggestions for which `accept` is true
+    /// applied.
+    pub fn apply_accepted(&self, text: &str, mut accept: impl FnMut(&Change) -> bool) -> String {
+        let mut chosen: Vec<&Change> = self
+            .changes
+            .iter()
+            .chain(&self.suggestions)
+            .filter(|change| accept(change))
+            .collect();
+        chosen.sort_by_key(|change| change.utf8_range.start);
+        apply_changes(text, chosen)
+    }
+
+    /// The chains used by the changes, each with how many changes used it,
+    /// most used first.
+    pub fn chains(&self) -> Vec<(Chain, usize)> {
+        let mut counts: Vec<(Chain, usize)> = Vec::new();
+        for change in &self.changes {
+            match counts.iter_mut().find(|(chain, _)| *chain == change.chain) {
+                Some((_, count)) => *count += 1,
+                None => counts.push((change.chain, 1)),
+            }
+        }
+        counts.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+        counts
+    }
+}
+
+/// Applies `changes` (in text order, not overlapping) to `text`. Changes
+/// whose span is not in `text` or overlaps an earlier one are skipped.
+pub fn apply_changes<'a>(text: &str, changes: impl IntoIterator<Item = &'a Change>) -> String {
+    let mut repaired = String::with_capacity(text.len());
+    let mut done = 0;
+    for change in changes {
+        let range = change.utf8_range.clone();
+        if range.start < done || text.get(range.clone()).is_none() {
+            continue;
+        }
+        repaired.push_str(&text[done..range.start]);
+        repaired.push_str(&change.replacement);
+        done = range.end;
+    }
+    repaired.push_str(&text[done..]);
+    repaired
+}
+
+/// The bytes a text was decoded from, and the encoding whose decoder did it
+/// (with no BOM handling). Given to [`repair_with_source`], they let the
+/// first step use the real bytes instead of encoding the text again, which
+/// also recovers bytes the decoder could not decode.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// The bytes.
+    pub bytes: &'a [u8],
+    /// The encoding they were decoded with.
+    pub encoding: &'static Encoding,
+}
+
+/// Finds and undoes the mojibake in `text`.
+pub fn repair(text: &str) -> Repair {
+    Repairer::new(text, None).run()
+}
+
+/// As [`repair`], for a text decoded from `source`. The source is used only
+/// if `text` is exactly what its encoding's decoder makes of its bytes and
+/// the encoding is a single-byte one that mojibake is undone from.
+pub fn repair_with_source(text: &str, source: Source<'_>) -> Repair {
+    let usable = source.encoding.is_single_byte()
+        && source.bytes.len() == text.chars().count()
+        && source
+            .encoding
+            .decode_with_bom_handling(source.bytes, BomHandling::None)
+            .text
+            == text;
+    Repairer::new(text, usable.then_some(source)).run()
+}
+
+/// A word of a line that looks like mojibake.
+struct Word {
+    utf8_range: Range<usize>,
+    char_range: Range<usize>,
+    cost: f32,
+    /// The script most of the word's letters are in, as it stands.
+    script: Option<score::Script>,
+    repairs: Rc<WordRepairs>,
+}
+
+/// A decision about one word.
+struct Decision {
+    word: usize,
+    chain: Chain,
+    outcome: usize,
+    confidence: f32,
+}
+
+struct Repairer<'a> {
+    text: &'a str,
+    source: Option<Source<'a>>,
+    cache: HashMap<&'a str, Rc<WordRepairs>>,
+    repair: Repair,
+}
+
+impl<'a> Repairer<'a> {
+    fn new(text: &'a str, source: Option<Source<'a>>) -> Self {
+        Self {
+            text,
+            source,
+            cache: HashMap::new(),
+            repair: Repair::default(),
+        }
+    }
+
+    fn run(mut self) -> Repair {
+        if self.text.is_ascii() {
+            return self.repair;
+        }
+        let text = self.text;
+        let mut char_index = 0;
+        for line in segment::lines(text) {
+            let line_text = &text[line.clone()];
+            let line_chars = if line_text.is_ascii() {
+                line_text.len()
+            } else {
+                self.repair_line(line.clone(), char_index)
+            };
+            char_index += line_chars + 1;
+        }
+        self.repair
+    }
+
+    /// Repairs one line starting at character `char_start`; returns its
+    /// length in characters.
+    fn repair_line(&mut self, line: Range<usize>, char_start: usize) -> usize {
+        let text = self.text;
+        let line_text = &text[line.clone()];
+        // Every word with a character outside ASCII, and among them those
+        // that look like mojibake and have a chain that applies. A word with
+        // letters outside ASCII in another script than most of its line
+        // ("ìàº" among Ukrainian words) is a little suspicious already.
+        let mut line_script = None;
+        let mut plain = Vec::new();
+        let mut words = Vec::new();
+        let mut counted = line.start;
+        let mut char_index = char_start;
+        for range in segment::words(line_text, line.start) {
+            char_index += text[counted..range.start].chars().count();
+            let word_text = &text[range.clone()];
+            let word_chars = word_text.chars().count();
+            let char_range = char_index..char_index + word_chars;
+            char_index += word_chars;
+            counted = range.end;
+            if word_text.is_ascii() {
+                continue;
+            }
+            let mut cost = score::word_cost(word_text);
+            if cost < SUSPICIOUS && cost + CONTEXT_MISMATCH >= SUSPICIOUS {
+                let line_script =
+                    *line_script.get_or_insert_with(|| score::dominant_script(line_text));
+                let word_script = score::dominant_script(word_text);
+                if line_script.is_some() && word_script != line_script && word_script.is_some() {
+                    cost += CONTEXT_MISMATCH;
+                }
+            }
+            plain.push((range.clone(), char_range.clone(), cost));
+            if cost < SUSPICIOUS {
+                continue;
+            }
+            let repairs = self.word_repairs(word_text, &char_range);
+            if repairs.chains.is_empty() {
+                continue;
+            }
+            words.push(Word {
+                script: score::dominant_script(word_text),
+                utf8_range: range,
+                char_range,
+                cost,
+                repairs,
+            });
+        }
+        char_index += text[counted..line.end].chars().count();
+        // The letters outside the suspicious words say what script the
+        // line is in.
+        let mut plausible = String::new();
+        let mut done = line.start;
+        for word in &words {
+            plausible.push_str(&text[done..word.utf8_range.start]);
+            done = word.utf8_range.end;
+        }
+        plausible.push_str(&text[done..line.end]);
+        let context = LineContext {
+            line_cost: score::line_cost(line_text),
+            script: score::dominant_script(&plausible),
+        };
+        let mut decisions = Vec::new();
+        for (number, piece) in words.chunks(MAX_WORDS_PER_DECISION).enumerate() {
+            let offset = number * MAX_WORDS_PER_DECISION;
+            decisions.extend(
+                decide(line_text, line.start, piece, &context)
+                    .into_iter()
+                    .map(|decision| Decision {
+                        word: decision.word + offset,
+                        ..decision
+                    }),
+            );
+        }
+        support(text, &plain, &mut words, &mut decisions);
+        decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
+        self.record(&words, &decisions);
+        char_index - char_start
+    }
+
+    fn word_repairs(&mut self, word: &'a str, char_range: &Range<usize>) -> Rc<WordRepairs> {
+        let source = self.source.and_then(|source| {
+            let bytes = source.bytes.get(char_range.clone())?;
+            Some(WordSource {
+                encode_as: EncodeAs::Encoding(source.encoding),
+                bytes,
+            })
+        });
+        // With source bytes the result depends on more than the word's text.
+        if source.is_some() && word.contains(char::REPLACEMENT_CHARACTER) {
+            return Rc::new(search::search(word, source));
+        }
+        Rc::clone(
+            self.cache
+                .entry(word)
+                .or_insert_with(|| Rc::new(search::search(word, source))),
+        )
+    }
+
+    /// Turns decisions into changes, merging neighbouring words repaired by
+    /// the same chain.
+    fn record(&mut self, words: &[Word], decisions: &[Decision]) {
+        let mut previous: Option<(usize, bool)> = None;
+        for decision in decisions {
+            let word = &words[decision.word];
+            let outcome = &word.repairs.outcomes[decision.outcome];
+            let applied = decision.confidence >= 0.5;
+            let list = if applied {
+                &mut self.repair.changes
+            } else {
+                &mut self.repair.suggestions
+            };
+            let mergeable = previous.is_some_and(|(index, was_applied)| {
+                was_applied == applied
+                    && self.text[words[index].utf8_range.end..word.utf8_range.start]
+                        .chars()
+                        .all(segment::is_separator)
+            });
+            previous = Some((decision.word, applied));
+            if mergeable
+                && let Some(last) = list.last_mut()
+                && last.chain == decision.chain
+            {
+                let between = &self.text[last.utf8_range.end..word.utf8_range.start];
+                last.replacement.push_str(between);
+                let base = last.replacement.len();
+                last.replacement.push_str(&outcome.text);
+                last.lost.extend(outcome.lost.iter().map(|lost| Lost {
+                    utf8_offset: base + lost.utf8_offset,
+                    alternatives: lost.alternatives.clone(),
+                }));
+                last.utf8_range.end = word.utf8_range.end;
+                last.char_range.end = word.char_range.end;
+                last.confidence = last.confidence.min(decision.confidence);
+                continue;
+            }
+            list.push(Change {
+                utf8_range: word.utf8_range.clone(),
+                char_range: word.char_range.clone(),
+                replacement: outcome.text.clone(),
+                chain: decision.chain,
+                confidence: decision.confidence,
+                lost: outcome.lost.clone(),
+            });
+        }
+    }
+}
+
+/// Extends a line's repair to the words that did not look like mojibake on
+/// their own ("Ã\u{a0}", "РІ", "è"), when the line's evidence is strong:
+/// most of its words with characters outside ASCII were repaired by one
+/// chain. Such a word is repaired by that chain if it applies in fatal mode
+/// and leaves the word no less plausible.
+fn support(
+    text: &str,
+    plain: &[(Range<usize>, Range<usize>, f32)],
+    words: &mut Vec<Word>,
+    decisions: &mut Vec<Decision>,
+) {
+    // The chain most words were repaired with, and its weakest confidence.
+    let mut counts: Vec<(Chain, usize, f32)> = Vec::new();
+    for decision in decisions
+        .iter()
+        .filter(|decision| decision.confidence >= 0.5)
+    {
+        match counts
+            .iter_mut()
+            .find(|(chain, _, _)| *chain == decision.chain)
+        {
+            Some((_, count, confidence)) => {
+                *count += 1;
+                *confidence = confidence.min(decision.confidence);
+            }
+            None => counts.push((decision.chain, 1, decision.confidence)),
+        }
+    }
+    let Some(&(chain, count, line_confidence)) = counts.iter().max_by_key(|(_, count, _)| *count)
+    else {
+        return;
+    };
+    // A one-step UTF-8 chain may also undo lost bytes.
+    let lossy_step = match chain.steps().collect::<Vec<_>>()[..] {
+        [step] if step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty() => Some(step),
+        _ => None,
+    };
+    let mut candidates = Vec::new();
+    for (range, char_range, cost) in plain {
+        let decided = decisions
+            .iter()
+            .any(|decision| words[decision.word].utf8_range == *range);
+        if decided {
+            continue;
+        }
+        let word = &text[range.clone()];
+        let outcome = if let Some(repaired) = chain.apply(word) {
+            let cost = score::word_cost(&repaired);
+            let script = score::dominant_script(&repaired);
+            search::Outcome {
+                text: repaired,
+                cost,
+                utf8_shape: 0,
+                from_source: false,
+                lost: Vec::new(),
+                script,
+            }
+        } else if let Some(step) = lossy_step
+            && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
+            && (decoded.recovered > 0 || !decoded.lost.is_empty())
+        {
+            let cost = search::lossy_cost(&decoded.text, &decoded.lost);
+            let script = score::dominant_script(&decoded.text);
+            search::Outcome {
+                text: decoded.text,
+                cost,
+                utf8_shape: 0,
+                from_source: false,
+                lost: decoded.lost,
+                script,
+            }
+        } else {
+            continue;
+        };
+        if outcome.text != word {
+            candidates.push((range, char_range, *cost, outcome));
+        }
+    }
+    // A UTF-8 decode seldom applies to correct text, and a lossy one makes
+    // it costlier: the cost check below is enough. A legacy decode applies
+    // to almost any text: a good part of the words it changes must have
+    // been repaired on their own evidence.
+    let legacy = chain.last().is_some_and(|step| !step.decodes_utf8());
+    if legacy && count * 2 < candidates.len() {
+        return;
+    }
+    // A lossy repair replaces characters with U+FFFD: each needs a word
+    // repaired on its own evidence behind it.
+    let lossy = candidates
+        .iter()
+        .filter(|(_, _, _, outcome)| !outcome.lost.is_empty())
+        .count();
+    // Supported repairs are as sure as the line, discounted.
+    let confidence = 0.5 + (line_confidence - 0.5) * 0.5;
+    for (range, char_range, cost, outcome) in candidates {
+        if !outcome.lost.is_empty() && lossy > count {
+            continue;
+        }
+        // The loss itself is no reason to leave the word as it is.
+        let judged = outcome.cost - search::LOSS * score::small(outcome.lost.len());
+        if judged > cost + SUPPORT_SLACK {
+            continue;
+        }
+        words.push(Word {
+            script: score::dominant_script(&text[range.clone()]),
+            utf8_range: range.clone(),
+            char_range: char_range.clone(),
+            cost,
+            repairs: Rc::new(WordRepairs {
+                outcomes: vec![outcome],
+                chains: vec![(chain, 0)],
+            }),
+        });
+        decisions.push(Decision {
+            word: words.len() - 1,
+            chain,
+            outcome: 0,
+            confidence,
+        });
+    }
+}
+
+/// What one chain makes of a line's suspicious words.
+struct Reading {
+    chain: Chain,
+    /// For each word, the outcome this chain gives it, if it improves it
+    /// enough.
+    outcomes: Vec<Option<usize>>,
+    gains: Vec<f32>,
+    score: f32,
+}
+
+/// Picks, word by word, the chain that makes the whole line most plausible,
+/// and how sure that choice is.
+/// What a line says about its words beyond their own text.
+struct LineContext {
+    /// The line's extra cost as it is (see [`score::line_cost`]).
+    line_cost: f32,
+    /// The script most letters of the line's plausible words are in.
+    script: Option<score::Script>,
+}
+
+fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) -> Vec<Decision> {
+    // Only chains that improve some word by enough can win anything.
+    let mut chains: Vec<Chain> = Vec::new();
+    let mut columns: HashMap<Chain, usize> = HashMap::new();
+    for word in words {
+        for &(chain, outcome) in &word.repairs.chains {
+            let gain = word.cost - word.repairs.outcomes[outcome].cost + CONTEXT_BONUS;
+            if gain >= MIN_SUPPORTED_GAIN {
+                columns.entry(chain).or_insert_with(|| {
+                    chains.push(chain);
+                    chains.len() - 1
+                });
+            }
+        }
+    }
+    // What each chain makes of each word: one column of words per chain.
+    let mut found: Vec<Option<usize>> = vec![None; chains.len() * words.len()];
+    for (index, word) in words.iter().enumerate() {
+        for &(chain, outcome) in &word.repairs.chains {
+            if let Some(&column) = columns.get(&chain) {
+                let cell = &mut found[column * words.len() + index];
+                if cell.is_none() {
+                    *cell = Some(outcome);
+                }
+            }
+        }
+    }
+    let mut readings: Vec<Reading> = chains
+        .into_iter()
+        .enumerate()
+        .map(|(column, chain)| {
+            let found = &found[column * words.len()..(column + 1) * words.len()];
+            reading(chain, found, line, line_start, words, context)
+        })
+        .filter(|reading| reading.outcomes.iter().any(Option::is_some))
+        .collect();
+    // Best first; among equals the earlier chain, which is the more common.
+    readings.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // For each word, the best score of a reading for each of its outcomes
+    // (outcomes are distinct texts).
+    let mut best_by_outcome: Vec<Vec<(usize, f32)>> = vec![Vec::new(); words.len()];
+    for reading in &readings {
+        for (index, outcome) in reading.outcomes.iter().enumerate() {
+            let Some(outcome) = *outcome else {
+                continue;
+            };
+            let entries = &mut best_by_outcome[index];
+            match entries.iter_mut().find(|(known, _)| *known == outcome) {
+                Some((_, score)) => *score = score.max(reading.score),
+                None => entries.push((outcome, reading.score)),
+            }
+        }
+    }
+    let mut decisions = Vec::new();
+    let mut decided = vec![false; words.len()];
+    for best in &readings {
+        if best.score <= 0.0 {
+            break;
+        }
+        for index in 0..words.len() {
+            let Some(outcome) = best.outcomes[index] else {
+                continue;
+            };
+            if decided[index] {
+                continue;
+            }
+            // The best reading that makes something else of this word.
+            // (Readings that leave it alone are weighed by its gain.)
+            let rival = best_by_outcome[index]
+                .iter()
+                .filter(|(other, _)| *other != outcome)
+                .map(|&(_, score)| score)
+                .fold(f32::NEG_INFINITY, f32::max);
+            // Against another reading of the word, and against leaving it:
+            // alone in its line, a word must pay for its chain's prior; with
+            // other words repaired by the same chain, it gets some of their
+            // evidence.
+            let gain = best.gains[index];
+            let others = best.score - gain;
+            let alone = if others > 0.0 {
+                gain + others.min(MAX_SUPPORT)
+            } else {
+                best.score
+            };
+            let margin = (best.score - rival).min(alone);
+            decided[index] = true;
+            decisions.push(Decision {
+                word: index,
+                chain: best.chain,
+                outcome,
+                confidence: confidence(margin),
+            });
+        }
+    }
+    decisions.sort_by_key(|decision| decision.word);
+    decisions
+}
+
+/// How `chain` reads the line's suspect `words`; `found[i]` is the outcome
+/// it gives word `i`, if any.
+fn reading(
+    chain: Chain,
+    found: &[Option<usize>],
+    line: &str,
+    line_start: usize,
+    words: &[Word],
+    context: &LineContext,
+) -> Reading {
+    let mut outcomes = Vec::with_capacity(words.len());
+    let mut gains = Vec::with_capacity(words.len());
+    for (word, &found) in words.iter().zip(found) {
+        let gain = found.map_or(0.0, |outcome| {
+            let mut gain = word.cost - word.repairs.outcomes[outcome].cost;
+            // Mojibake of UTF-8 read by a legacy decoder gives plausible
+            // characters too; its UTF-8 shape says what it really is.
+            let shape = word.repairs.outcomes[outcome].utf8_shape;
+            gain -= LEGACY_ON_UTF8_SHAPE * score::small(shape.min(8));
+            // The real bytes decoding without error is evidence the text
+            // alone cannot give.
+            if word.repairs.outcomes[outcome].from_source {
+                gain += SOURCE_BONUS;
+            }
+            // A word that the chain brings into the script of the rest of
+            // its line ("àðåñòó" into "аресту" among Russian words) fits.
+            if context.script.is_some() {
+                let script = word.repairs.outcomes[outcome].script;
+                if script == context.script && word.script != script {
+                    gain += CONTEXT_BONUS;
+                }
+            }
+            gain
+        });
+        let viable = gain >= MIN_SUPPORTED_GAIN && gain >= MIN_GAIN_SHARE * word.cost;
+        outcomes.push(found.filter(|_| viable));
+        gains.push(if viable { gain } else { 0.0 });
+    }
+    // A single-byte legacy decode ("windows-1251 read as windows-1252")
+    // turns any text into letters: no structure checks it. It needs several
+    // words, or a line whose other words are in the script it makes.
+    let single_byte = chain
+        .last()
+        .is_some_and(|step| step.decode_as.is_single_byte());
+    if single_byte {
+        let viable = outcomes.iter().flatten().count();
+        for (index, word) in words.iter().enumerate() {
+            let Some(outcome) = outcomes[index] else {
+                continue;
+            };
+            let repaired = word.repairs.outcomes[outcome].script;
+            let original = word.script;
+            // Letters turned into letters of the same script ("cz³owiek"
+            // into "człowiek") need two words; into another script, three,
+            // or the line's script.
+            let enough = if repaired == original {
+                viable >= MIN_SINGLE_BYTE_WORDS - 1
+            } else {
+                viable >= MIN_SINGLE_BYTE_WORDS
+                    || (repaired.is_some() && repaired == context.script)
+            };
+            if !enough {
+                outcomes[index] = None;
+                gains[index] = 0.0;
+            }
+        }
+    }
+    let score: f32 = gains.iter().sum();
+    // The line's own cost only changes when a repair brings in Han, kana
+    // or Hangul (all encoded from 0xE3 up in UTF-8).
+    let brings_cjk = words.iter().zip(&outcomes).any(|(word, outcome)| {
+        outcome.is_some_and(|outcome| {
+            word.repairs.outcomes[outcome]
+                .text
+                .bytes()
+                .any(|byte| byte >= 0xE3)
+        })
+    });
+    let line_cost = if brings_cjk {
+        let mut fixed_line = String::with_capacity(line.len());
+        let mut done = 0;
+        for (index, word) in words.iter().enumerate() {
+            let Some(outcome) = outcomes[index] else {
+                continue;
+            };
+            let start = word.utf8_range.start - line_start;
+            fixed_line.push_str(&line[done..start]);
+            fixed_line.push_str(&word.repairs.outcomes[outcome].text);
+            done = word.utf8_range.end - line_start;
+        }
+        fixed_line.push_str(&line[done..]);
+        score::line_cost(&fixed_line) - context.line_cost
+    } else {
+        0.0
+    };
+    let repaired = words.iter().zip(&outcomes).filter_map(|(word, outcome)| {
+        outcome.map(|outcome| word.repairs.outcomes[outcome].text.as_str())
+    });
+    let score = score - chain.prior_cost() - line_cost - score::words_cost(repaired);
+    Reading {
+        chain,
+        outcomes,
+        gains,
+        score,
+    }
+}
+
+/// Confidence from the margin a decision won by: 0.5 at [`MIN_MARGIN`],
+/// towards 1 above it and towards 0 below.
+fn confidence(margin: f32) -> f32 {
+    let excess = margin - MIN_MARGIN;
+    if excess >= 0.0 {
+        1.0 - 0.5 * (-excess / 4.0).exp()
+    } else {
+        0.5 * (excess / 2.0).exp()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,762 @@
+//! How implausible a piece of text is: the cost a repair must lower.
+//!
+//! Mojibake has strong signatures. Decoding UTF-8 as a single-byte encoding
+//! turns each non-ASCII character into a lead character followed by one to
+//! three characters from the encoding's upper half, so a word fills with
+//! capital letters followed by symbols ("Ã©", "Ð¾"), letters of alphabets
+//! that no language mixes (`æœè`), case flipping inside words (`РњРѕ`),
+//! box-drawing characters ("п╦п╡") and C1 control characters. Legacy text
+//! read as windows-1252 ("–¾“ú‚Ì’©") mixes punctuation into words the same
+//! way. Correct text of any language has almost none of these.
+//!
+//! The cost of a text is a sum, in rough units of surprise: each character
+//! costs what its kind of character is worth in ordinary text, each pair of
+//! neighbours costs what their meeting is worth, and each word whose letters
+//! share no language costs extra. A repair must lower the cost by a clear
+//! margin. Han characters and Hangul are judged by how common they are in
+//! the Chinese, Japanese and Korean character sets ([`super::cjk`]), under
+//! whichever of the four languages makes the text most plausible.
+
+use super::cjk::{self, Tier};
+use super::orthography::{self, ANY};
+
+/// What kind of character, for the pair rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Space,
+    Digit,
+    AsciiPunct,
+    Letter,
+    /// A combining mark.
+    Mark,
+    /// Quotation marks and apostrophes, ASCII or not.
+    Quote,
+    /// Dashes and hyphens other than ASCII's.
+    Dash,
+    /// Any other symbol or punctuation outside ASCII.
+    Symbol,
+    /// C0 and C1 controls, private use, noncharacters, U+FFFD.
+    Strange,
+    /// Format characters (joiners, variation selectors, the BOM).
+    Format,
+}
+
+/// The writing system of a letter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Script {
+    None,
+    Latin,
+    Greek,
+    Cyrillic,
+    Armenian,
+    Hebrew,
+    Arabic,
+    Indic,
+    Thai,
+    Georgian,
+    /// Han characters.
+    Han,
+    /// Hiragana and katakana (full width).
+    Kana,
+    /// Hangul syllables and jamo.
+    Hangul,
+    Other,
+}
+
+impl Script {
+    fn is_cjk(self) -> bool {
+        matches!(self, Self::Han | Self::Kana | Self::Hangul)
+    }
+}
+
+/// What the scorer knows of one character.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Info {
+    pub(crate) kind: Kind,
+    pub(crate) script: Script,
+    pub(crate) upper: bool,
+    pub(crate) lower: bool,
+    /// What the character costs on its own.
+    pub(crate) cost: f32,
+}
+
+impl Info {
+    const fn new(kind: Kind, cost: f32) -> Self {
+        Self {
+            kind,
+            script: Script::None,
+            upper: false,
+            lower: false,
+            cost,
+        }
+    }
+
+    const fn letter(script: Script, cost: f32) -> Self {
+        Self {
+            kind: Kind::Letter,
+            script,
+            upper: false,
+            lower: false,
+            cost,
+        }
+    }
+}
+
+/// A small count as a cost factor (counts here are a word's characters).
+pub(crate) fn small(count: usize) -> f32 {
+    f32::from(u16::try_from(count).unwrap_or(u16::MAX))
+}
+
+/// The scorer's view of `c`.
+#[expect(
+    clippy::match_same_arms,
+    clippy::too_many_lines,
+    reason = "one arm per block of the code space reads as a table"
+)]
+pub(crate) fn info(c: char) -> Info {
+    let code = u32::from(c);
+    if code < 0x80 {
+        return ascii_info(c);
+    }
+    let mut info = match code {
+        0x80..=0x9F => Info::new(Kind::Strange, 4.0),
+        0xA0..=0xBF | 0xD7 | 0xF7 => latin1_symbol(c),
+        0xC0..=0x17F => latin1_letter(c),
+        0x180..=0x24F => latin_extended_b(c),
+        0x250..=0x2AF => Info::letter(Script::Latin, 2.5),
+        0x2B0..=0x2FF => match c {
+            'ʹ' | 'ʺ' | 'ʻ' | 'ʼ' | 'ʽ' | 'ˈ' | 'ˌ' | 'ː' => Info::new(Kind::Quote, 0.5),
+            _ => Info::new(Kind::Symbol, 2.0),
+        },
+        // The accents, dots, rings, carons, cedillas and ogoneks of the
+        // Latin alphabets in decomposed form (most text is composed); the
+        // others are rarer.
+        0x300..=0x308 | 0x30A..=0x30C | 0x323 | 0x327 | 0x328 | 0x331 => Info::new(Kind::Mark, 1.5),
+        0x309 | 0x30D..=0x36F => Info::new(Kind::Mark, 2.5),
+        0x370..=0x3FF => match code {
+            0x386 | 0x388..=0x38A | 0x38C | 0x38E..=0x3A1 | 0x3A3..=0x3CE => {
+                Info::letter(Script::Greek, 0.0)
+            }
+            0x387 => Info::new(Kind::AsciiPunct, 0.5),
+            _ => Info::letter(Script::Greek, 2.0),
+        },
+        0x400..=0x52F => match code {
+            0x410..=0x44F => Info::letter(Script::Cyrillic, 0.0),
+            0x400..=0x45F => Info::letter(Script::Cyrillic, 0.3),
+            0x460..=0x489 => Info::letter(Script::Cyrillic, 3.0),
+            0x48A..=0x4FF => Info::letter(Script::Cyrillic, 1.5),
+            _ => Info::letter(Script::Cyrillic, 3.0),
+        },
+        0x531..=0x58A => Info::letter(Script::Armenian, 0.0),
+        0x591..=0x5C7 => Info::new(Kind::Mark, 0.5),
+        0x5D0..=0x5F4 => Info::letter(Script::Hebrew, 0.0),
+        0x600..=0x6FF => match code {
+            0x60C | 0x61B | 0x61F | 0x66A..=0x66D | 0x6D4 => Info::new(Kind::AsciiPunct, 0.0),
+            0x610..=0x61A | 0x64B..=0x65F | 0x670 | 0x6D6..=0x6ED => Info::new(Kind::Mark, 0.3),
+            0x660..=0x669 | 0x6F0..=0x6F9 => Info::new(Kind::Digit, 0.0),
+            0x621..=0x64A => Info::letter(Script::Arabic, 0.0),
+            _ => Info::letter(Script::Arabic, 0.8),
+        },
+        0x700..=0x8FF => Info::letter(Script::Other, 2.5),
+        0x900..=0xDFF => indic(code),
+        0xE00..=0xE7F => match code {
+            0xE31 | 0xE34..=0xE3A | 0xE47..=0xE4E => Info::new(Kind::Mark, 0.0),
+            0xE50..=0xE59 => Info::new(Kind::Digit, 0.0),
+            0xE01..=0xE5B => Info::letter(Script::Thai, 0.0),
+            _ => Info::letter(Script::Thai, 2.0),
+        },
+        0xE80..=0xFFF => Info::letter(Script::Other, 1.0),
+        0x1000..=0x109F => Info::letter(Script::Other, 1.0),
+        0x10A0..=0x10FF => Info::letter(Script::Georgian, 0.3),
+        0x1100..=0x11FF => Info::letter(Script::Hangul, 2.5),
+        0x1200..=0x139F => Info::letter(Script::Other, 0.5),
+        0x1780..=0x17FF => Info::letter(Script::Other, 1.0),
+        0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF => Info::new(Kind::Mark, 2.0),
+        0x1E00..=0x1EFF => match code {
+            0x1EA0..=0x1EF9 => Info::letter(Script::Latin, 0.2),
+            _ => Info::letter(Script::Latin, 1.5),
+        },
+        0x1F00..=0x1FFF => Info::letter(Script::Greek, 0.5),
+        0x2000..=0x206F => general_punctuation(c),
+        0x2070..=0x209F => Info::new(Kind::Symbol, 1.5),
+        0x20A0..=0x20CF => Info::new(Kind::Symbol, if c == '€' { 0.3 } else { 1.0 }),
+        0x2100..=0x214F => Info::new(
+            Kind::Symbol,
+            match c {
+                '№' | '℃' => 0.5,
+                '™' => 0.8,
+                _ => 1.5,
+            },
+        ),
+        0x2150..=0x218F => Info::new(Kind::Symbol, 1.5),
+        0x2190..=0x21FF => Info::new(Kind::Symbol, 1.0),
+        0x2200..=0x22FF => Info::new(Kind::Symbol, 1.5),
+        0x2300..=0x23FF => Info::new(Kind::Symbol, 2.0),
+        0x2460..=0x24FF => Info::new(Kind::Symbol, 1.0),
+        0x2500..=0x257F => Info::new(Kind::Symbol, 2.5),
+        0x2580..=0x259F => Info::new(Kind::Symbol, 3.0),
+        0x25A0..=0x27BF => Info::new(Kind::Symbol, 0.5),
+        0x3000..=0x303F => match code {
+            0x3000 => Info::new(Kind::Space, 0.0),
+            0x3001..=0x3003 | 0x3005..=0x3011 | 0x3014..=0x301F => Info::new(Kind::Quote, 0.0),
+            _ => Info::new(Kind::Symbol, 1.5),
+        },
+        0x3041..=0x3096 | 0x309D..=0x309F | 0x30A1..=0x30FA | 0x30FD..=0x30FF => {
+            Info::letter(Script::Kana, 0.0)
+        }
+        0x3099..=0x309C => Info::new(Kind::Mark, 1.0),
+        0x30FB | 0x30FC => Info::letter(Script::Kana, 0.0),
+        0x3100..=0x312F => Info::letter(Script::Other, 2.0),
+        0x3130..=0x318F => Info::letter(Script::Hangul, 2.5),
+        0x3190..=0x33FF => Info::new(Kind::Symbol, 2.5),
+        0x3400..=0x4DBF => Info::letter(Script::Han, 3.0),
+        0x4E00..=0x9FFF => Info::letter(Script::Han, 0.0),
+        0xAC00..=0xD7A3 => Info::letter(Script::Hangul, 0.0),
+        0xE000..=0xF8FF => Info::new(Kind::Strange, 5.0),
+        0xF900..=0xFAFF => Info::letter(Script::Han, 3.0),
+        0xFB00..=0xFB06 => Info::letter(Script::Latin, 1.0),
+        0xFB1D..=0xFDFF | 0xFE70..=0xFEFE => Info::letter(Script::Other, 1.5),
+        0xFE00..=0xFE0F | 0xFEFF => Info::new(Kind::Format, 0.3),
+        0xFE10..=0xFE6F => Info::new(Kind::Symbol, 2.5),
+        0xFF01..=0xFF5E => fullwidth(c),
+        0xFF61..=0xFF9F => Info::letter(Script::Kana, 2.0),
+        0xFFA0..=0xFFDC => Info::letter(Script::Hangul, 3.0),
+        0xFFE0..=0xFFEE => Info::new(Kind::Symbol, 1.0),
+        0xFFFD => Info::new(Kind::Strange, 2.5),
+        0xFFF0..=0xFFFF => Info::new(Kind::Strange, 6.0),
+        0x1F000..=0x1F2FF => Info::new(Kind::Symbol, 1.0),
+        0x1F300..=0x1FAFF => Info::new(Kind::Symbol, 0.2),
+        0x1D400..=0x1D7FF => Info::letter(Script::Latin, 1.5),
+        0x20000..=0x3FFFF => Info::letter(Script::Han, 3.0),
+        0xE0000..=0xE007F => Info::new(Kind::Format, 1.0),
+        0xF0000.. => Info::new(Kind::Strange, 5.0),
+        _ => Info::new(Kind::Symbol, 2.5),
+    };
+    if info.kind == Kind::Letter && !info.script.is_cjk() {
+        info.upper = c.is_uppercase();
+        info.lower = c.is_lowercase();
+    }
+    info
+}
+
+fn ascii_info(c: char) -> Info {
+    match c {
+        ' ' | '\t' | '\n' | '\r' => Info::new(Kind::Space, 0.0),
+        '0'..='9' => Info::new(Kind::Digit, 0.0),
+        'a'..='z' => Info {
+            lower: true,
+            ..Info::letter(Script::Latin, 0.0)
+        },
+        'A'..='Z' => Info {
+            upper: true,
+            ..Info::letter(Script::Latin, 0.0)
+        },
+        '\'' | '"' | '`' => Info::new(Kind::Quote, 0.0),
+        '\x00'..='\x1F' | '\x7F' => Info::new(Kind::Strange, 4.0),
+        _ => Info::new(Kind::AsciiPunct, 0.0),
+    }
+}
+
+/// U+00A0 to U+00BF, and × and ÷: the symbols of windows-1252's upper half,
+/// which follow the lead character in mojibake of Latin-1 letters.
+fn latin1_symbol(c: char) -> Info {
+    match c {
+        '\u{A0}' => Info::new(Kind::Space, 0.5),
+        '«' | '»' => Info::new(Kind::Quote, 0.0),
+        '\u{AD}' => Info::new(Kind::Format, 1.5),
+        '°' | '©' | '®' | '§' | '·' | '£' | '€' => Info::new(Kind::Symbol, 0.8),
+        '¡' | '¿' | '±' | '×' | '÷' | '¥' | '¢' | 'µ' | '½' => {
+            Info::new(Kind::Symbol, 1.0)
+        }
+        // The ordinal indicators follow digits ("1ª"), not letters.
+        'ª' | 'º' => Info::new(Kind::Symbol, 1.0),
+        _ => Info::new(Kind::Symbol, 1.5),
+    }
+}
+
+/// The Latin-1 and Latin Extended-A letters. Capitals cost a little; the
+/// capitals that lead mojibake but are rare in real text cost more.
+fn latin1_letter(c: char) -> Info {
+    let cost = match c {
+        'Ã' | 'Â' | 'Ð' | 'Þ' | 'Ý' | 'Ï' | 'Ì' | 'Ù' | 'Ë' | 'Õ' | 'Û' | 'Î' | 'Ò' => {
+            0.6
+        }
+        'ĸ' | 'ŉ' | 'ſ' | 'Ŀ' | 'ŀ' | 'Ĳ' | 'ĳ' | 'Ŋ' | 'ŋ' | 'Ŧ' | 'ŧ' => 1.5,
+        _ if c.is_uppercase() => 0.3,
+        _ if u32::from(c) >= 0x100 => 0.2,
+        _ => 0.0,
+    };
+    Info::letter(Script::Latin, cost)
+}
+
+fn latin_extended_b(c: char) -> Info {
+    match c {
+        // The florin sign, windows-1252's 0x83: in mojibake of Shift_JIS
+        // it is everywhere.
+        'ƒ' => Info::new(Kind::Symbol, 1.5),
+        'ș' | 'ț' | 'Ș' | 'Ț' | 'ơ' | 'ư' | 'Ơ' | 'Ư' | 'ǎ' | 'ǐ' | 'ǒ' | 'ǔ' | 'ǖ' | 'ǘ' | 'ǚ'
+        | 'ǜ' | 'ə' | 'Ə' => Info::letter(Script::Latin, 0.4),
+        _ => Info::letter(Script::Latin, 2.5),
+    }
+}
+
+fn indic(code: u32) -> Info {
+    // Each 128-code-point block: signs and vowel signs first and last are
+    // marks, the middle letters. Close enough for plausibility.
+    let offset = code & 0x7F;
+    match offset {
+        0x00..=0x03 | 0x3A..=0x4F | 0x51..=0x57 | 0x62..=0x63 => Info::new(Kind::Mark, 0.0),
+        0x64..=0x65 => Info::new(Kind::AsciiPunct, 0.0),
+        0x66..=0x6F => Info::new(Kind::Digit, 0.0),
+        _ => Info::letter(Script::Indic, 0.0),
+    }
+}
+
+fn general_punctuation(c: char) -> Info {
+    match c {
+        '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' => {
+            Info::new(Kind::Space, 0.5)
+        }
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' => {
+            Info::new(Kind::Format, 0.5)
+        }
+        '‐' | '‑' | '‒' | '–' | '—' | '―' => Info::new(Kind::Dash, 0.0),
+        '‘' | '’' | '“' | '”' | '‛' | '‟' | '′' | '″' => {
+            Info::new(Kind::Quote, 0.0)
+        }
+        '‚' | '„' => Info::new(Kind::Quote, 0.3),
+        '‹' | '›' => Info::new(Kind::Quote, 1.5),
+        // The ellipsis ends words as a full stop does.
+        '…' => Info::new(Kind::Quote, 0.2),
+        '•' | '‧' => Info::new(Kind::Symbol, 0.3),
+        '†' | '‡' | '‰' | '‱' => Info::new(Kind::Symbol, 1.5),
+        _ => Info::new(Kind::Symbol, 1.0),
+    }
+}
+
+fn fullwidth(c: char) -> Info {
+    match c {
+        '０'..='９' => Info::new(Kind::Digit, 0.0),
+        'Ａ'..='Ｚ' | 'ａ'..='ｚ' => Info::letter(Script::Latin, 0.3),
+        _ => Info::new(Kind::Quote, 0.0),
+    }
+}
+
+/// Costs of the CJK characters of a text under each of the four languages.
+#[derive(Clone, Copy, Debug, Default)]
+struct CjkCosts {
+    japanese: f32,
+    simplified: f32,
+    traditional: f32,
+    korean: f32,
+}
+
+impl CjkCosts {
+    fn add(&mut self, c: char, script: Script) {
+        match script {
+            Script::Han => {
+                self.japanese += tier_cost(cjk::jis0208(c), [0.0, 1.5, 2.5, 3.5]);
+                self.simplified += tier_cost(cjk::gb2312(c), [0.0, 1.5, 2.5, 3.5]);
+                self.traditional += tier_cost(cjk::big5(c), [0.0, 1.5, 2.5, 3.5]);
+                self.korean += tier_cost(cjk::ks_x_1001(c), [1.0, 2.0, 3.5, 3.5]);
+            }
+            Script::Kana => {
+                self.simplified += 2.0;
+                self.traditional += 2.0;
+                self.korean += 2.0;
+            }
+            Script::Hangul => {
+                self.korean += tier_cost(cjk::ks_x_1001(c), [0.0, 2.5, 2.5, 3.0]);
+                self.japanese += 3.0;
+                self.simplified += 3.0;
+                self.traditional += 3.0;
+            }
+            _ => {}
+        }
+    }
+
+    /// Japanese writes its grammar in kana: a long run of Han characters
+    /// with no kana at all reads as Chinese, not Japanese.
+    fn add_han_run(&mut self, han: u32, kana: u32) {
+        if kana == 0 && han > 4 {
+            self.japanese += 0.3 * small((han - 4) as usize);
+        }
+    }
+
+    fn best(&self) -> f32 {
+        self.japanese
+            .min(self.simplified)
+            .min(self.traditional)
+            .min(self.korean)
+    }
+}
+
+fn tier_cost(tier: Tier, costs: [f32; 4]) -> f32 {
+    match tier {
+        Tier::Common => costs[0],
+        Tier::Rare => costs[1],
+        Tier::Extension => costs[2],
+        Tier::Absent => costs[3],
+    }
+}
+
+/// The cost of two neighbours meeting inside a word.
+fn pair_cost(a: Info, b: Info) -> f32 {
+    let mut cost = 0.0;
+    match (a.kind, b.kind) {
+        (Kind::Letter, Kind::Letter) => {
+            if a.script != b.script {
+                cost += match (a.script.is_cjk(), b.script.is_cjk()) {
+                    (false, false) => 3.0,
+                    (true, true) => match (a.script, b.script) {
+                        (Script::Kana, Script::Hangul) | (Script::Hangul, Script::Kana) => 3.0,
+                        (Script::Han, Script::Hangul) | (Script::Hangul, Script::Han) => 0.5,
+                        _ => 0.0,
+                    },
+                    // Latin letters beside Han or kana: "A型", "Tシャツ".
+                    _ if (a.script == Script::Latin && a.cost == 0.0)
+                        || (b.script == Script::Latin && b.cost == 0.0) =>
+                    {
+                        1.0
+                    }
+                    _ => 2.5,
+                };
+            } else if a.lower && b.upper {
+                cost += if a.cost == 0.0 && b.cost == 0.0 {
+                    0.5
+                } else {
+                    2.5
+                };
+            }
+        }
+        (Kind::Letter, Kind::Symbol) | (Kind::Symbol, Kind::Letter) => {
+            let letter = if a.kind == Kind::Letter { a } else { b };
+            cost += if letter.script.is_cjk() || letter.cost > 0.0 || !is_ascii_letter(letter) {
+                2.0
+            } else {
+                1.0
+            };
+        }
+        (Kind::Symbol, Kind::Symbol) => cost += 1.5,
+        (Kind::Symbol, Kind::Quote | Kind::Dash) | (Kind::Quote | Kind::Dash, Kind::Symbol) => {
+            cost += 1.5;
+        }
+        (Kind::Strange, _) | (_, Kind::Strange) => cost += 1.0,
+        (kind, Kind::Mark) if kind != Kind::Letter && kind != Kind::Mark => cost += 1.5,
+        _ => {}
+    }
+    // A capital that leads mojibake, followed by what a lead is followed by.
+    if a.kind == Kind::Letter
+        && a.upper
+        && a.script == Script::Latin
+        && a.cost > 0.0
+        && matches!(
+            b.kind,
+            Kind::Symbol | Kind::Quote | Kind::Dash | Kind::Strange | Kind::Format
+        )
+    {
+        cost += 1.5;
+    }
+    // A capital glued to a no-break space: "Ã\u{a0}" is "à" in mojibake.
+    if a.kind == Kind::Letter
+        && a.upper
+        && a.script == Script::Latin
+        && a.cost > 0.0
+        && b.kind == Kind::Space
+        && b.cost > 0.0
+    {
+        cost += 2.5;
+    }
+    cost
+}
+
+fn is_ascii_letter(info: Info) -> bool {
+    info.script == Script::Latin && info.cost == 0.0
+}
+
+/// The cost of a word: a run of text without spaces, as [`super::segment`]
+/// cuts it. The quotes and dashes at its edges are not inside it.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one pass over the word keeps every rule's state side by side"
+)]
+pub(crate) fn word_cost(word: &str) -> f32 {
+    let mut total = 0.0;
+    let mut cjk = CjkCosts::default();
+    let mut latin = ANY;
+    let mut cyrillic = ANY;
+    let mut run = 0u32;
+    let (mut han, mut kana) = (0u32, 0u32);
+    // The last character, and whether a quote or dash sits between it and a
+    // letter before it.
+    let mut previous: Option<Info> = None;
+    let mut before_previous: Option<Info> = None;
+    let mut previous_char = '\0';
+    // Punctuation and symbols since the last letter, if one came before.
+    let mut odd_run = 0u32;
+    let mut odd_non_ascii = false;
+    let mut seen_letter = false;
+    for c in word.chars() {
+        let info = info(c);
+        total += info.cost;
+        // Two or more symbols between letters, one not ASCII: "Ã¢â‚¬â„¢",
+        // "á»‘", "á»?" (a "?" for a byte a decoder lost).
+        let odd = matches!(
+            info.kind,
+            Kind::Quote | Kind::Dash | Kind::Symbol | Kind::Strange | Kind::Format
+        );
+        if (odd && !c.is_ascii()) || c == '?' {
+            if seen_letter {
+                odd_run += 1;
+                odd_non_ascii |= !c.is_ascii();
+            }
+        } else {
+            if info.kind == Kind::Letter && odd_run >= 2 && odd_non_ascii {
+                total += 1.5 * small((odd_run - 1) as usize);
+            }
+            odd_run = 0;
+            odd_non_ascii = false;
+            seen_letter = info.kind == Kind::Letter || info.kind == Kind::Digit;
+        }
+        if info.kind == Kind::Letter {
+            match info.script {
+                Script::Latin if !c.is_ascii() => {
+                    latin &= orthography::latin(c);
+                    run += 1;
+                    if run >= 3 {
+                        total += 1.5;
+                    }
+                }
+                Script::Cyrillic => cyrillic &= orthography::cyrillic(c),
+                script if script.is_cjk() => {
+                    cjk.add(c, script);
+                    match script {
+                        Script::Han => han += 1,
+                        Script::Kana => kana += 1,
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !(info.kind == Kind::Letter && info.script == Script::Latin && !c.is_ascii()) {
+            run = 0;
+        }
+        if previous.is_none() && info.kind == Kind::Mark {
+            // A combining mark with nothing to combine with.
+            total += 2.5;
+        }
+        if let Some(previous) = previous {
+            total += pair_cost(previous, info);
+            // A letter of one kind between two of another: "Garc铆a", "辿t辿".
+            if let Some(before) = before_previous
+                && before.kind == Kind::Letter
+                && previous.kind == Kind::Letter
+                && info.kind == Kind::Letter
+                && before.script.is_cjk() == info.script.is_cjk()
+                && before.script.is_cjk() != previous.script.is_cjk()
+            {
+                total += 2.0;
+            }
+            // A "?" inside a word next to a letter that is not ASCII: a
+            // byte that a decoder could not decode.
+            if let Some(before) = before_previous
+                && previous.kind == Kind::AsciiPunct
+                && previous_char == '?'
+                && before.kind == Kind::Letter
+                && info.kind == Kind::Letter
+                && !(is_ascii_letter(before) && is_ascii_letter(info))
+            {
+                total += 2.5;
+            }
+            // A quote or dash between two letters, one of them not ASCII:
+            // "don’t" is fine, "Ã¢â‚¬â„¢" is not.
+            if let Some(before) = before_previous
+                && matches!(previous.kind, Kind::Quote | Kind::Dash)
+                && before.kind == Kind::Letter
+                && info.kind == Kind::Letter
+                && !(is_ascii_letter(before) && is_ascii_letter(info))
+            {
+                total += 1.0;
+            }
+        }
+        before_previous = previous;
+        previous = Some(info);
+        previous_char = c;
+    }
+    if latin == 0 {
+        total += 2.5;
+    }
+    if cyrillic == 0 {
+        total += 2.5;
+    }
+    // A word ending in a letter outside ASCII and a symbol outside ASCII
+    // ("vá»", which lost its last byte).
+    if let (Some(last), Some(before)) = (previous, before_previous)
+        && matches!(last.kind, Kind::Quote | Kind::Symbol | Kind::Strange)
+        && !previous_char.is_ascii()
+        && before.kind == Kind::Letter
+        && before.lower
+        && !is_ascii_letter(before)
+    {
+        total += 0.8;
+    }
+    cjk.add_han_run(han, kana);
+    total + cjk.best()
+}
+
+/// The script most letters of `text` are in, if it has letters.
+pub(crate) fn dominant_script(text: &str) -> Option<Script> {
+    let mut counts: Vec<(Script, usize)> = Vec::new();
+    for c in text.chars() {
+        let info = info(c);
+        if info.kind != Kind::Letter {
+            continue;
+        }
+        // Chinese and Japanese share Han; kana goes with it.
+        let script = if info.script == Script::Kana {
+            Script::Han
+        } else {
+            info.script
+        };
+        match counts.iter_mut().find(|(known, _)| *known == script) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((script, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(_, count)| count)
+        .map(|(script, _)| script)
+}
+
+/// Extra cost of a whole line as a repair would leave it: Chinese and
+/// Japanese do not put spaces between words, so Han or kana on both sides of
+/// a space is a sign that Korean was decoded as one of them.
+pub(crate) fn line_cost(line: &str) -> f32 {
+    let mut total = 0.0;
+    let mut chars = line.chars().peekable();
+    let mut previous_is_cjk = false;
+    while let Some(c) = chars.next() {
+        if c == ' ' {
+            let next_is_cjk = chars
+                .peek()
+                .is_some_and(|&next| matches!(info(next).script, Script::Han | Script::Kana));
+            if previous_is_cjk && next_is_cjk {
+                total += 1.5;
+            }
+            previous_is_cjk = false;
+        } else {
+            previous_is_cjk = matches!(info(c).script, Script::Han | Script::Kana);
+        }
+    }
+    total
+}
+
+/// Extra cost of the words one chain repaired in a line, taken together:
+/// they should be letters of one language, as a word's are (a Lithuanian
+/// line does not hold an Esperanto "ĝ").
+pub(crate) fn words_cost<'a>(words: impl IntoIterator<Item = &'a str>) -> f32 {
+    let mut latin = ANY;
+    let mut cyrillic = ANY;
+    for c in words
+        .into_iter()
+        .flat_map(str::chars)
+        .filter(|c| !c.is_ascii())
+    {
+        let info = info(c);
+        if info.kind == Kind::Letter {
+            match info.script {
+                Script::Latin => latin &= orthography::latin(c),
+                Script::Cyrillic => cyrillic &= orthography::cyrillic(c),
+                _ => {}
+            }
+        }
+    }
+    let mut total = 0.0;
+    if latin == 0 {
+        total += 2.5;
+    }
+    if cyrillic == 0 {
+        total += 2.5;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn assert_plausible(word: &str) {
+        let cost = word_cost(word);
+        assert!(cost < 2.0, "{word}: {cost}");
+    }
+
+    #[track_caller]
+    fn assert_implausible(word: &str) {
+        let cost = word_cost(word);
+        assert!(cost >= 4.0, "{word}: {cost}");
+    }
+
+    #[test]
+    fn correct_words_cost_little() {
+        for word in [
+            "été",
+            "ÉTÉ",
+            "CRÉÉ",
+            "SÃO",
+            "IRMÃ",
+            "Москва",
+            "МОСКВА",
+            "Ελληνικά",
+            "日本語",
+            "明日の朝",
+            "대한민국",
+            "中华人民共和国",
+            "中華民國",
+            "naïve",
+            "façade",
+            "Øresund",
+            "Việt",
+            "ÞÓRÐUR",
+            "don’t",
+            "12°C",
+            "Apple™",
+            "😀",
+            "שלום",
+            "العربية",
+            "ภาษาไทย",
+            "हिन्दी",
+            "Tシャツ",
+            "iPhone",
+        ] {
+            assert_plausible(word);
+        }
+    }
+
+    #[test]
+    fn mojibake_costs_much() {
+        for word in [
+            "Ã©tÃ©",
+            "cafÃ©",
+            "РњРѕСЃРєРІР°",
+            "æ—¥æœ¬èªž",
+            "–¾“ú‚Ì’©",
+            "ïðèâåò",
+            "п©я─п╦п╡п╣я┌",
+            "Î•Î»Î»Î·Î½Î¹ÎºÎ¬",
+            "ƒeƒXƒg",
+            "Ã\u{81}",
+            "Za¿ó³æ",
+        ] {
+            assert_implausible(word);
+        }
+    }
+
+    #[test]
+    fn korean_read_as_chinese_is_spaced_like_korean() {
+        assert!(line_cost("대한민국 만세") < f32::EPSILON);
+        assert!(line_cost("中国 人民") > 0.0);
+    }
+}

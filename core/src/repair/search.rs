@@ -1,0 +1,380 @@
+//! Finding every chain that applies to one word, and what each makes of it.
+
+use std::sync::OnceLock;
+
+use mojiscope_indexes::single_byte;
+
+use super::chain::{Chain, EncodeAs, LEGACY_SOURCES, MAX_STEPS, Step, UTF8_MISREADS};
+use super::lossy::{self, Lost};
+use super::score;
+use crate::encoding::{UTF_8, WINDOWS_1252};
+
+/// One text a word can be repaired to.
+#[derive(Clone, Debug)]
+pub(crate) struct Outcome {
+    pub(crate) text: String,
+    pub(crate) cost: f32,
+    /// For a legacy decode, how much its input looked like UTF-8 (see
+    /// [`utf8_shape`]); 0 otherwise.
+    pub(crate) utf8_shape: usize,
+    /// Whether it decodes the real bytes the text came from.
+    pub(crate) from_source: bool,
+    /// Characters that could not be recovered (lossy repairs only).
+    pub(crate) lost: Vec<Lost>,
+    /// The script most of its letters are in.
+    pub(crate) script: Option<score::Script>,
+}
+
+/// Every repair of one word.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WordRepairs {
+    /// The distinct texts the chains give.
+    pub(crate) outcomes: Vec<Outcome>,
+    /// Each chain that applies, with the index of its outcome, in the order
+    /// ties are settled.
+    pub(crate) chains: Vec<(Chain, usize)>,
+}
+
+impl WordRepairs {
+    fn add(
+        &mut self,
+        chain: Chain,
+        text: String,
+        lost: Vec<Lost>,
+        utf8_shape: usize,
+        from_source: bool,
+    ) -> bool {
+        if self.chains.iter().any(|(known, _)| *known == chain) {
+            return false;
+        }
+        let existing = self
+            .outcomes
+            .iter()
+            .position(|outcome| outcome.text == text);
+        let index = if let Some(index) = existing {
+            index
+        } else {
+            let cost = lossy_cost(&text, &lost);
+            let script = score::dominant_script(&text);
+            self.outcomes.push(Outcome {
+                text,
+                cost,
+                utf8_shape,
+                from_source,
+                lost,
+                script,
+            });
+            self.outcomes.len() - 1
+        };
+        self.chains.push((chain, index));
+        true
+    }
+}
+
+/// What a repaired word costs for each character it could not recover.
+pub(crate) const LOSS: f32 = 1.0;
+
+/// What a repaired word costs. A character that could not be recovered is
+/// judged as its most plausible candidate, plus what the loss itself costs:
+/// the repair is honest about it, but the text is poorer.
+pub(crate) fn lossy_cost(text: &str, lost: &[Lost]) -> f32 {
+    if lost.is_empty() {
+        return score::word_cost(text);
+    }
+    let mut guessed = String::with_capacity(text.len());
+    let mut done = 0;
+    for lost in lost {
+        guessed.push_str(&text[done..lost.utf8_offset]);
+        guessed.push(placeholder(
+            lost.alternatives.first().copied().unwrap_or('?'),
+        ));
+        done = lost.utf8_offset + char::REPLACEMENT_CHARACTER.len_utf8();
+    }
+    guessed.push_str(&text[done..]);
+    score::word_cost(&guessed) + LOSS * score::small(lost.len())
+}
+
+/// A common character of the script of `c`, to stand for a lost character
+/// that may have been `c` or one of its neighbours: which one is not known,
+/// so the word is judged as if it were an ordinary letter of that script.
+fn placeholder(c: char) -> char {
+    let info = score::info(c);
+    if info.kind != score::Kind::Letter {
+        return c;
+    }
+    match info.script {
+        score::Script::Han => '中',
+        score::Script::Kana => 'の',
+        score::Script::Hangul => '가',
+        score::Script::Cyrillic if info.upper => 'А',
+        score::Script::Cyrillic => 'а',
+        score::Script::Greek if info.upper => 'Α',
+        score::Script::Greek => 'α',
+        score::Script::Latin if info.upper => 'A',
+        score::Script::Latin => 'a',
+        _ => c,
+    }
+}
+
+/// How many lead bytes of UTF-8 `word` holds when encoded back as the
+/// single-byte text it looks like, each followed by continuation bytes, with
+/// no stray continuation byte: 0 when it does not look like UTF-8 at all.
+/// Text in Shift_JIS, GBK, Big5 or EUC read as windows-1252 almost never
+/// looks like UTF-8, even with bytes missing; mojibake of UTF-8 always does.
+pub(crate) fn utf8_shape(word: &str) -> usize {
+    let bytes = EncodeAs::Isomorphic
+        .encode(word)
+        .or_else(|| EncodeAs::Encoding(WINDOWS_1252).encode(word));
+    let Some(bytes) = bytes else {
+        return 0;
+    };
+    let mut leads = 0;
+    let mut in_sequence = false;
+    let mut index = 0;
+    while let Some(&byte) = bytes.get(index) {
+        match byte {
+            0x00..=0x7F => in_sequence = false,
+            0x80..=0xBF if in_sequence => {}
+            0xC2..=0xF4 => {
+                in_sequence = bytes
+                    .get(index + 1)
+                    .is_some_and(|next| (0x80..=0xBF).contains(next));
+                if in_sequence {
+                    leads += 1;
+                }
+            }
+            _ => return 0,
+        }
+        index += 1;
+    }
+    leads
+}
+
+/// The bytes a word was decoded from, when the caller has them: the first
+/// step that encodes as `encode_as` uses them instead of encoding, which
+/// also recovers bytes the decoder turned into U+FFFD.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WordSource<'a> {
+    pub(crate) encode_as: EncodeAs,
+    pub(crate) bytes: &'a [u8],
+}
+
+/// Every chain of up to [`MAX_STEPS`] steps that applies to `word` in fatal
+/// mode, then the lossy repairs of one step.
+pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs {
+    let mut repairs = WordRepairs::default();
+    let mut frontier: Vec<(String, Chain)> = vec![(word.to_owned(), Chain::EMPTY)];
+    for depth in 0..MAX_STEPS {
+        let mut next = Vec::new();
+        for (text, chain) in &frontier {
+            // A legacy decode undoes the first damage: nothing came before it.
+            if chain.last().is_some_and(|step| !step.decodes_utf8()) {
+                continue;
+            }
+            let mask = repertoire_mask(text);
+            for (bit, &encode_as) in UTF8_MISREADS.iter().enumerate() {
+                let from_source =
+                    source.filter(|source| depth == 0 && source.encode_as == encode_as);
+                let bytes = match from_source {
+                    Some(source) => source.bytes.to_vec(),
+                    None if mask & (1 << bit) != 0 => match encode_as.encode(text) {
+                        Some(bytes) => bytes,
+                        None => continue,
+                    },
+                    None => continue,
+                };
+                let mut decoders = vec![UTF_8];
+                if matches!(
+                    encode_as,
+                    EncodeAs::Encoding(encoding) if encoding == WINDOWS_1252
+                ) || encode_as == EncodeAs::Isomorphic
+                {
+                    decoders.extend(LEGACY_SOURCES);
+                }
+                for decode_as in decoders {
+                    let step = Step {
+                        encode_as,
+                        decode_as,
+                    };
+                    let Some(decoded) = step.decode(&bytes) else {
+                        continue;
+                    };
+                    if decoded == *text {
+                        continue;
+                    }
+                    let Some(longer) = chain.then(step) else {
+                        continue;
+                    };
+                    let shape = if decode_as == UTF_8 {
+                        0
+                    } else {
+                        utf8_shape(text)
+                    };
+                    let from_source = from_source.is_some();
+                    if repairs.add(longer, decoded.clone(), Vec::new(), shape, from_source) {
+                        next.push((decoded, longer));
+                    }
+                }
+            }
+        }
+        frontier = next;
+    }
+    add_lossy(word, &mut repairs);
+    repairs
+}
+
+/// The lossy repairs of one step: for each wrong decoder that loses bytes,
+/// if the word has its signs of loss ("?", U+FFFD, or a lead byte cut short)
+/// and the strict step did not apply.
+fn add_lossy(word: &str, repairs: &mut WordRepairs) {
+    let mask = repertoire_mask_ignoring_loss(word);
+    for (bit, &encode_as) in UTF8_MISREADS.iter().enumerate() {
+        if mask & (1 << bit) == 0 {
+            continue;
+        }
+        let step = Step {
+            encode_as,
+            decode_as: UTF_8,
+        };
+        let Some(chain) = Chain::new(&[step]) else {
+            continue;
+        };
+        if repairs.chains.iter().any(|(known, _)| *known == chain) {
+            continue;
+        }
+        let lost_bytes = encode_as.lost_bytes();
+        if lost_bytes.is_empty() {
+            continue;
+        }
+        let Some(decoded) = lossy::decode(word, encode_as, lost_bytes) else {
+            continue;
+        };
+        if decoded.whole + decoded.recovered == 0 && decoded.lost.is_empty() {
+            continue;
+        }
+        if decoded.text != word {
+            repairs.add(chain, decoded.text, decoded.lost, 0, false);
+        }
+    }
+}
+
+/// For each encoding of [`UTF8_MISREADS`] (one bit each), whether it can
+/// encode every character of `text`.
+fn repertoire_mask(text: &str) -> u16 {
+    let repertoires = repertoires();
+    text.chars()
+        .filter(|c| !c.is_ascii())
+        .fold(ALL_BITS, |mask, c| mask & repertoires.mask(c))
+}
+
+/// As [`repertoire_mask`], but "?" and U+FFFD, which may stand for lost
+/// bytes, fit every encoding.
+fn repertoire_mask_ignoring_loss(text: &str) -> u16 {
+    let repertoires = repertoires();
+    text.chars()
+        .filter(|&c| !c.is_ascii() && c != char::REPLACEMENT_CHARACTER)
+        .fold(ALL_BITS, |mask, c| mask & repertoires.mask(c))
+}
+
+const ALL_BITS: u16 = (1 << UTF8_MISREADS.len()) - 1;
+
+/// Which encodings of [`UTF8_MISREADS`] can encode each non-ASCII
+/// character, from their indexes.
+struct Repertoires {
+    /// Sorted by character.
+    entries: Vec<(char, u16)>,
+}
+
+impl Repertoires {
+    fn mask(&self, c: char) -> u16 {
+        self.entries
+            .binary_search_by_key(&c, |&(entry, _)| entry)
+            .map_or(0, |found| self.entries[found].1)
+    }
+}
+
+fn repertoires() -> &'static Repertoires {
+    static REPERTOIRES: OnceLock<Repertoires> = OnceLock::new();
+    REPERTOIRES.get_or_init(|| {
+        let mut entries: Vec<(char, u16)> = Vec::new();
+        let mut add = |c: char, bit: usize| match entries.iter_mut().find(|(known, _)| *known == c)
+        {
+            Some((_, mask)) => *mask |= 1 << bit,
+            None => entries.push((c, 1 << bit)),
+        };
+        for (bit, encode_as) in UTF8_MISREADS.iter().enumerate() {
+            match encode_as {
+                EncodeAs::Isomorphic => {
+                    for byte in 0x80..=0xFF_u8 {
+                        add(char::from(byte), bit);
+                    }
+                }
+                EncodeAs::Encoding(encoding) => {
+                    let Some(index) = single_byte::for_encoding(encoding.name()) else {
+                        continue;
+                    };
+                    for pointer in 0..128 {
+                        if let Some(c) = index.code_point(pointer) {
+                            add(c, bit);
+                        }
+                    }
+                }
+            }
+        }
+        entries.sort_unstable_by_key(|&(c, _)| c);
+        Repertoires { entries }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn best(repairs: &WordRepairs) -> &str {
+        let outcome = repairs
+            .outcomes
+            .iter()
+            .min_by(|a, b| a.cost.total_cmp(&b.cost))
+            .unwrap();
+        &outcome.text
+    }
+
+    #[test]
+    fn finds_one_two_and_three_layers() {
+        assert_eq!(best(&search("Ã©tÃ©", None)), "été");
+        assert_eq!(best(&search("ÃƒÂ©tÃƒÂ©", None)), "été");
+        assert_eq!(best(&search("ÃƒÆ’Ã‚Â©tÃƒÆ’Ã‚Â©", None)), "été");
+        assert_eq!(best(&search("–¾“ú‚Ì’©", None)), "明日の朝");
+        assert_eq!(best(&search("РњРѕСЃРєРІР°", None)), "Москва");
+    }
+
+    #[test]
+    fn every_chain_is_recorded_with_its_outcome() {
+        let repairs = search("Ã©", None);
+        let chains: Vec<String> = repairs
+            .chains
+            .iter()
+            .filter(|(_, outcome)| repairs.outcomes[*outcome].text == "é")
+            .map(|(chain, _)| chain.to_string())
+            .collect();
+        assert!(chains.contains(&"encoded as windows-1252, decoded as UTF-8".to_owned()));
+        assert!(chains.contains(
+            &"encoded as ISO-8859-1 (bytes as code points), decoded as UTF-8".to_owned()
+        ));
+    }
+
+    #[test]
+    fn source_bytes_recover_what_the_decoder_lost() {
+        // "š" is 0xC5 0xA1; windows-1257 has no 0xA1.
+        let encode_as = EncodeAs::Encoding(crate::WINDOWS_1257);
+        let source = WordSource {
+            encode_as,
+            bytes: b"\xC5\xA1",
+        };
+        let repairs = search("Å\u{FFFD}", Some(source));
+        assert_eq!(best(&repairs), "š");
+        // Without them the character is lost between two candidates.
+        let repairs = search("Å\u{FFFD}", None);
+        assert_eq!(best(&repairs), "\u{FFFD}");
+    }
+}

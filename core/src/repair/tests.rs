@@ -1,0 +1,104 @@
+//! Tests of the whole repair: decisions, changes, suggestions.
+
+use super::*;
+
+#[track_caller]
+fn repaired(text: &str) -> String {
+    repair(text).apply(text)
+}
+
+#[test]
+fn repairs_the_examples_of_the_issue() {
+    assert_eq!(repaired("Ã©tÃ©"), "été");
+    assert_eq!(repaired("–¾“ú‚Ì’©"), "明日の朝");
+    assert_eq!(repaired("РњРѕСЃРєРІР°"), "Москва");
+}
+
+#[test]
+fn leaves_correct_text_alone() {
+    for text in [
+        "été",
+        "ÉTÉ",
+        "SÃO PAULO",
+        "IRMÃ»",
+        "Москва",
+        "明日の朝",
+        "Ελληνικά",
+        "Tokyo 東京 😀",
+        "Ðað",
+        "naïve café",
+        "Â bientôt",
+        "12°C, 5 €, © 2024",
+    ] {
+        assert!(repair(text).is_empty(), "{text}: {:?}", repair(text));
+    }
+}
+
+#[test]
+fn partial_damage_is_repaired_word_by_word() {
+    let text = "Prénom: José\nNom: GarcÃ\u{ad}a LÃ³pez\nVille: Málaga";
+    let repair = repair(text);
+    assert_eq!(
+        repair.apply(text),
+        "Prénom: José\nNom: García López\nVille: Málaga"
+    );
+    // One change: the two neighbouring words share their chain.
+    assert_eq!(repair.changes.len(), 1);
+    let change = &repair.changes[0];
+    assert_eq!(&text[change.utf8_range.clone()], "GarcÃ\u{ad}a LÃ³pez");
+    let chars: String = text
+        .chars()
+        .skip(change.char_range.start)
+        .take(change.char_range.len())
+        .collect();
+    assert_eq!(chars, "GarcÃ\u{ad}a LÃ³pez");
+    assert!(change.confidence >= 0.5);
+}
+
+#[test]
+fn multiple_layers_are_one_chain() {
+    let text = "ÃƒÂ©tÃƒÂ© Ã ";
+    let repair = repair(text);
+    assert_eq!(repair.changes[0].replacement, "été");
+    assert_eq!(
+        repair.changes[0].chain.to_string(),
+        "encoded as windows-1252, decoded as UTF-8, twice"
+    );
+}
+
+#[test]
+fn lost_bytes_are_marked() {
+    // "Í" is 0xC3 0x8D, and 0x8D has no character in Windows's windows-1252.
+    let text = "BogotÃ¡, Ã?ndice, pÃºblico";
+    let repair = repair(text);
+    assert_eq!(repair.apply(text), "Bogotá, \u{FFFD}ndice, público");
+    let lossy: Vec<&Change> = repair.changes.iter().filter(|c| c.is_lossy()).collect();
+    assert_eq!(lossy.len(), 1);
+    assert!(lossy[0].lost[0].alternatives.contains(&'Í'));
+}
+
+#[test]
+fn source_bytes_make_up_for_the_decoder() {
+    // UTF-8 read as windows-1257, which has no 0xA1: "š" is 0xC5 0xA1, so
+    // the decoded text has U+FFFD where the source bytes still have 0xA1.
+    let bytes = "šalčiausia".as_bytes();
+    let text = crate::WINDOWS_1257
+        .decode_with_bom_handling(bytes, BomHandling::None)
+        .text;
+    assert!(text.contains('\u{FFFD}'));
+    let source = Source {
+        bytes,
+        encoding: crate::WINDOWS_1257,
+    };
+    let repair = repair_with_source(&text, source);
+    assert_eq!(repair.apply(&text), "šalčiausia");
+}
+
+#[test]
+fn accepted_changes_are_applied_alone() {
+    let text = "Ã©tÃ© and cafÃ©";
+    let repair = repair(text);
+    let only_first = repair.apply_accepted(text, |change| change.utf8_range.start == 0);
+    assert_eq!(only_first, "été and cafÃ©");
+    assert_eq!(repair.chains()[0].1, 2);
+}

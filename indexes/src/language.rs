@@ -1,0 +1,433 @@
+//! Character statistics of the languages the legacy encodings serve, for
+//! encoding detection: which characters a language writes and how often one
+//! follows another.
+//!
+//! Each [`Language`] is a smoothed character-bigram model over *symbols*. A
+//! decoded character is first [folded](fold): ASCII letters and every other
+//! letter with a one-character lowercase go to lowercase, every ASCII
+//! character that is not a letter becomes a space (the word boundary), and a
+//! few characters that legacy files write differently become one
+//! (Romanian ş and ș, Persian ی and Arabic ي, ...). A folded character the
+//! language's training text used often enough is an explicit symbol;
+//! every other one stands for its [`CharClass`], whose probability is shared
+//! by its members ([`class_size`]).
+//!
+//! Costs are negative natural logarithms of probabilities in units of
+//! 1/[`COST_SCALE`] nat, so that a text's cost is a sum. The tables are
+//! generated from the text in `indexes/languages/` (see
+//! `indexes/languages/SOURCES.md`) by
+//! `cargo run -p mojiscope-indexes --bin generate-language-tables`.
+//!
+//! ```
+//! use mojiscope_indexes::language::{self, LANGUAGES};
+//!
+//! let russian = language::for_tag("ru").unwrap();
+//! assert_eq!(russian.name, "Russian");
+//! // "о" then "т" is a likely pair in Russian, "ъ" then "ы" is not.
+//! assert!(russian.pair_cost('о', 'т') < russian.pair_cost('ъ', 'ы'));
+//! assert_eq!(LANGUAGES.len(), 40);
+//! ```
+
+use crate::{big5, euc_kr, gb18030, jis0208};
+
+#[rustfmt::skip]
+mod tables;
+
+pub use tables::LANGUAGES;
+
+/// Costs are stored in units of 1/`COST_SCALE` nat.
+pub const COST_SCALE: f64 = 8.0;
+
+/// The writing system a language is written in, or a character belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Script {
+    /// Latin letters (ASCII and beyond) and combining diacritics.
+    Latin,
+    /// Greek.
+    Greek,
+    /// Cyrillic.
+    Cyrillic,
+    /// Hebrew.
+    Hebrew,
+    /// Arabic (also Persian).
+    Arabic,
+    /// Thai.
+    Thai,
+    /// Japanese: kana and Han ideographs.
+    Japanese,
+    /// Chinese: Han ideographs.
+    Chinese,
+    /// Korean: Hangul (and Han ideographs).
+    Korean,
+}
+
+/// What a folded character that is not one of a language's explicit symbols
+/// counts as. The classes follow the explicit symbols in a [`Language`]'s
+/// tables, in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CharClass {
+    /// A letter of the language's own script, among the common ones (for Han
+    /// and Hangul: in the first level of the national standard sets).
+    OwnLetter,
+    /// A rare letter of the language's own script (the other Han ideographs
+    /// and Hangul syllables).
+    OwnRareLetter,
+    /// A letter of another script.
+    OtherLetter,
+    /// Punctuation and spaces that text uses (dashes, quotation marks, the
+    /// no-break space, CJK punctuation, fullwidth forms).
+    Punctuation,
+    /// Any other symbol: box drawing, mathematical signs, currency, ...
+    Symbol,
+    /// What text does not contain: control characters (but TAB, LF, FF and
+    /// CR), private-use characters and noncharacters.
+    Implausible,
+}
+
+impl CharClass {
+    /// Every class, in table order.
+    pub const ALL: [CharClass; 6] = [
+        CharClass::OwnLetter,
+        CharClass::OwnRareLetter,
+        CharClass::OtherLetter,
+        CharClass::Punctuation,
+        CharClass::Symbol,
+        CharClass::Implausible,
+    ];
+
+    /// The class's position in [`CharClass::ALL`].
+    pub const fn position(self) -> usize {
+        self as usize
+    }
+}
+
+/// One language's statistics. The symbol index of an explicit symbol is its
+/// position in `symbols`; class `k` has index `symbols.len() + k`.
+#[derive(Debug)]
+pub struct Language {
+    /// BCP 47 tag, e.g. "ru", "zh-Hant".
+    pub tag: &'static str,
+    /// English name, e.g. "Russian".
+    pub name: &'static str,
+    /// The script the language is written in.
+    pub script: Script,
+    /// The encodings that can write the language, as bits over the positions
+    /// of [`ENCODINGS`](crate::ENCODINGS).
+    pub encodings: u64,
+    /// The explicit symbols (folded characters), sorted by code point.
+    pub symbols: &'static [u32],
+    /// The cost of each symbol, then of each class: −ln P(symbol).
+    pub unigram: &'static [u8],
+    /// The cost of backing off from each symbol (then each class) as the
+    /// left-hand side of a pair that has no entry in `pairs`.
+    pub backoff: &'static [u8],
+    /// Pairs with a cost of their own, as `left << 16 | right` symbol
+    /// indexes, sorted.
+    pub pairs: &'static [u32],
+    /// The cost of each pair in `pairs`: −ln P(right | left).
+    pub pair_costs: &'static [u8],
+}
+
+impl Language {
+    /// The symbol index of a folded character.
+    pub fn symbol(&self, folded: char) -> usize {
+        match self.symbols.binary_search(&u32::from(folded)) {
+            Ok(position) => position,
+            Err(_) => self.symbols.len() + class_of(folded, self.script).position(),
+        }
+    }
+
+    /// Whether the language can be written in the encoding at `position` in
+    /// [`ENCODINGS`](crate::ENCODINGS).
+    pub fn is_written_in(&self, position: usize) -> bool {
+        position < 64 && self.encodings & (1 << position) != 0
+    }
+
+    /// The cost, in units of 1/[`COST_SCALE`] nat, of symbol `right` after
+    /// symbol `left`, leaving out the share of a class among its members.
+    pub fn symbol_pair_cost(&self, left: usize, right: usize) -> u32 {
+        let key = ((left as u32) << 16) | right as u32;
+        match self.pairs.binary_search(&key) {
+            Ok(position) => u32::from(self.pair_costs[position]),
+            Err(_) => u32::from(self.backoff[left]) + u32::from(self.unigram[right]),
+        }
+    }
+
+    /// The cost of folded character `right` after folded character `left`
+    /// (a class member's share of its class included), in units of
+    /// 1/[`COST_SCALE`] nat.
+    pub fn pair_cost(&self, left: char, right: char) -> u32 {
+        let right_symbol = self.symbol(right);
+        let share = if right_symbol >= self.symbols.len() {
+            member_cost(right, self.script)
+        } else {
+            0
+        };
+        self.symbol_pair_cost(self.symbol(left), right_symbol)
+            + share
+            + script_change_cost(script_of(left), script_of(right))
+    }
+}
+
+/// The language with BCP 47 tag `tag` ("ru", "zh-Hans"), if there are
+/// statistics for it.
+pub fn for_tag(tag: &str) -> Option<&'static Language> {
+    LANGUAGES.iter().find(|language| language.tag == tag)
+}
+
+/// Folds a character for the language models: ASCII letters to lowercase,
+/// other ASCII to a space, other letters to their lowercase when that is one
+/// character, and the characters legacy files write in another form to one
+/// of them.
+pub fn fold(c: char) -> char {
+    if c.is_ascii() {
+        return if c.is_ascii_alphabetic() {
+            c.to_ascii_lowercase()
+        } else if is_implausible(c) {
+            c
+        } else {
+            ' '
+        };
+    }
+    let c = match c {
+        // Romanian and Turkish: cedilla and comma below are one letter.
+        'ş' | 'Ş' | 'Ș' => 'ș',
+        'ţ' | 'Ţ' | 'Ț' => 'ț',
+        // Persian yeh and keheh, which Arabic code pages write as Arabic
+        // yeh and kaf.
+        'ی' => 'ي',
+        'ک' => 'ك',
+        'İ' => 'i',
+        _ => c,
+    };
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(folded), None) => folded,
+        _ => c,
+    }
+}
+
+/// The other form of a character that legacy files use for it, if any
+/// (Romanian ș and ş; Persian ی and Arabic ي).
+pub fn legacy_twin(c: char) -> Option<char> {
+    Some(match c {
+        'ș' => 'ş',
+        'Ș' => 'Ş',
+        'ț' => 'ţ',
+        'Ț' => 'Ţ',
+        'ş' => 'ș',
+        'Ş' => 'Ș',
+        'ţ' => 'ț',
+        'Ţ' => 'Ț',
+        'ی' => 'ي',
+        'ک' => 'ك',
+        _ => return None,
+    })
+}
+
+/// Whether real text never contains `c`: C0 controls other than TAB, LF, FF
+/// and CR, DEL, C1 controls, private-use characters and noncharacters.
+pub fn is_implausible(c: char) -> bool {
+    let code_point = u32::from(c);
+    matches!(code_point, 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F..=0x9F)
+        || (0xE000..=0xF8FF).contains(&code_point)
+        || code_point >= 0xF_0000
+        || (0xFDD0..=0xFDEF).contains(&code_point)
+        || code_point & 0xFFFE == 0xFFFE
+}
+
+/// The script of a letter, or `None` for a character that is not a letter
+/// of one of the scripts of [`Script`].
+pub fn script_of(c: char) -> Option<Script> {
+    let code_point = u32::from(c);
+    Some(match code_point {
+        0xC0..=0x24F if code_point != 0xD7 && code_point != 0xF7 => Script::Latin,
+        0x41..=0x5A | 0x61..=0x7A | 0xAA | 0xBA | 0x300..=0x36F | 0x1E00..=0x1EFF => Script::Latin,
+        0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
+        0x400..=0x52F => Script::Cyrillic,
+        0x591..=0x5F4 | 0xFB1D..=0xFB4F => Script::Hebrew,
+        0x600..=0x6FF | 0x750..=0x77F | 0xFB50..=0xFDFF | 0xFE70..=0xFEFC => Script::Arabic,
+        0xE00..=0xE7F => Script::Thai,
+        0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => Script::Japanese,
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7A3 => Script::Korean,
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x2_0000..=0x3_FFFF => {
+            Script::Chinese
+        }
+        _ => return None,
+    })
+}
+
+/// The cost of letters of two scripts side by side, in units of
+/// 1/[`COST_SCALE`] nat: words do not change script in the middle (but
+/// Japanese and Korean mix Han ideographs with kana and Hangul).
+pub const SCRIPT_CHANGE_COST: u32 = 80;
+
+/// [`SCRIPT_CHANGE_COST`] if `left` and `right` are letters of scripts that
+/// do not mix within a word, else 0.
+pub fn script_change_cost(left: Option<Script>, right: Option<Script>) -> u32 {
+    let (Some(left), Some(right)) = (left, right) else {
+        return 0;
+    };
+    let mixes = left == right
+        || matches!(
+            (left, right),
+            (Script::Chinese, Script::Japanese | Script::Korean)
+                | (Script::Japanese | Script::Korean, Script::Chinese)
+        );
+    if mixes { 0 } else { SCRIPT_CHANGE_COST }
+}
+
+/// Whether a Han ideograph is in the first (most common) level of GB 2312,
+/// Big5 or JIS X 0208, or a Hangul syllable among the 2,350 of KS X 1001.
+pub fn is_common_ideograph_or_syllable(c: char) -> bool {
+    if ('\u{AC00}'..='\u{D7A3}').contains(&c) {
+        // KS X 1001 Hangul: leading bytes 0xB0..=0xC8, trailing 0xA1..=0xFE.
+        return euc_kr::pointer(c).is_some_and(|p| (47..=71).contains(&(p / 190)) && p % 190 >= 96);
+    }
+    // GB 2312 level 1: leading bytes 0xB0..=0xD7, trailing 0xA1..=0xFE.
+    gb18030::pointer(c).is_some_and(|p| (47..=86).contains(&(p / 190)) && p % 190 >= 96)
+        // Big5 level 1: 0xA440..=0xC67E.
+        || big5::big5_pointer(c).is_some_and(|p| (35 * 157..69 * 157 + 63).contains(&p))
+        // JIS X 0208 level 1: rows 16..=47.
+        || jis0208::pointer(c).is_some_and(|p| (15..=46).contains(&(p / 94)))
+}
+
+/// Whether `c` is one of the typographic marks any language's text uses:
+/// quotation marks, dashes, the ellipsis, the no-break space, the bullet.
+fn is_typographic(c: char) -> bool {
+    matches!(
+        c,
+        '\u{A0}'
+            | '«'
+            | '»'
+            | '‘'
+            | '’'
+            | '‚'
+            | '“'
+            | '”'
+            | '„'
+            | '–'
+            | '—'
+            | '…'
+            | '•'
+            | '‹'
+            | '›'
+    )
+}
+
+/// Whether `c` is punctuation, a space or a sign that running text uses.
+fn is_text_punctuation(c: char) -> bool {
+    matches!(u32::from(c),
+        0xA0 | 0xA1 | 0xA7 | 0xAB | 0xB0 | 0xB7 | 0xBB | 0xBF
+        | 0x2000..=0x206F // General Punctuation
+        | 0x3000..=0x303F // CJK Symbols and Punctuation
+        | 0xFF01..=0xFF65 // Fullwidth forms and halfwidth CJK punctuation
+        | 0x55A..=0x55F | 0x589 | 0x5BE | 0x5C0 | 0x5C3 | 0x5F3 | 0x5F4
+        | 0x60C | 0x61B | 0x61F | 0x66A..=0x66D | 0x6D4
+        | 0x37E | 0x387 | 0xE2F | 0xE46 | 0xE4F | 0xE5A | 0xE5B
+        // Signs running text uses: currency, ©, ®, ™, ×, ÷, ±.
+        | 0xA2 | 0xA3 | 0xA5 | 0xA9 | 0xAE | 0xB1 | 0xD7 | 0xF7 | 0x20AC | 0x2122)
+}
+
+/// The class of a folded character for a language written in `script`.
+pub fn class_of(c: char, script: Script) -> CharClass {
+    if is_implausible(c) {
+        return CharClass::Implausible;
+    }
+    match script_of(c) {
+        Some(letter_script) => {
+            let own = letter_script == script
+                || (script == Script::Japanese && letter_script == Script::Chinese)
+                || (script == Script::Korean && letter_script == Script::Chinese);
+            if !own {
+                CharClass::OtherLetter
+            } else if matches!(letter_script, Script::Chinese | Script::Korean)
+                && !is_common_ideograph_or_syllable(c)
+            {
+                CharClass::OwnRareLetter
+            } else {
+                CharClass::OwnLetter
+            }
+        }
+        None if is_text_punctuation(c) => CharClass::Punctuation,
+        None if c.is_alphabetic() => CharClass::OtherLetter,
+        None => CharClass::Symbol,
+    }
+}
+
+/// How many characters share their class's probability: a class member's
+/// cost is its class's cost plus the logarithm of this.
+pub fn class_size(c: char, script: Script) -> u32 {
+    match class_of(c, script) {
+        CharClass::Implausible => 1,
+        CharClass::Punctuation if is_typographic(c) => 16,
+        CharClass::Punctuation => 200,
+        CharClass::Symbol => 3000,
+        CharClass::OwnLetter | CharClass::OwnRareLetter | CharClass::OtherLetter => {
+            match script_of(c) {
+                Some(Script::Latin) => 400,
+                Some(Script::Greek | Script::Hebrew | Script::Thai) => 100,
+                Some(Script::Cyrillic | Script::Arabic | Script::Japanese) => 250,
+                Some(Script::Korean) if is_common_ideograph_or_syllable(c) => 2350,
+                Some(Script::Korean) => 9000,
+                Some(Script::Chinese) if is_common_ideograph_or_syllable(c) => 6000,
+                Some(Script::Chinese) | None => 30000,
+            }
+        }
+    }
+}
+
+/// A class member's share of its class's cost, in units of 1/[`COST_SCALE`]
+/// nat: the scaled natural logarithm of [`class_size`].
+#[expect(clippy::cast_sign_loss, reason = "class sizes are at least 1")]
+pub fn member_cost(c: char, script: Script) -> u32 {
+    let size = f64::from(class_size(c, script));
+    (size.ln() * COST_SCALE).round() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding() {
+        assert_eq!(fold('A'), 'a');
+        assert_eq!(fold('7'), ' ');
+        assert_eq!(fold('<'), ' ');
+        assert_eq!(fold('\u{1B}'), '\u{1B}');
+        assert_eq!(fold('Ж'), 'ж');
+        assert_eq!(fold('Ş'), 'ș');
+        assert_eq!(fold('ی'), 'ي');
+        assert_eq!(fold('İ'), 'i');
+        assert_eq!(fold('ß'), 'ß');
+        assert_eq!(fold('日'), '日');
+    }
+
+    #[test]
+    fn classes() {
+        assert_eq!(class_of('\u{85}', Script::Latin), CharClass::Implausible);
+        assert_eq!(class_of('\u{E000}', Script::Latin), CharClass::Implausible);
+        assert_eq!(class_of('ж', Script::Latin), CharClass::OtherLetter);
+        assert_eq!(class_of('ж', Script::Cyrillic), CharClass::OwnLetter);
+        assert_eq!(class_of('«', Script::Cyrillic), CharClass::Punctuation);
+        assert_eq!(class_of('╬', Script::Cyrillic), CharClass::Symbol);
+        assert_eq!(class_of('的', Script::Chinese), CharClass::OwnLetter);
+        assert_eq!(class_of('齉', Script::Chinese), CharClass::OwnRareLetter);
+        assert_eq!(class_of('한', Script::Korean), CharClass::OwnLetter);
+        assert_eq!(class_of('똠', Script::Korean), CharClass::OwnRareLetter);
+        assert_eq!(class_of('の', Script::Japanese), CharClass::OwnLetter);
+    }
+
+    #[test]
+    fn tables_are_consistent() {
+        for language in &LANGUAGES {
+            let symbols = language.symbols.len() + CharClass::ALL.len();
+            assert_eq!(language.unigram.len(), symbols, "{}", language.tag);
+            assert_eq!(language.backoff.len(), symbols, "{}", language.tag);
+            assert_eq!(language.pairs.len(), language.pair_costs.len());
+            assert!(language.symbols.windows(2).all(|w| w[0] < w[1]));
+            assert!(language.pairs.windows(2).all(|w| w[0] < w[1]));
+            assert!(language.is_written_in(0), "UTF-8 writes {}", language.tag);
+        }
+    }
+}
