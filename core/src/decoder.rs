@@ -878,6 +878,8 @@ fn utf8_runs<S: DecodeSink>(
     const HEAD: usize = 16;
     /// ASCII looked for before that.
     const ASCII_WINDOW: usize = 32;
+    /// Bytes validated at once.
+    const CHUNK: usize = 32 * 1024;
     loop {
         // ASCII first, up to a few words of it: it needs no validation to be
         // reported, and where the byte after it cannot begin a sequence
@@ -918,7 +920,10 @@ fn utf8_runs<S: DecodeSink>(
         if !complete || index == input.len() {
             continue;
         }
+        // A chunk at a time, cut at a character boundary, so that the copy
+        // after the validation reads from the first-level cache.
         let rest = &input[index..];
+        let rest = &rest[..char_boundary_before(rest, CHUNK)];
         let valid = match simdutf8::compat::from_utf8(rest) {
             Ok(valid) => valid,
             Err(error) => {
