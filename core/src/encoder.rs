@@ -134,6 +134,17 @@ pub(crate) trait EncodeHandler {
         }
     }
 
+    /// Not in spec: for encoders that encode every code point they can to
+    /// one byte, whatever came before it (the single-byte encoders), that
+    /// byte, or `None` where [`handle`](Self::handle) has to be asked (an
+    /// error); so the driver may write the byte itself. The default asks
+    /// `handle` every time.
+    #[inline]
+    fn one_byte(&self, c: char) -> Option<u8> {
+        let _ = c;
+        None
+    }
+
     /// Not in spec: whether every code point encodes to its UTF-8 bytes (true
     /// for the UTF-8 encoder only), so the driver may copy the input whole.
     const ENCODES_AS_UTF8: bool = false;
@@ -260,6 +271,12 @@ impl EncodeDriver {
                     // A lone one (a space between words of another script).
                     output.push(c as u8);
                     read += 1;
+                    char_index += 1;
+                    continue;
+                }
+                if let Some(byte) = handler.one_byte(c) {
+                    output.push(byte);
+                    read += c.len_utf8();
                     char_index += 1;
                     continue;
                 }

@@ -87,6 +87,12 @@ impl SingleByteEncoder {
 }
 
 impl EncodeHandler for SingleByteEncoder {
+    /// Steps 3-5 for a code point with a pointer; ASCII does not come here.
+    #[inline]
+    fn one_byte(&self, c: char) -> Option<u8> {
+        self.index.pointer(c).map(|pointer| pointer + 0x80)
+    }
+
     #[inline]
     fn handle(&mut self, c: char) -> EncodeStep {
         // Step 2.
