@@ -56,6 +56,13 @@ pub enum Command {
     ShowWhy(&'static Encoding),
     /// Open a window of the Learn menu.
     ShowLesson(Lesson),
+    /// Open the Repair window, repairing the focused pane's decode unless
+    /// its repair is already running or done.
+    Repair,
+    /// Repair the focused pane's decode anew.
+    RepairAgain,
+    /// Stop the running repair.
+    CancelRepair,
 }
 
 /// Parses what the user typed into Go to offset: decimal, or hex with `0x`.

@@ -8,6 +8,7 @@
 
 pub mod commands;
 mod logic;
+mod repair;
 mod ui;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ pub use self::commands::Command;
 use crate::jobs::{Jobs, Repaint};
 use crate::state::{Session, Settings};
 use crate::ui::about::About;
+use crate::ui::repair_view::RepairView;
 use crate::ui::teaching::Teaching;
 use crate::watch::FileWatch;
 
@@ -47,6 +49,8 @@ pub struct InspectorApp {
     pub about: About,
     /// The Learn menu's windows.
     pub teaching: Teaching,
+    /// Repair ▸ Repair mojibake…: the repair and which changes are accepted.
+    pub repair: RepairView,
 }
 
 impl InspectorApp {
@@ -71,6 +75,7 @@ impl InspectorApp {
             repaint,
             about: About::default(),
             teaching: Teaching::default(),
+            repair: RepairView::default(),
         };
         if let Some(file) = file {
             app.open(file);
@@ -115,6 +120,9 @@ impl InspectorApp {
     /// Whether no background job is running or has events to deliver.
     pub fn is_idle(&self) -> bool {
         self.session.pending_jobs() == 0
+            && !self
+                .repair
+                .is_waiting(self.session.document.as_ref().map(|d| d.generation))
     }
 
     /// One frame: the whole app inside `ui`. Tests drive this directly.

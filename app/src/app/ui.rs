@@ -10,6 +10,7 @@ use super::{Command, InspectorApp};
 use crate::state::{MAX_PANES, MIN_PANES, Session, Settings};
 use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
+use crate::ui::repair_view::RepairEnv;
 use crate::ui::teaching::learn_menu_ui;
 use crate::ui::why::why_ui;
 use crate::ui::{PanelCtx, legend_ui, progress_fraction};
@@ -23,6 +24,13 @@ impl InspectorApp {
         Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
         self.about.ui(ui);
         self.teaching.ui(ui);
+        let document = self
+            .session
+            .document
+            .as_ref()
+            .map(|d| (d.generation, d.path.as_path()));
+        let env = RepairEnv { document, palette };
+        self.repair.ui(ui.ctx(), &env, &mut self.commands);
         if self.session.document.is_none() {
             CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
             return;
@@ -118,6 +126,18 @@ impl InspectorApp {
                     .clicked()
                 {
                     commands.push(Command::ShowGoTo);
+                }
+            });
+            ui.menu_button("Repair", |ui| {
+                if ui
+                    .add_enabled(
+                        has_document,
+                        Button::new("Repair mojibake…").shortcut_text("Ctrl+Shift+R"),
+                    )
+                    .on_hover_text("Find and undo mojibake in the focused pane's decode")
+                    .clicked()
+                {
+                    commands.push(Command::Repair);
                 }
             });
             ui.menu_button("Learn", |ui| learn_menu_ui(ui, &self.teaching, commands));
