@@ -50,6 +50,15 @@ read -r _ server <&3
 read -r display <&3
 export DISPLAY=":$display"
 
+# settings RON: the app starts the next shots with these settings (what
+# eframe stores under the key mojiscope.settings), as if remembered.
+settings() {
+  mkdir -p "$XDG_DATA_HOME/mojiscope"
+  local escaped=${1//\\/\\\\}
+  escaped=${escaped//\"/\\\"}
+  printf '{"mojiscope.settings":"%s"}\n' "$escaped" >"$XDG_DATA_HOME/mojiscope/app.ron"
+}
+
 # shot NAME FILE [ACTION...]: each action is xdotool key arguments ("F8",
 # "ctrl+g"), or click:X,Y (a left click at screen pixels X,Y), or
 # drag:X1,Y1:X2,Y2 (press at X1,Y1, move to X2,Y2, release), or type:TEXT
@@ -123,3 +132,8 @@ shot where-is "$fixtures/shift_jis.txt" click:161,12 click:210,85 \
 # Learn ▸ Mojibake lab: "été" as UTF-8 read as windows-1252, and back.
 shot mojibake-lab "$fixtures/shift_jis.txt" click:161,12 click:210,107 \
   click:220,438 click:199,507
+# File ▸ Save as (Ctrl+Shift+S) on the mixed scripts, with windows-1252 and
+# html mode remembered from an earlier save: every character windows-1252
+# cannot encode and its &#N;, the standard's warning, the round trip.
+settings '(recent: [], hex_width: 16, dark_mode: true, save: (encoding: "windows-1252", html: true, bom: false, backup: false))'
+shot save-as "$fixtures/utf8.txt" ctrl+shift+s

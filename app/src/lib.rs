@@ -14,6 +14,7 @@ pub mod document;
 pub mod icon;
 pub mod jobs;
 pub mod repair;
+pub mod save;
 pub mod state;
 pub mod theme;
 pub mod ui;

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::{ErrorCount, LineIndex};
 use crate::document::Document;
+use crate::save::SaveSettings;
 use crate::ui::decode_view::Pane;
 use crate::ui::hex_view::HexView;
 use crate::ui::inspector::Inspector;
@@ -33,6 +34,8 @@ pub struct Settings {
     pub hex_width: usize,
     /// Dark theme (else light).
     pub dark_mode: bool,
+    /// The choices of the last save.
+    pub save: SaveSettings,
 }
 
 impl Default for Settings {
@@ -41,6 +44,7 @@ impl Default for Settings {
             recent: Vec::new(),
             hex_width: 16,
             dark_mode: true,
+            save: SaveSettings::default(),
         }
     }
 }

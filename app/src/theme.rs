@@ -64,6 +64,13 @@ pub struct Palette {
     pub malformed_fg: Color32,
     /// Background of a U+FFFD that was in the input itself (decoded without error).
     pub replacement_literal_bg: Color32,
+    /// Background of a character the chosen output encoding cannot encode,
+    /// and of the `&#N;` an encoder's html mode writes for one.
+    pub unmappable_bg: Color32,
+    /// Text colour of a good outcome (a lossless round trip).
+    pub ok_fg: Color32,
+    /// Background of a good outcome.
+    pub ok_bg: Color32,
     /// Text colour of control characters drawn visibly.
     pub control_fg: Color32,
     /// Background of control characters drawn visibly.
@@ -79,9 +86,6 @@ pub struct Palette {
     /// Background of the cells of a code page chart that differ from the
     /// encoding compared with.
     pub difference_bg: Color32,
-    /// Background of what an encoder's html mode wrote for a character it
-    /// cannot encode (`&#N;`).
-    pub unmappable_bg: Color32,
     /// Background of the characters a repair replaces (the Repair view's
     /// "before").
     pub repair_before_bg: Color32,
@@ -111,6 +115,9 @@ const LIGHT: Palette = Palette {
     malformed_bg: Color32::from_rgb(0xF8, 0xC4, 0xC4),
     malformed_fg: Color32::from_rgb(0xB0, 0x00, 0x20),
     replacement_literal_bg: Color32::from_rgb(0xD6, 0xE4, 0xFF),
+    unmappable_bg: Color32::from_rgb(0xFF, 0xD8, 0xA8),
+    ok_fg: Color32::from_rgb(0x1E, 0x6B, 0x34),
+    ok_bg: Color32::from_rgb(0xD4, 0xF2, 0xDC),
     control_fg: Color32::from_rgb(0x8A, 0x3F, 0xB8),
     control_bg: Color32::from_rgb(0xEE, 0xE4, 0xF6),
     skip_fg: Color32::from_rgb(0x80, 0x80, 0x80),
@@ -118,7 +125,6 @@ const LIGHT: Palette = Palette {
     weak_fg: Color32::from_rgb(0x70, 0x70, 0x70),
     focus_stroke: Color32::from_rgb(0x1F, 0x5F, 0xB0),
     difference_bg: Color32::from_rgb(0xC8, 0xEC, 0xD0),
-    unmappable_bg: Color32::from_rgb(0xFF, 0xD8, 0xA8),
     repair_before_bg: Color32::from_rgb(0xFF, 0xD0, 0xD8),
     repair_after_bg: Color32::from_rgb(0xC4, 0xEE, 0xC0),
     scroll_track: Color32::from_rgb(0xEC, 0xEC, 0xEC),
@@ -141,6 +147,9 @@ const DARK: Palette = Palette {
     malformed_bg: Color32::from_rgb(0x7A, 0x1C, 0x24),
     malformed_fg: Color32::from_rgb(0xFF, 0x9A, 0xA4),
     replacement_literal_bg: Color32::from_rgb(0x24, 0x3C, 0x6E),
+    unmappable_bg: Color32::from_rgb(0x6E, 0x45, 0x10),
+    ok_fg: Color32::from_rgb(0x8C, 0xE0, 0xA0),
+    ok_bg: Color32::from_rgb(0x1C, 0x40, 0x28),
     control_fg: Color32::from_rgb(0xD0, 0x9C, 0xFF),
     control_bg: Color32::from_rgb(0x3A, 0x2A, 0x4A),
     skip_fg: Color32::from_rgb(0x9A, 0x9A, 0x9A),
@@ -148,7 +157,6 @@ const DARK: Palette = Palette {
     weak_fg: Color32::from_rgb(0xA0, 0xA0, 0xA0),
     focus_stroke: Color32::from_rgb(0x7C, 0xB7, 0xFF),
     difference_bg: Color32::from_rgb(0x1E, 0x4A, 0x2C),
-    unmappable_bg: Color32::from_rgb(0x5C, 0x3A, 0x0C),
     repair_before_bg: Color32::from_rgb(0x5E, 0x2A, 0x3A),
     repair_after_bg: Color32::from_rgb(0x1E, 0x50, 0x26),
     scroll_track: Color32::from_rgb(0x22, 0x22, 0x22),

@@ -1,11 +1,14 @@
-//! `mojiscope convert`: round trips through every encoder, and the
+//! `mojiscope convert`: round trips through every encoder, every output
+//! encoding with and without characters it cannot encode, and the
 //! guarantees about OUT: written whole or not at all, never over an existing
-//! file without --force, no temporary file left behind.
+//! file without --force, no temporary file left behind, and a process
+//! killed while writing leaving the original intact and at most one stray
+//! temporary file, which the next save in that directory removes.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use mojiscope_tests::{Run, encodable_sample, run};
+use mojiscope_tests::{Run, SAMPLE_TEXT, encodable_sample, run};
 
 /// A directory for one test, with its input file.
 struct Scratch {
@@ -296,4 +299,184 @@ fn permissions_are_the_usual_ones_or_kept() {
     fs::set_permissions(&output, fs::Permissions::from_mode(0o640)).unwrap();
     convert("utf-8", "latin1", &input, &output, &["--force"]).assert_success();
     assert_eq!(mode(&output), 0o640);
+}
+
+/// How many characters of `text` `encoding` cannot encode, by `encoding_rs`.
+fn unencodable_count(encoding: &'static encoding_rs::Encoding, text: &str) -> usize {
+    text.chars()
+        .filter(|&c| {
+            let mut buffer = [0; 4];
+            encoding.encode(c.encode_utf8(&mut buffer)).2
+        })
+        .count()
+}
+
+#[test]
+fn every_output_encoding_with_and_without_unencodable_characters() {
+    let scratch = Scratch::new();
+    let mut failures = Vec::new();
+    // All 40: UTF-16BE, UTF-16LE and replacement write their output
+    // encoding, UTF-8.
+    for encoding in mojiscope_core::ALL {
+        let name = encoding.name();
+        let output_name = encoding.output_encoding().name();
+        let oracle = encoding_rs::Encoding::for_label(name.as_bytes())
+            .unwrap()
+            .output_encoding();
+        let encodable = encodable_sample(|c| {
+            let mut buffer = [0; 4];
+            !oracle.encode(c.encode_utf8(&mut buffer)).2
+        });
+        for (kind, text) in [("encodable", encodable.as_str()), ("sample", SAMPLE_TEXT)] {
+            let unencodable = unencodable_count(oracle, text);
+            let input = scratch.write("in.txt", text.as_bytes());
+            let output = scratch.path("out.bin");
+            // Fatal: all or nothing.
+            let fatal = convert("utf-8", name, &input, &output, &["--force"]);
+            let written = fs::read(&output).ok();
+            let fatal_ok = if unencodable == 0 {
+                fatal.code() == Some(0) && written.as_deref() == Some(&oracle.encode(text).0[..])
+            } else {
+                fatal.code() == Some(1)
+                    && fatal
+                        .stderr
+                        .contains(&format!("cannot be encoded in {output_name}"))
+                    && fatal.stderr.contains("out.bin was not written")
+                    && written.is_none()
+            };
+            if !fatal_ok {
+                failures.push(format!("{name} {kind} fatal: {}", fatal.stderr.trim()));
+            }
+            fs::remove_file(&output).ok();
+            // html: always written, exactly as encoding_rs writes it.
+            let html = convert("utf-8", name, &input, &output, &["--errors", "html"]);
+            let summary = format!(
+                "references (&#N;) for {unencodable} character{} that {output_name} cannot encode",
+                if unencodable == 1 { "" } else { "s" }
+            );
+            if html.code() != Some(0)
+                || fs::read(&output).ok().as_deref() != Some(&oracle.encode(text).0[..])
+                || !html.stderr.contains(&summary)
+            {
+                failures.push(format!("{name} {kind} html: {}", html.stderr.trim()));
+            }
+            fs::remove_file(&output).ok();
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(scratch.listing(), ["in.txt"], "no temporary files");
+}
+
+/// The names in `dir` that are temporary files of a save.
+#[cfg(unix)]
+fn temporary_files(scratch: &Scratch) -> Vec<String> {
+    scratch
+        .listing()
+        .into_iter()
+        .filter(|name| {
+            name.starts_with(".mojiscope-")
+                && Path::new(name).extension().is_some_and(|e| e == "tmp")
+        })
+        .collect()
+}
+
+/// Starts `convert` from standard input to `output`, feeds it `bytes` and
+/// returns once they have reached its temporary file, with the process
+/// still waiting for more input (and its standard input still open).
+#[cfg(unix)]
+fn convert_in_progress(
+    scratch: &Scratch,
+    output: &Path,
+    bytes: &[u8],
+) -> (std::process::Child, std::process::ChildStdin) {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let before = temporary_files(scratch);
+    let mut child = mojiscope_tests::command([
+        "convert",
+        "--from",
+        "utf-8",
+        "--to",
+        "utf-8",
+        "--force",
+        "-",
+        "-o",
+        output.to_str().expect("scratch paths are UTF-8"),
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .expect("the binary runs");
+    let Some(mut stdin) = child.stdin.take() else {
+        child.wait().ok();
+        panic!("stdin is piped");
+    };
+    // Returns once convert has read nearly all of it (the pipe holds 64 KiB).
+    if let Err(error) = stdin.write_all(bytes) {
+        child.kill().ok();
+        child.wait().ok();
+        panic!("convert does not read its input: {error}");
+    }
+    let started = Instant::now();
+    loop {
+        let grown = temporary_files(scratch)
+            .into_iter()
+            .filter(|name| !before.contains(name))
+            .any(|name| fs::metadata(scratch.path(&name)).is_ok_and(|m| m.len() >= 1 << 20));
+        if grown {
+            return (child, stdin);
+        }
+        if started.elapsed() > Duration::from_mins(1) {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("no temporary file grew: {:?}", scratch.listing());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_convert_killed_while_writing_leaves_the_original_and_the_next_save_cleans_up() {
+    let scratch = Scratch::new();
+    let output = scratch.write("out.txt", b"the original");
+    let input = scratch.write("in.txt", b"small");
+    // Killed (SIGKILL: no cleanup of its own) in the middle of writing 4 MiB.
+    let (mut killed, stdin) = convert_in_progress(&scratch, &output, &vec![b'a'; 4 << 20]);
+    killed.kill().expect("the process can be killed");
+    killed.wait().expect("the process can be waited for");
+    drop(stdin);
+    assert_eq!(fs::read(&output).unwrap(), b"the original");
+    // What a crash inevitably leaves: one temporary file, its lock gone.
+    assert_eq!(
+        temporary_files(&scratch).len(),
+        1,
+        "{:?}",
+        scratch.listing()
+    );
+
+    // A save that is alive while the next one starts keeps its file...
+    let live_output = scratch.path("live.txt");
+    let (live, live_stdin) = convert_in_progress(&scratch, &live_output, &vec![b'b'; 2 << 20]);
+    let next = scratch.path("next.txt");
+    convert("utf-8", "utf-8", &input, &next, &[]).assert_success();
+    // ... while the dead one's is gone.
+    assert_eq!(
+        temporary_files(&scratch).len(),
+        1,
+        "{:?}",
+        scratch.listing()
+    );
+    drop(live_stdin);
+    let finished = live.wait_with_output().expect("the live save finishes");
+    assert!(finished.status.success());
+    assert_eq!(fs::read(&live_output).unwrap(), vec![b'b'; 2 << 20]);
+    assert_eq!(fs::read(&output).unwrap(), b"the original");
+    assert_eq!(
+        scratch.listing(),
+        ["in.txt", "live.txt", "next.txt", "out.txt"]
+    );
 }

@@ -63,6 +63,10 @@ pub enum Command {
     RepairAgain,
     /// Stop the running repair.
     CancelRepair,
+    /// Open File ▸ Save as on the focused pane's text.
+    SaveAs,
+    /// The same, with UTF-8 preselected.
+    SaveAsUtf8,
 }
 
 /// Parses what the user typed into Go to offset: decimal, or hex with `0x`.

@@ -26,6 +26,14 @@ const REPAIR: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
 const CLOSE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
 const GO_TO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
+/// Save as (Ctrl+Shift+S): the modifiers of both.
+pub(super) const SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(
+    Modifiers {
+        shift: true,
+        ..Modifiers::COMMAND
+    },
+    Key::S,
+);
 const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
 const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
 
@@ -91,6 +99,9 @@ impl InspectorApp {
             }
             if input.consume_shortcut(&GO_TO) {
                 self.commands.push(Command::ShowGoTo);
+            }
+            if input.consume_shortcut(&SAVE_AS) {
+                self.commands.push(Command::SaveAs);
             }
             if typing {
                 return;
@@ -299,6 +310,8 @@ impl InspectorApp {
                 self.jobs.cancel_repair();
                 self.repair.cancelled();
             }
+            Command::SaveAs => self.open_save_dialog(false),
+            Command::SaveAsUtf8 => self.open_save_dialog(true),
         }
     }
 

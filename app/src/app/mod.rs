@@ -9,6 +9,7 @@
 pub mod commands;
 mod logic;
 mod repair;
+mod save;
 mod ui;
 
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ use crate::jobs::{Jobs, Repaint};
 use crate::state::{Session, Settings};
 use crate::ui::about::About;
 use crate::ui::repair_view::RepairView;
+use crate::ui::save_dialog::SaveDialog;
 use crate::ui::teaching::Teaching;
 use crate::watch::FileWatch;
 
@@ -51,6 +53,8 @@ pub struct InspectorApp {
     pub teaching: Teaching,
     /// Repair ▸ Repair mojibake…: the repair and which changes are accepted.
     pub repair: RepairView,
+    /// File ▸ Save as.
+    pub save: SaveDialog,
 }
 
 impl InspectorApp {
@@ -76,6 +80,7 @@ impl InspectorApp {
             about: About::default(),
             teaching: Teaching::default(),
             repair: RepairView::default(),
+            save: SaveDialog::default(),
         };
         if let Some(file) = file {
             app.open(file);
@@ -120,6 +125,7 @@ impl InspectorApp {
     /// Whether no background job is running or has events to deliver.
     pub fn is_idle(&self) -> bool {
         self.session.pending_jobs() == 0
+            && self.save.is_idle()
             && !self
                 .repair
                 .is_waiting(self.session.document.as_ref().map(|d| d.generation))

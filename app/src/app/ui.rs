@@ -31,6 +31,7 @@ impl InspectorApp {
             .map(|d| (d.generation, d.path.as_path()));
         let env = RepairEnv { document, palette };
         self.repair.ui(ui.ctx(), &env, &mut self.commands);
+        self.save_dialog_ui(ui);
         if self.session.document.is_none() {
             CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
             return;
@@ -81,6 +82,8 @@ impl InspectorApp {
                 {
                     commands.push(Command::Close);
                 }
+                ui.separator();
+                super::save::save_menu_ui(ui, commands, has_document);
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);

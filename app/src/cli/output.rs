@@ -1,21 +1,20 @@
-//! An output file that appears whole or not at all: written to a temporary
-//! file beside the target and renamed into place only once complete.
+//! An output file that appears whole or not at all: the desktop app's
+//! [`AtomicFile`], with the command line's messages.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io;
-use std::path::{Path, PathBuf};
-
-use tempfile::NamedTempFile;
+use std::path::Path;
 
 use super::error::{CliError, display_name};
+use crate::save::{AtomicFile, SaveError, WriteOptions};
 
-/// A temporary file that becomes `target` on [`commit`](Self::commit), and
-/// is removed if dropped before that.
+/// A temporary file that becomes the target on [`commit`](Self::commit), and
+/// is removed if dropped before that (see [`AtomicFile`]: it is synced to
+/// disk before the rename, and stale temporary files of earlier killed runs
+/// in the same directory are removed).
 #[derive(Debug)]
 pub struct AtomicOutput {
-    temp: NamedTempFile,
-    target: PathBuf,
-    force: bool,
+    file: AtomicFile,
 }
 
 impl AtomicOutput {
@@ -27,54 +26,18 @@ impl AtomicOutput {
     /// [`CliError::OutputNotAFile`], or [`CliError::Write`] if the temporary
     /// file cannot be created.
     pub fn create(target: &Path, force: bool) -> Result<Self, CliError> {
-        let file = display_name(target);
-        if target.file_name().is_none() {
-            return Err(CliError::OutputNotAFile { file });
-        }
-        // An empty parent means the current directory.
-        let directory = target
-            .parent()
-            .filter(|parent| !parent.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        if !directory.is_dir() {
-            return Err(CliError::OutputDirectoryMissing {
-                file,
-                directory: display_name(directory),
-            });
-        }
-        // `symlink_metadata` so that a dangling symbolic link counts too.
-        let existing = fs::symlink_metadata(target).ok();
-        if existing.is_some() && !force {
-            return Err(CliError::OutputExists { file });
-        }
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".mojiscope-").suffix(".tmp");
-        // Not the temporary file's private 0600: a new file gets the usual
-        // permissions (0666 less the umask).
-        #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let temp = builder
-            .tempfile_in(directory)
-            .map_err(|source| CliError::Write {
-                file: file.clone(),
-                source,
-            })?;
-        // A file replaced keeps its permissions.
-        if let Some(metadata) = existing.filter(fs::Metadata::is_file) {
-            temp.as_file()
-                .set_permissions(metadata.permissions())
-                .map_err(|source| CliError::Write { file, source })?;
-        }
-        Ok(Self {
-            temp,
-            target: target.to_owned(),
-            force,
-        })
+        let options = WriteOptions {
+            overwrite: force,
+            backup: false,
+        };
+        AtomicFile::create(target, options)
+            .map(|file| Self { file })
+            .map_err(|error| cli_error(error, target))
     }
 
     /// The temporary file, to write to.
     pub fn file(&self) -> &File {
-        self.temp.as_file()
+        self.file.file()
     }
 
     /// Syncs the temporary file to disk and renames it to the target. Without
@@ -84,28 +47,30 @@ impl AtomicOutput {
     /// [`CliError::OutputExists`] or [`CliError::Write`]; the temporary file
     /// is removed in either case.
     pub fn commit(self) -> Result<(), CliError> {
-        let file = display_name(&self.target);
-        self.temp
-            .as_file()
-            .sync_all()
-            .map_err(|source| CliError::Write {
-                file: file.clone(),
-                source,
-            })?;
-        let persisted = if self.force {
-            self.temp.persist(&self.target)
-        } else {
-            self.temp.persist_noclobber(&self.target)
-        };
-        // On failure the error owns the temporary file; dropping it removes it.
-        persisted
+        let target = self.file.target().to_owned();
+        self.file
+            .commit()
             .map(drop)
-            .map_err(|error| match error.error.kind() {
-                io::ErrorKind::AlreadyExists => CliError::OutputExists { file },
-                _ => CliError::Write {
-                    file,
-                    source: error.error,
-                },
-            })
+            .map_err(|error| cli_error(error, &target))
+    }
+}
+
+/// The command line's error for a failure to write `target`.
+fn cli_error(error: SaveError, target: &Path) -> CliError {
+    let file = display_name(target);
+    match error {
+        SaveError::NotAFile { .. } => CliError::OutputNotAFile { file },
+        SaveError::DirectoryMissing { directory } => CliError::OutputDirectoryMissing {
+            file,
+            directory: display_name(&directory),
+        },
+        SaveError::Exists { .. } => CliError::OutputExists { file },
+        SaveError::IsDirectory { .. } => CliError::Write {
+            file,
+            source: io::Error::new(io::ErrorKind::IsADirectory, "is a directory"),
+        },
+        SaveError::ReadOnly { source, .. }
+        | SaveError::DiskFull { source, .. }
+        | SaveError::Io { source, .. } => CliError::Write { file, source },
     }
 }

@@ -497,11 +497,7 @@ impl Pane {
             lines: Arc::as_ptr(lines) as usize,
         };
         if self.view.marks.as_ref().is_none_or(|(k, _)| *k != key) {
-            let rows = analysis
-                .error_offsets
-                .iter()
-                .map(|&offset| lines.row_of(offset));
-            let marks = Marks::from_positions(rows, lines.row_count(), MARK_BINS);
+            let marks = error_marks(lines, &analysis.error_offsets, MARK_BINS);
             self.view.marks = Some((key, marks));
         }
         self.view
@@ -510,6 +506,41 @@ impl Pane {
             .map(|(_, marks)| marks.clone())
             .unwrap_or_default()
     }
+}
+
+/// Which of `bins` bands of rows hold an error, from the errors' sorted
+/// byte offsets. Each band's rows are turned into a byte range and looked up
+/// in the offsets: a few hundred lookups, however many errors and rows there
+/// are (mapping each of a million errors to its row took seconds).
+fn error_marks(lines: &LineIndex, error_offsets: &[u64], bins: usize) -> Marks {
+    let rows = lines.row_count();
+    let mut marks = vec![false; bins];
+    if rows == 0 || error_offsets.is_empty() {
+        return Marks { bins: marks };
+    }
+    // Row r is in band floor(r × bins / rows), so band b starts at row
+    // ceil(b × rows / bins).
+    let edge = |bin: usize| {
+        let row = (u128::from(rows) * bin as u128).div_ceil(bins as u128);
+        u64::try_from(row).unwrap_or(u64::MAX)
+    };
+    for (bin, mark) in marks.iter_mut().enumerate() {
+        let (first_row, end_row) = (edge(bin), edge(bin + 1));
+        if first_row == end_row {
+            continue;
+        }
+        let start = lines.row_span(first_row).start;
+        let end = if end_row >= rows {
+            u64::MAX
+        } else {
+            lines.row_span(end_row).start
+        };
+        let first_error = error_offsets.partition_point(|&offset| offset < start);
+        *mark = error_offsets
+            .get(first_error)
+            .is_some_and(|&offset| offset < end);
+    }
+    Marks { bins: marks }
 }
 
 /// The bytes the pointer selected in this frame, if it did; a drag extends
@@ -826,6 +857,44 @@ mod tests {
             .map(|row| row.iter().map(|c| c.text.as_str()).collect())
             .collect();
         assert_eq!(texts, ["aLF", "日", "b"]);
+    }
+
+    #[test]
+    fn error_marks_agree_with_mapping_each_error_to_its_row() {
+        let mut bytes = Vec::new();
+        let mut state = 7u64;
+        for _ in 0..5000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = usize::try_from(state % 90).unwrap();
+            bytes.extend(std::iter::repeat_n(b'a', len));
+            if state.is_multiple_of(5) {
+                bytes.push(0xFF);
+            }
+            bytes.push(b'\n');
+        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let (analysis, lines) = crate::analysis::analyse_with_rows(
+            &bytes,
+            mojiscope_core::UTF_8,
+            BomHandling::None,
+            &never,
+        )
+        .unwrap();
+        assert!(analysis.errors > 500);
+        for bins in [1, 7, 512, 20_000] {
+            let expected = Marks::from_positions(
+                analysis.error_offsets.iter().map(|&o| lines.row_of(o)),
+                lines.row_count(),
+                bins,
+            );
+            assert_eq!(
+                error_marks(&lines, &analysis.error_offsets, bins),
+                expected,
+                "{bins}"
+            );
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod hex_view;
 pub mod inspector;
 pub mod repair_view;
 pub mod rows;
+pub mod save_dialog;
 pub mod teaching;
 pub mod why;
 

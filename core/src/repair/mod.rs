@@ -2,8 +2,8 @@
 //! undoing it where it is sure, and saying exactly what it did.
 //!
 //! [`repair`] looks at each word of a text (a run between spaces and ASCII
-//! punctuation, see [`segment`]). A word that looks like mojibake (its
-//! [plausibility cost](score) is high) is tried against every chain of up to
+//! punctuation, see `segment`). A word that looks like mojibake (its
+//! plausibility cost is high) is tried against every chain of up to
 //! three steps "encode as X, decode as Y" ([`Step`]), each in fatal mode with
 //! the engine's own encoders and decoders, so a step that does not fit fails
 //! instead of guessing. The chains then compete line by line: the one that

@@ -1,0 +1,130 @@
+//! File ▸ Save as and Save as UTF-8: the dialog opened on the focused
+//! pane's text, and what the window does after a save.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use eframe::egui::{Button, Ui};
+
+use super::{Command, InspectorApp};
+use crate::save::{Saved, TextSource};
+use crate::theme::Palette;
+use crate::ui::save_dialog::{DialogEnv, OpenRequest, Outcome};
+
+impl InspectorApp {
+    /// Opens the save dialog on the text of the focused pane's decode;
+    /// `utf8` preselects UTF-8.
+    pub(super) fn open_save_dialog(&mut self, utf8: bool) {
+        let Some(document) = &self.session.document else {
+            return;
+        };
+        let index = self.session.focused_pane;
+        let Some(pane) = self.session.panes.get(index) else {
+            return;
+        };
+        // A byte order mark may have picked another encoding than the pane's.
+        let decoded_as = pane.analysis.as_ref().map_or(pane.encoding, |a| a.encoding);
+        let name = document.path.file_name().map_or_else(
+            || document.path.display().to_string(),
+            |name| name.to_string_lossy().into_owned(),
+        );
+        let request = OpenRequest {
+            source: TextSource::Decode {
+                bytes: document.bytes.clone(),
+                encoding: pane.encoding,
+                bom_handling: pane.bom_handling,
+            },
+            title: format!(
+                "pane {}: {name} decoded as {}",
+                index + 1,
+                decoded_as.name()
+            ),
+            document: document.path.clone(),
+            generation: document.generation,
+            utf8,
+        };
+        if !self
+            .save
+            .open(request, &self.settings.save, Arc::clone(&self.repaint))
+        {
+            self.session.notice = Some("a save is running; wait for it to finish".to_owned());
+        }
+    }
+
+    /// Shows the save dialog, if it is open, and follows up on a save.
+    pub(super) fn save_dialog_ui(&mut self, ui: &mut Ui) {
+        let env = DialogEnv {
+            palette: Palette::for_theme(ui.ctx().theme()),
+            generation: self.session.document.as_ref().map(|d| d.generation),
+            dialogs_enabled: self.dialogs_enabled,
+        };
+        let Some(Outcome::Saved {
+            saved,
+            settings,
+            replaced_open_file,
+        }) = self.save.ui(ui, &env)
+        else {
+            return;
+        };
+        self.settings.save = settings;
+        self.session.notice = Some(saved_notice(&saved));
+        // The watch reloads a file replaced on disk; without one, reload
+        // here, so that the window shows the bytes now on disk.
+        if replaced_open_file && self.watch.is_none() {
+            self.commands.push(Command::Reload);
+        }
+    }
+}
+
+/// The File menu's Save as and Save as UTF-8.
+pub(super) fn save_menu_ui(ui: &mut Ui, commands: &mut Vec<Command>, has_document: bool) {
+    if ui
+        .add_enabled(
+            has_document,
+            Button::new("Save as…").shortcut_text("Ctrl+Shift+S"),
+        )
+        .clicked()
+    {
+        commands.push(Command::SaveAs);
+    }
+    if ui
+        .add_enabled(has_document, Button::new("Save as UTF-8…"))
+        .clicked()
+    {
+        commands.push(Command::SaveAsUtf8);
+    }
+}
+
+/// "saved notes.utf-8.txt: 1234 bytes in UTF-8", and what else happened.
+fn saved_notice(saved: &Saved) -> String {
+    let preview = &saved.preview;
+    let mut notice = format!(
+        "saved {}: {} bytes in {}{}",
+        saved.target.display(),
+        preview.bytes,
+        preview.encoding.name(),
+        if preview.bom {
+            " with a byte order mark"
+        } else {
+            ""
+        }
+    );
+    // Writing to a String cannot fail.
+    if let Some(backup) = &saved.backup {
+        write!(
+            notice,
+            "; the file it replaced is kept as {}",
+            backup.display()
+        )
+        .ok();
+    }
+    if saved.cleaned > 0 {
+        write!(
+            notice,
+            "; removed {} temporary file(s) left by an interrupted save",
+            saved.cleaned
+        )
+        .ok();
+    }
+    notice
+}
