@@ -18,7 +18,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use mojiscope_core::repair::{self, Change, Chain, Source};
+use mojiscope_core::repair::{self, Chain, Change, Source};
 use mojiscope_core::{
     BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding,
     SkipReason,
@@ -295,11 +295,15 @@ fn scaled(from: u64, to: u64, done: usize, total: usize) -> u64 {
     if total == 0 {
         return to;
     }
-    let share = (to - from) as u128 * done as u128 / total as u128;
+    let share = u128::from(to - from) * done as u128 / total as u128;
     from + u64::try_from(share).unwrap_or(to - from)
 }
 
 /// Sets the line each proposal starts on.
+#[expect(
+    clippy::naive_bytecount,
+    reason = "one pass over the text in all; not worth a dependency"
+)]
 fn number_lines(text: &str, proposals: &mut [Proposal]) {
     let mut line = 1;
     let mut counted = 0;
@@ -486,20 +490,19 @@ impl Review {
     ) -> Self {
         let mut chains: Vec<ChainCount> = Vec::new();
         for proposal in &outcome.proposals {
-            let count = match chains
-                .iter_mut()
-                .find(|count| count.chain == proposal.change.chain)
-            {
-                Some(count) => count,
-                None => {
+            let chain = proposal.change.chain;
+            let index = chains
+                .iter()
+                .position(|count| count.chain == chain)
+                .unwrap_or_else(|| {
                     chains.push(ChainCount {
-                        chain: proposal.change.chain,
+                        chain,
                         changes: 0,
                         suggestions: 0,
                     });
-                    chains.last_mut().expect("just pushed")
-                }
-            };
+                    chains.len() - 1
+                });
+            let count = &mut chains[index];
             if proposal.is_sure {
                 count.changes += 1;
             } else {
@@ -845,7 +848,10 @@ mod tests {
         let len = GB18030.encode_fatal("Ã©tÃ©").unwrap().len() as u64;
         assert!(len > 5, "{len}");
         assert_eq!(outcome.proposals.len(), 1);
-        assert_eq!(outcome.proposals[0].bytes, ByteSpan::new(start, start + len));
+        assert_eq!(
+            outcome.proposals[0].bytes,
+            ByteSpan::new(start, start + len)
+        );
         assert_eq!(outcome.proposals[0].change.replacement, "été");
     }
 
@@ -1007,10 +1013,7 @@ mod tests {
         let pieces: Vec<&str> = review.accepted_pieces().collect();
         assert!(pieces.iter().all(|piece| !piece.is_empty()), "{pieces:?}");
         assert_eq!(pieces.concat(), review.accepted_text());
-        assert_eq!(
-            (review.generation(), review.encoding()),
-            (4, UTF_8)
-        );
+        assert_eq!((review.generation(), review.encoding()), (4, UTF_8));
         assert_eq!(
             review.summary(),
             [

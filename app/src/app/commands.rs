@@ -63,6 +63,8 @@ pub enum Command {
     RepairAgain,
     /// Stop the running repair.
     CancelRepair,
+    /// Open File ▸ Save as on the Repair window's accepted text.
+    SaveRepaired,
     /// Open File ▸ Save as on the focused pane's text.
     SaveAs,
     /// The same, with UTF-8 preselected.

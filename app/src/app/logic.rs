@@ -310,6 +310,7 @@ impl InspectorApp {
                 self.jobs.cancel_repair();
                 self.repair.cancelled();
             }
+            Command::SaveRepaired => self.save_repaired_text(),
             Command::SaveAs => self.open_save_dialog(false),
             Command::SaveAsUtf8 => self.open_save_dialog(true),
         }

@@ -6,6 +6,7 @@ use eframe::egui::{
 };
 
 use super::commands::parse_offset;
+use super::repair::repair_menu_ui;
 use super::{Command, InspectorApp};
 use crate::state::{MAX_PANES, MIN_PANES, Session, Settings};
 use crate::theme::Palette;
@@ -131,18 +132,7 @@ impl InspectorApp {
                     commands.push(Command::ShowGoTo);
                 }
             });
-            ui.menu_button("Repair", |ui| {
-                if ui
-                    .add_enabled(
-                        has_document,
-                        Button::new("Repair mojibake…").shortcut_text("Ctrl+Shift+R"),
-                    )
-                    .on_hover_text("Find and undo mojibake in the focused pane's decode")
-                    .clicked()
-                {
-                    commands.push(Command::Repair);
-                }
-            });
+            ui.menu_button("Repair", |ui| repair_menu_ui(ui, commands, has_document));
             ui.menu_button("Learn", |ui| learn_menu_ui(ui, &self.teaching, commands));
             ui.menu_button("Help", |ui| {
                 if ui.button("About mojiscope").clicked() {

@@ -93,6 +93,9 @@ pub struct RepairView {
     position: RowPosition,
     /// The proposal shown in context, by index.
     selected: Option<usize>,
+    /// Why the last "Save repaired text as…" was refused, until the next
+    /// repair.
+    save_refused: Option<String>,
 }
 
 /// What the window needs from the rest of the app for one frame.
@@ -119,6 +122,12 @@ impl RepairView {
         self.state = RepairState::Running { job, progress: 0 };
         self.position.reset();
         self.selected = None;
+        self.save_refused = None;
+    }
+
+    /// "Save repaired text as…" was refused: says why in the window.
+    pub fn refuse_save(&mut self, message: &str) {
+        self.save_refused = Some(message.to_owned());
     }
 
     /// The running job did `done` of `total`.
@@ -252,10 +261,10 @@ impl RepairView {
         // is not running any more.
         let running = matches!(self.state, RepairState::Running { .. }) && !stale;
         ui.horizontal(|ui| {
-            let file = job
-                .path
-                .file_name()
-                .map_or_else(|| job.path.display().to_string(), |name| name.display().to_string());
+            let file = job.path.file_name().map_or_else(
+                || job.path.display().to_string(),
+                |name| name.display().to_string(),
+            );
             let encoding = match self.review() {
                 Some(review) if review.encoding() != job.request.encoding => format!(
                     "{} (its byte order mark's, for {})",
@@ -284,7 +293,24 @@ impl RepairView {
             {
                 commands.push(Command::RepairAgain);
             }
+            if let RepairState::Done(review) = &self.state
+                && ui
+                    .add_enabled(
+                        env.document.is_some(),
+                        Button::new("Save repaired text as…"),
+                    )
+                    .on_hover_text(format!(
+                        "Save the text with the {} accepted applied",
+                        plural(review.accepted_count(), "change", "changes")
+                    ))
+                    .clicked()
+            {
+                commands.push(Command::SaveRepaired);
+            }
         });
+        if let Some(message) = &self.save_refused {
+            ui.label(RichText::new(message).color(palette.malformed_fg));
+        }
         if stale {
             let why = match env.document {
                 None => "the file was closed".to_owned(),
@@ -449,7 +475,12 @@ fn list_ui(
     selected: Option<usize>,
     palette: &'static Palette,
 ) -> Option<usize> {
-    let row_height = ui.spacing().interact_size.y.max(ui.text_style_height(&TextStyle::Body)) + 4.0;
+    let row_height = ui
+        .spacing()
+        .interact_size
+        .y
+        .max(ui.text_style_height(&TextStyle::Body))
+        + 4.0;
     let row_step = row_height + ui.spacing().item_spacing.y;
     let content_width = LOCATION_WIDTH + TEXT_WIDTH + CHAIN_WIDTH + CONFIDENCE_WIDTH + 40.0;
     let count = review.proposals().len() as u64;
@@ -527,7 +558,8 @@ fn proposal_row_ui(ui: &mut Ui, review: &mut Review, index: usize, palette: &Pal
         review.set_accepted(index, accepted);
     }
     let clicked = cell_ui(ui, LOCATION_WIDTH, |ui| {
-        ui.add(Button::selectable(false, location).small()).clicked()
+        ui.add(Button::selectable(false, location).small())
+            .clicked()
     });
     cell_ui(ui, TEXT_WIDTH, |ui| {
         let response = ui.add(Label::new(job).truncate().selectable(false));
@@ -562,7 +594,8 @@ fn cell_ui<R>(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R {
 
 /// What the characters lost in a change may have been.
 fn lost_text(lost: &[Lost]) -> String {
-    let mut lines = vec!["Marked characters could not be recovered; each may have been:".to_owned()];
+    let mut lines =
+        vec!["Marked characters could not be recovered; each may have been:".to_owned()];
     for lost in lost {
         let alternatives: Vec<String> = lost.alternatives.iter().map(char::to_string).collect();
         lines.push(format!("• one of {}", alternatives.join(" ")));
@@ -590,7 +623,11 @@ fn context_ui(ui: &mut Ui, review: &Review, selected: Option<usize>, palette: &P
             proposal.line,
             span.start,
             span.end,
-            plural(usize::try_from(span.len()).unwrap_or(usize::MAX), "byte", "bytes"),
+            plural(
+                usize::try_from(span.len()).unwrap_or(usize::MAX),
+                "byte",
+                "bytes"
+            ),
             if review.is_accepted(index) {
                 "accepted"
             } else {
@@ -609,10 +646,14 @@ fn context_ui(ui: &mut Ui, review: &Review, selected: Option<usize>, palette: &P
                 .spacing(egui::vec2(12.0, 6.0))
                 .show(ui, |ui| {
                     ui.label(RichText::new("Before").color(palette.weak_fg));
-                    ui.add(Label::new(context_job(ui, palette, review, &window, index, false)).wrap());
+                    ui.add(
+                        Label::new(context_job(ui, palette, review, &window, index, false)).wrap(),
+                    );
                     ui.end_row();
                     ui.label(RichText::new("After").color(palette.weak_fg));
-                    ui.add(Label::new(context_job(ui, palette, review, &window, index, true)).wrap());
+                    ui.add(
+                        Label::new(context_job(ui, palette, review, &window, index, true)).wrap(),
+                    );
                     ui.end_row();
                 });
         });
@@ -713,14 +754,24 @@ fn push_replacement(job: &mut LayoutJob, change: &Change, format: &TextFormat, p
     let mut done = 0;
     for lost_char in &change.lost {
         let at = lost_char.utf8_offset;
-        let Some(c) = change.replacement.get(at..).and_then(|rest| rest.chars().next()) else {
+        let Some(c) = change
+            .replacement
+            .get(at..)
+            .and_then(|rest| rest.chars().next())
+        else {
             continue;
         };
         if at < done {
             continue;
         }
         push_text(job, &change.replacement[done..at], format, palette, false);
-        push_text(job, &change.replacement[at..at + c.len_utf8()], &lost, palette, false);
+        push_text(
+            job,
+            &change.replacement[at..at + c.len_utf8()],
+            &lost,
+            palette,
+            false,
+        );
         done = at + c.len_utf8();
     }
     push_text(job, &change.replacement[done..], format, palette, false);
@@ -829,13 +880,11 @@ fn push_marked(
         color: palette.malformed_fg,
         ..plain.clone()
     };
-    let mut shown = 0;
     for (index, (offset, c)) in text.char_indices().enumerate() {
-        if shown == ROW_CHARS {
+        if index == ROW_CHARS {
             push_text(job, "…", plain, palette, true);
             return;
         }
-        shown += 1;
         let format = if lost.contains(&offset) {
             &lost_format
         } else if marks.get(index).copied().unwrap_or(true) {
@@ -843,7 +892,13 @@ fn push_marked(
         } else {
             plain
         };
-        push_text(job, &text[offset..offset + c.len_utf8()], format, palette, true);
+        push_text(
+            job,
+            &text[offset..offset + c.len_utf8()],
+            format,
+            palette,
+            true,
+        );
     }
 }
 
@@ -924,7 +979,10 @@ mod tests {
             marks("Ã©tÃ©", "été"),
             ("Ã©.Ã©".to_owned(), "é.é".to_owned())
         );
-        assert_eq!(marks("cafÃ©", "café"), ("...Ã©".to_owned(), "...é".to_owned()));
+        assert_eq!(
+            marks("cafÃ©", "café"),
+            ("...Ã©".to_owned(), "...é".to_owned())
+        );
         assert_eq!(
             marks("GarcÃ\u{ad}a LÃ³pez", "García López"),
             ("....Ã\u{ad}...Ã³...".to_owned(), "....í...ó...".to_owned())
