@@ -38,8 +38,8 @@ const CONTEXT_BYTES: usize = 600;
 const DIFF_CHARS: usize = 512;
 /// Widths of the list's columns.
 const LOCATION_WIDTH: f32 = 150.0;
-const TEXT_WIDTH: f32 = 360.0;
-const CHAIN_WIDTH: f32 = 330.0;
+const TEXT_WIDTH: f32 = 340.0;
+const CHAIN_WIDTH: f32 = 300.0;
 const CONFIDENCE_WIDTH: f32 = 90.0;
 /// The height of the context view at the bottom of the window.
 const CONTEXT_HEIGHT: f32 = 170.0;
