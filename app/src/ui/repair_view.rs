@@ -32,7 +32,7 @@ use crate::ui::rows::{RowPosition, rows_ui};
 /// The most characters of a change's before or after a list row shows.
 const ROW_CHARS: usize = 48;
 /// The most bytes of context shown on each side of the selected change.
-const CONTEXT_BYTES: usize = 600;
+pub const CONTEXT_BYTES: usize = 600;
 /// Past this many characters on a side, the changed characters are found
 /// by trimming what both sides start and end with, not by a full diff.
 const DIFF_CHARS: usize = 512;
