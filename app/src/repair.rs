@@ -1025,6 +1025,31 @@ mod tests {
     }
 
     #[test]
+    fn characters_lost_on_the_way_are_counted_and_marked() {
+        // "Á" is C3 81 in UTF-8; windows-1252 has no 0x81, so it was lost
+        // (to "?" once, to U+FFFD once).
+        let review = review_of("Ã?NGEL GarcÃ\u{AD}a, Ã\u{FFFD}lvaro\nok\n");
+        assert_eq!(review.proposals().len(), 1);
+        let change = &review.proposals()[0].change;
+        assert_eq!(change.replacement, "\u{FFFD}NGEL García, \u{FFFD}lvaro");
+        let offsets: Vec<usize> = change.lost.iter().map(|lost| lost.utf8_offset).collect();
+        assert_eq!(offsets, [0, 17]);
+        assert!(change.lost[0].alternatives.contains(&'Á'));
+        assert_eq!(review.lost_count(), 2);
+        assert!(
+            review.summary().contains(
+                &"2 characters could not be recovered: each is U+FFFD in its change.".to_owned()
+            ),
+            "{:?}",
+            review.summary()
+        );
+        assert_eq!(
+            review.accepted_text(),
+            "\u{FFFD}NGEL García, \u{FFFD}lvaro\nok\n"
+        );
+    }
+
+    #[test]
     fn nothing_to_repair_says_so() {
         let review = review_of("Un été à Paris\nМосква\n");
         assert!(review.proposals().is_empty());

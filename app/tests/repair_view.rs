@@ -175,3 +175,24 @@ fn a_stale_repair_is_marked_and_not_saved() {
     harness.run_steps(4);
     assert!(harness.state().save.is_open());
 }
+
+#[test]
+fn a_cancelled_repair_says_so_and_can_be_run_again() {
+    let (_dir, path) = scratch("notes.txt", DAMAGED.as_bytes());
+    let mut harness = app_with(&path);
+    // Cancelled in the frame it starts: whatever the job does after, nothing
+    // of it arrives.
+    harness.state_mut().push(Command::Repair);
+    harness.state_mut().push(Command::CancelRepair);
+    harness.run_steps(2);
+    for _ in 0..20 {
+        harness.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    harness.get_by_label("Cancelled.");
+    assert!(harness.state().repair.review().is_none());
+    assert!(harness.state().is_idle());
+    harness.get_by_label("Repair again").click();
+    run_until(&mut harness, |app| app.repair.review().is_some());
+    harness.get_by_label_contains(&format!("2 changes: 2 {CHAIN}."));
+}
