@@ -132,8 +132,8 @@ impl InspectorApp {
                     commands.push(Command::ShowGoTo);
                 }
             });
-            ui.menu_button("Repair", |ui| repair_menu_ui(ui, commands, has_document));
             ui.menu_button("Learn", |ui| learn_menu_ui(ui, &self.teaching, commands));
+            ui.menu_button("Repair", |ui| repair_menu_ui(ui, commands, has_document));
             ui.menu_button("Help", |ui| {
                 if ui.button("About mojiscope").clicked() {
                     commands.push(Command::ShowAbout);
