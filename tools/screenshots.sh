@@ -137,3 +137,7 @@ shot mojibake-lab "$fixtures/shift_jis.txt" click:161,12 click:210,107 \
 # cannot encode and its &#N;, the standard's warning, the round trip.
 settings '(recent: [], hex_width: 16, dark_mode: true, save: (encoding: "windows-1252", html: true, bom: false, backup: false))'
 shot save-as "$fixtures/utf8.txt" ctrl+shift+s
+# Repair ▸ Repair mojibake… (Ctrl+Shift+R) on a file with damaged names and
+# places among clean lines: the changes by chain, one clicked to see it in
+# context and its bytes selected in every view.
+shot repair "$fixtures/mojibake.txt" ctrl+shift+r click:390,337

@@ -27,6 +27,7 @@ use crate::analysis::{
     Analyser, EncodingAnalysis, ErrorCount, LineIndex, count_errors_with_progress,
 };
 use crate::document::{Document, FileBytes};
+use crate::repair::{MAX_TEXT_BYTES, RepairOutcome, RepairRequest, repair_file};
 
 /// Events that may wait in the channel; a worker with a result blocks when
 /// it is full (progress events are dropped instead).
@@ -77,6 +78,8 @@ pub enum JobKind {
     Lines,
     /// Encoding detection.
     Detect,
+    /// Repairing the mojibake of a pane's decode.
+    Repair,
 }
 
 impl fmt::Display for JobKind {
@@ -86,6 +89,7 @@ impl fmt::Display for JobKind {
             JobKind::Analysis { pane } => write!(f, "analysing pane {}", pane + 1),
             JobKind::Lines => f.write_str("indexing rows"),
             JobKind::Detect => f.write_str("detecting the encoding"),
+            JobKind::Repair => f.write_str("repairing mojibake"),
         }
     }
 }
@@ -136,6 +140,13 @@ pub enum JobEvent {
         /// The result.
         detection: Arc<Detection>,
     },
+    /// A pane's decode repaired.
+    Repair {
+        /// The document's generation.
+        generation: u64,
+        /// The result.
+        outcome: Box<RepairOutcome>,
+    },
     /// A job could not be done.
     Failed {
         /// The document's generation.
@@ -156,6 +167,7 @@ impl JobEvent {
             | JobEvent::Analysis { generation, .. }
             | JobEvent::Lines { generation, .. }
             | JobEvent::Detection { generation, .. }
+            | JobEvent::Repair { generation, .. }
             | JobEvent::Failed { generation, .. } => *generation,
         }
     }
@@ -167,6 +179,7 @@ enum Slot {
     Counts,
     Detect,
     Pane(usize),
+    Repair,
 }
 
 /// An event with the job it came from.
@@ -267,6 +280,25 @@ impl Jobs {
         spawn(worker, JobKind::Analysis { pane }, name, move |worker| {
             analysis_job(worker, &bytes, pane, encoding, bom_handling);
         });
+    }
+
+    /// Repairs the mojibake of the decode `request` names
+    /// ([`JobEvent::Repair`], or [`JobEvent::Failed`] when the text is too
+    /// large), replacing any repair still running.
+    pub fn start_repair(&mut self, document: &Document, request: RepairRequest) {
+        let worker = self.worker(Slot::Repair, document.generation);
+        let bytes = document.bytes.clone();
+        let name = format!("repair:{}", request.encoding.name());
+        spawn(worker, JobKind::Repair, name, move |worker| {
+            repair_job(worker, &bytes, request);
+        });
+    }
+
+    /// Cancels the repair, if one is running; nothing more arrives from it.
+    pub fn cancel_repair(&mut self) {
+        if let Some(running) = self.running.remove(&Slot::Repair) {
+            running.cancel.cancel();
+        }
     }
 
     /// Cancels pane `pane`'s job, if any; nothing more arrives from it.
@@ -464,6 +496,27 @@ fn count_job(worker: &Worker, bytes: &FileBytes) {
             generation: worker.generation,
             counts,
         });
+    }
+}
+
+fn repair_job(worker: &Worker, bytes: &FileBytes, request: RepairRequest) {
+    let mut progress = |done, total| worker.progress(JobKind::Repair, done, total);
+    match repair_file(
+        bytes,
+        request,
+        MAX_TEXT_BYTES,
+        worker.cancel.flag(),
+        &mut progress,
+    ) {
+        Ok(Some(outcome)) => {
+            worker.send(JobEvent::Repair {
+                generation: worker.generation,
+                outcome: Box::new(outcome),
+            });
+        }
+        // Cancelled: nobody waits for it.
+        Ok(None) => {}
+        Err(error) => worker.fail(JobKind::Repair, error.to_string()),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod crash;
 pub mod document;
 pub mod icon;
 pub mod jobs;
+pub mod repair;
 pub mod save;
 pub mod state;
 pub mod theme;

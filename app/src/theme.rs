@@ -86,6 +86,12 @@ pub struct Palette {
     /// Background of the cells of a code page chart that differ from the
     /// encoding compared with.
     pub difference_bg: Color32,
+    /// Background of the characters a repair replaces (the Repair view's
+    /// "before").
+    pub repair_before_bg: Color32,
+    /// Background of the characters a repair puts in their place (its
+    /// "after"); a character it could not recover is marked as an error.
+    pub repair_after_bg: Color32,
     /// A scroll bar's track.
     pub scroll_track: Color32,
     /// A scroll bar's thumb.
@@ -119,6 +125,8 @@ const LIGHT: Palette = Palette {
     weak_fg: Color32::from_rgb(0x70, 0x70, 0x70),
     focus_stroke: Color32::from_rgb(0x1F, 0x5F, 0xB0),
     difference_bg: Color32::from_rgb(0xC8, 0xEC, 0xD0),
+    repair_before_bg: Color32::from_rgb(0xFF, 0xD0, 0xD8),
+    repair_after_bg: Color32::from_rgb(0xC4, 0xEE, 0xC0),
     scroll_track: Color32::from_rgb(0xEC, 0xEC, 0xEC),
     scroll_thumb: Color32::from_rgb(0xB4, 0xB4, 0xB4),
     scroll_thumb_active: Color32::from_rgb(0x88, 0x88, 0x88),
@@ -149,6 +157,8 @@ const DARK: Palette = Palette {
     weak_fg: Color32::from_rgb(0xA0, 0xA0, 0xA0),
     focus_stroke: Color32::from_rgb(0x7C, 0xB7, 0xFF),
     difference_bg: Color32::from_rgb(0x1E, 0x4A, 0x2C),
+    repair_before_bg: Color32::from_rgb(0x5E, 0x2A, 0x3A),
+    repair_after_bg: Color32::from_rgb(0x1E, 0x50, 0x26),
     scroll_track: Color32::from_rgb(0x22, 0x22, 0x22),
     scroll_thumb: Color32::from_rgb(0x5A, 0x5A, 0x5A),
     scroll_thumb_active: Color32::from_rgb(0x80, 0x80, 0x80),

@@ -56,6 +56,15 @@ pub enum Command {
     ShowWhy(&'static Encoding),
     /// Open a window of the Learn menu.
     ShowLesson(Lesson),
+    /// Open the Repair window, repairing the focused pane's decode unless
+    /// its repair is already running or done.
+    Repair,
+    /// Repair the focused pane's decode anew.
+    RepairAgain,
+    /// Stop the running repair.
+    CancelRepair,
+    /// Open File ▸ Save as on the Repair window's accepted text.
+    SaveRepaired,
     /// Open File ▸ Save as on the focused pane's text.
     SaveAs,
     /// The same, with UTF-8 preselected.

@@ -22,6 +22,8 @@ const MAX_EVENTS_PER_FRAME: usize = 256;
 
 const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
 const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
+const REPAIR: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
 const CLOSE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
 const GO_TO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
 /// Save as (Ctrl+Shift+S): the modifiers of both.
@@ -85,6 +87,10 @@ impl InspectorApp {
             if input.consume_shortcut(&OPEN) {
                 self.commands.push(Command::OpenDialog);
             }
+            // Ctrl+Shift+R first: Ctrl+R's shortcut would also match it.
+            if input.consume_shortcut(&REPAIR) {
+                self.commands.push(Command::Repair);
+            }
             if input.consume_shortcut(&RELOAD) {
                 self.commands.push(Command::Reload);
             }
@@ -129,6 +135,7 @@ impl InspectorApp {
                     }
                     JobKind::Counts | JobKind::Lines => session.progress = progress,
                     JobKind::Detect => {}
+                    JobKind::Repair => self.repair.progress(done, total),
                 }
             }
             JobEvent::Counts { counts, .. } => {
@@ -177,6 +184,7 @@ impl InspectorApp {
                     pane.view.reset();
                 }
             }
+            JobEvent::Repair { outcome, .. } => self.repair.finished(*outcome),
             JobEvent::Failed { job, message, .. } => self.job_failed(job, message),
         }
     }
@@ -194,6 +202,7 @@ impl InspectorApp {
             }
             JobKind::Counts => session.failed.counts = true,
             JobKind::Lines => session.failed.lines = true,
+            JobKind::Repair => self.repair.failed(message),
             JobKind::Detect => {
                 session.failed.detection = true;
                 if !session.panes_settled {
@@ -295,6 +304,13 @@ impl InspectorApp {
             Command::ShowAbout => self.about.open(),
             Command::ShowWhy(encoding) => self.session.why = Some(encoding),
             Command::ShowLesson(lesson) => self.teaching.open(lesson),
+            Command::Repair => self.repair_focused_pane(false),
+            Command::RepairAgain => self.repair_focused_pane(true),
+            Command::CancelRepair => {
+                self.jobs.cancel_repair();
+                self.repair.cancelled();
+            }
+            Command::SaveRepaired => self.save_repaired_text(),
             Command::SaveAs => self.open_save_dialog(false),
             Command::SaveAsUtf8 => self.open_save_dialog(true),
         }
@@ -390,6 +406,7 @@ impl InspectorApp {
     /// Stops the background jobs; the views keep what was done.
     fn cancel_jobs(&mut self) {
         self.jobs.cancel_all();
+        self.repair.cancelled();
         self.session.progress = None;
         self.session.failed.counts |= self.session.counts.is_none();
         self.session.failed.detection |= self.session.detection.is_none();

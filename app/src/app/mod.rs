@@ -8,6 +8,7 @@
 
 pub mod commands;
 mod logic;
+mod repair;
 mod save;
 mod ui;
 
@@ -21,6 +22,7 @@ pub use self::commands::Command;
 use crate::jobs::{Jobs, Repaint};
 use crate::state::{Session, Settings};
 use crate::ui::about::About;
+use crate::ui::repair_view::RepairView;
 use crate::ui::save_dialog::SaveDialog;
 use crate::ui::teaching::Teaching;
 use crate::watch::FileWatch;
@@ -49,6 +51,8 @@ pub struct InspectorApp {
     pub about: About,
     /// The Learn menu's windows.
     pub teaching: Teaching,
+    /// Repair ▸ Repair mojibake…: the repair and which changes are accepted.
+    pub repair: RepairView,
     /// File ▸ Save as.
     pub save: SaveDialog,
 }
@@ -75,6 +79,7 @@ impl InspectorApp {
             repaint,
             about: About::default(),
             teaching: Teaching::default(),
+            repair: RepairView::default(),
             save: SaveDialog::default(),
         };
         if let Some(file) = file {
@@ -119,7 +124,11 @@ impl InspectorApp {
 
     /// Whether no background job is running or has events to deliver.
     pub fn is_idle(&self) -> bool {
-        self.session.pending_jobs() == 0 && self.save.is_idle()
+        self.session.pending_jobs() == 0
+            && self.save.is_idle()
+            && !self
+                .repair
+                .is_waiting(self.session.document.as_ref().map(|d| d.generation))
     }
 
     /// One frame: the whole app inside `ui`. Tests drive this directly.

@@ -6,10 +6,12 @@ use eframe::egui::{
 };
 
 use super::commands::parse_offset;
+use super::repair::repair_menu_ui;
 use super::{Command, InspectorApp};
 use crate::state::{MAX_PANES, MIN_PANES, Session, Settings};
 use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
+use crate::ui::repair_view::RepairEnv;
 use crate::ui::teaching::learn_menu_ui;
 use crate::ui::why::why_ui;
 use crate::ui::{PanelCtx, legend_ui, progress_fraction};
@@ -23,6 +25,13 @@ impl InspectorApp {
         Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
         self.about.ui(ui);
         self.teaching.ui(ui);
+        let document = self
+            .session
+            .document
+            .as_ref()
+            .map(|d| (d.generation, d.path.as_path()));
+        let env = RepairEnv { document, palette };
+        self.repair.ui(ui.ctx(), &env, &mut self.commands);
         self.save_dialog_ui(ui);
         if self.session.document.is_none() {
             CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
@@ -124,6 +133,7 @@ impl InspectorApp {
                 }
             });
             ui.menu_button("Learn", |ui| learn_menu_ui(ui, &self.teaching, commands));
+            ui.menu_button("Repair", |ui| repair_menu_ui(ui, commands, has_document));
             ui.menu_button("Help", |ui| {
                 if ui.button("About mojiscope").clicked() {
                     commands.push(Command::ShowAbout);

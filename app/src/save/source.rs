@@ -17,8 +17,7 @@ pub const CHUNK_BYTES: usize = 64 * 1024;
 ///
 /// Every variant yields its text in chunks ([`TextSource::reader`]) with,
 /// for each character, its *source offset*: where it is in what the text
-/// came from (a byte offset in the file for a decode). The repaired text of
-/// a repair view is meant to be another variant here.
+/// came from (a byte offset in the file for a decode).
 #[derive(Clone, Debug)]
 pub enum TextSource {
     /// A pane's whole-file decode: `bytes` decoded with `encoding`'s decoder
@@ -34,6 +33,14 @@ pub enum TextSource {
     },
     /// Text already in memory. Source offsets are its UTF-8 offsets.
     Text(Arc<str>),
+    /// The repaired text of the Repair window: a decode with the changes
+    /// the user accepted applied. Source offsets are its UTF-8 offsets.
+    Repaired {
+        /// The text.
+        text: Arc<str>,
+        /// The encoding whose decode was repaired.
+        decoded_as: &'static Encoding,
+    },
 }
 
 impl TextSource {
@@ -41,7 +48,7 @@ impl TextSource {
     pub fn len(&self) -> u64 {
         match self {
             TextSource::Decode { bytes, .. } => bytes.len() as u64,
-            TextSource::Text(text) => text.len() as u64,
+            TextSource::Text(text) | TextSource::Repaired { text, .. } => text.len() as u64,
         }
     }
 
@@ -62,7 +69,7 @@ impl TextSource {
                 DecodeErrorMode::Replacement,
                 *bom_handling,
             )),
-            TextSource::Text(_) => None,
+            TextSource::Text(_) | TextSource::Repaired { .. } => None,
         };
         SourceReader {
             source: self,
@@ -168,7 +175,7 @@ impl SourceReader<'_> {
                 self.position = end;
                 last
             }
-            (TextSource::Text(text), _) => {
+            (TextSource::Text(text) | TextSource::Repaired { text, .. }, _) => {
                 let mut end = text.len().min(self.position + CHUNK_BYTES);
                 while !text.is_char_boundary(end) {
                     end -= 1;
@@ -269,5 +276,20 @@ mod tests {
         assert_eq!(chunks, 3);
         let (read, _, chunks) = read_all(&TextSource::Text(Arc::from("")));
         assert_eq!((read.as_str(), chunks), ("", 1));
+    }
+
+    #[test]
+    fn repaired_text_is_read_as_it_is() {
+        let text: Arc<str> = Arc::from("été\n".repeat(20_000));
+        let source = TextSource::Repaired {
+            text: Arc::clone(&text),
+            decoded_as: UTF_8,
+        };
+        assert_eq!(source.len(), text.len() as u64);
+        let (read, errors, chunks) = read_all(&source);
+        assert_eq!(read, *text);
+        assert!(errors.is_empty());
+        assert_eq!(chunks, text.len().div_ceil(CHUNK_BYTES));
+        assert_eq!(source.reader().decoded_encoding(), None);
     }
 }

@@ -6,6 +6,7 @@ pub mod decode_view;
 pub mod error_list;
 pub mod hex_view;
 pub mod inspector;
+pub mod repair_view;
 pub mod rows;
 pub mod save_dialog;
 pub mod teaching;

@@ -1,0 +1,109 @@
+//! Repair ▸ Repair mojibake…: starting the repair of the focused pane's
+//! decode. The window and what it shows are `ui::repair_view`'s.
+
+use std::sync::Arc;
+
+use eframe::egui::{Button, Ui};
+
+use super::{Command, InspectorApp};
+use crate::repair::{RepairRequest, plural};
+use crate::save::TextSource;
+use crate::ui::repair_view::RepairJob;
+use crate::ui::save_dialog::OpenRequest;
+
+impl InspectorApp {
+    /// Opens the Repair window and repairs the focused pane's decode of the
+    /// whole file, unless (when not `again`) that repair is already running
+    /// or done for this load of the file: reopening the window keeps what
+    /// was accepted.
+    pub(super) fn repair_focused_pane(&mut self, again: bool) {
+        self.repair.open();
+        let session = &self.session;
+        let Some(document) = &session.document else {
+            return;
+        };
+        let Some(pane) = session.panes.get(session.focused_pane) else {
+            return;
+        };
+        let request = RepairRequest {
+            pane: session.focused_pane,
+            encoding: pane.encoding,
+            bom_handling: pane.bom_handling,
+        };
+        if !again && self.repair.is_current(request, document.generation) {
+            return;
+        }
+        self.jobs.start_repair(document, request);
+        self.repair.start(RepairJob {
+            request,
+            generation: document.generation,
+            path: document.path.clone(),
+        });
+    }
+}
+
+impl InspectorApp {
+    /// Opens File ▸ Save as on the Repair window's text with the accepted
+    /// changes applied, UTF-8 preselected (a repair may bring back
+    /// characters the decoded encoding cannot encode). A repair of an
+    /// earlier load of the file is refused: its text is not the file's now.
+    pub(super) fn save_repaired_text(&mut self) {
+        let Some(document) = &self.session.document else {
+            return;
+        };
+        let Some(review) = self.repair.review() else {
+            self.session.notice =
+                Some("nothing repaired to save: run Repair ▸ Repair mojibake… first".to_owned());
+            return;
+        };
+        if review.generation() != document.generation {
+            self.session.notice = Some(STALE_SAVE.to_owned());
+            self.repair.refuse_save(STALE_SAVE);
+            return;
+        }
+        let name = document.path.file_name().map_or_else(
+            || document.path.display().to_string(),
+            |name| name.to_string_lossy().into_owned(),
+        );
+        let request = OpenRequest {
+            source: TextSource::Repaired {
+                text: Arc::from(review.accepted_text()),
+                decoded_as: review.encoding(),
+            },
+            title: format!(
+                "pane {}: {name} decoded as {}, repaired ({} of {} accepted)",
+                review.request().pane + 1,
+                review.encoding().name(),
+                review.accepted_count(),
+                plural(review.proposals().len(), "change", "changes"),
+            ),
+            document: document.path.clone(),
+            generation: document.generation,
+            utf8: true,
+        };
+        if !self
+            .save
+            .open(request, &self.settings.save, Arc::clone(&self.repaint))
+        {
+            self.session.notice = Some("a save is running; wait for it to finish".to_owned());
+        }
+    }
+}
+
+/// Why a stale repair is not saved.
+const STALE_SAVE: &str = "cannot save the repaired text: the file was reloaded after the \
+     repair, so the repair is of text that is no longer there; repair again, then save";
+
+/// The Repair menu.
+pub(super) fn repair_menu_ui(ui: &mut Ui, commands: &mut Vec<Command>, has_document: bool) {
+    if ui
+        .add_enabled(
+            has_document,
+            Button::new("Repair mojibake…").shortcut_text("Ctrl+Shift+R"),
+        )
+        .on_hover_text("Find and undo mojibake in the focused pane's decode")
+        .clicked()
+    {
+        commands.push(Command::Repair);
+    }
+}
