@@ -51,6 +51,17 @@ fn run_until(harness: &mut Harness<'_, InspectorApp>, done: impl Fn(&InspectorAp
     panic!("the app never got there");
 }
 
+/// Clicks the dialog's `label` button (Save, or Replace the open file) once
+/// its background work is done and its layout has settled (a click found on
+/// one frame lands on the next: if the dialog resized between the two it
+/// would land on the backdrop and close it), then waits for it to close.
+fn click_and_save(harness: &mut Harness<'_, InspectorApp>, label: &str) {
+    run_until(harness, |app| app.save.is_idle());
+    harness.get_by_label(label).click();
+    harness.run_steps(4);
+    run_until(harness, |app| !app.save.is_open());
+}
+
 /// Waits for the dialog's check of the text (started the frame after a
 /// change).
 fn checked(harness: &mut Harness<'_, InspectorApp>) {
@@ -154,9 +165,7 @@ fn html_mode_shows_the_references_and_the_standards_warning_then_saves_them() {
         .click();
     harness.run_steps(4);
     assert!(save_is_enabled(&harness, "Save"));
-    harness.get_by_label("Save").click();
-    harness.run_steps(4);
-    run_until(&mut harness, |app| !app.save.is_open());
+    click_and_save(&mut harness, "Save");
     let saved = fs::read(dir.path().join("utf8.windows-1252.txt")).unwrap();
     assert_eq!(saved, encoding_rs_bytes("windows-1252", &text));
     // The choices are remembered.
@@ -210,9 +219,7 @@ fn saving_writes_exactly_the_bytes_encoding_rs_writes_for_every_encoder() {
         let mut harness = app_with(&path, Settings::default());
         open_save_as(&mut harness);
         choose_encoding(&mut harness, encoding.name());
-        harness.get_by_label("Save").click();
-        harness.run_steps(4);
-        run_until(&mut harness, |app| !app.save.is_open());
+        click_and_save(&mut harness, "Save");
         let target = dir.path().join(format!(
             "sample.{}.txt",
             encoding.name().to_ascii_lowercase()
@@ -243,9 +250,7 @@ fn decoding_errors_must_be_kept_on_purpose() {
         .get_by_label("Keep the damage: save the U+FFFD on purpose")
         .click();
     harness.run_steps(4);
-    harness.get_by_label("Save").click();
-    harness.run_steps(4);
-    run_until(&mut harness, |app| !app.save.is_open());
+    click_and_save(&mut harness, "Save");
     let saved = fs::read_to_string(dir.path().join("errors.utf-8.txt")).unwrap();
     assert_eq!(saved, encoding_rs::UTF_8.decode(&bytes).0);
     assert_eq!(saved.matches('\u{FFFD}').count(), 4);
@@ -285,9 +290,7 @@ fn replacing_the_open_file_needs_a_stronger_confirmation_keeps_a_backup_and_relo
         .click();
     harness.run_steps(4);
     assert!(save_is_enabled(&harness, "Replace the open file"));
-    harness.get_by_label("Replace the open file").click();
-    harness.run_steps(4);
-    run_until(&mut harness, |app| !app.save.is_open());
+    click_and_save(&mut harness, "Replace the open file");
     let text = encoding_rs::SHIFT_JIS.decode(&original).0.into_owned();
     assert_eq!(fs::read_to_string(&path).unwrap(), text);
     assert_eq!(fs::read(dir.path().join("notes.txt~")).unwrap(), original);
@@ -338,4 +341,33 @@ fn an_existing_file_needs_confirming_and_save_as_utf8_preselects_utf8() {
     harness.state_mut().push(Command::SaveAsUtf8);
     checked(&mut harness);
     assert_eq!(harness.state().save.preview().unwrap().encoding, UTF_8);
+}
+
+#[test]
+fn a_file_opened_by_a_relative_path_saves_beside_itself() {
+    // Not in the system's temporary directory: ".." from a directory near
+    // the root would hide a path taken from the document's directory twice.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let path = dir.path().join("notes.txt");
+    fs::write(&path, "plain text\n").unwrap();
+    // The same file named relative to the working directory, as a shell
+    // passes `mojiscope notes.txt`.
+    let cwd = std::env::current_dir().unwrap();
+    let common = cwd
+        .components()
+        .zip(path.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut relative = PathBuf::new();
+    for _ in cwd.components().skip(common) {
+        relative.push("..");
+    }
+    relative.extend(path.components().skip(common));
+    assert!(relative.is_relative());
+    let mut harness = app_with(&relative, Settings::default());
+    open_save_as(&mut harness);
+    choose_encoding(&mut harness, "windows-1252");
+    click_and_save(&mut harness, "Save");
+    let saved = fs::read(dir.path().join("notes.windows-1252.txt")).unwrap();
+    assert_eq!(saved, b"plain text\n");
 }

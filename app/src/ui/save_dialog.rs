@@ -277,13 +277,18 @@ impl Open {
         self.directory().join(name).display().to_string()
     }
 
-    /// Where the document is: relative targets are taken from there.
+    /// Where the document is, as an absolute path: relative targets are
+    /// taken from there. (A document opened by a relative path would
+    /// otherwise suggest a relative target, which would then be taken from
+    /// its own directory a second time.)
     fn directory(&self) -> PathBuf {
-        self.request
+        let directory = self
+            .request
             .document
             .parent()
             .filter(|parent| !parent.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        std::path::absolute(&directory).unwrap_or(directory)
     }
 
     /// The target path typed or picked, if any.
