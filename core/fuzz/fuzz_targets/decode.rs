@@ -9,8 +9,12 @@ use libfuzzer_sys::fuzz_target;
 use mojiscope_core::{ALL, BomHandling, ByteSpan, DecodeErrorMode, Decoder, DecoderResult, Trace};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else { return };
-    let Some((&split_seed, bytes)) = rest.split_first() else { return };
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let Some((&split_seed, bytes)) = rest.split_first() else {
+        return;
+    };
     let encoding = ALL[usize::from(selector) % ALL.len()];
     let bom = match selector / 64 {
         0 => BomHandling::None,
@@ -59,7 +63,8 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // The oracle.
-    let theirs = encoding_rs::Encoding::for_label(encoding.name().as_bytes()).expect("known encoding");
+    let theirs =
+        encoding_rs::Encoding::for_label(encoding.name().as_bytes()).expect("known encoding");
     let expected = match bom {
         BomHandling::None => theirs.decode_without_bom_handling(bytes).0,
         BomHandling::Sniff => theirs.decode(bytes).0,
