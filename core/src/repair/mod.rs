@@ -38,7 +38,7 @@ mod score;
 mod search;
 mod segment;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -221,7 +221,7 @@ struct Decision {
 struct Repairer<'a> {
     text: &'a str,
     source: Option<Source<'a>>,
-    cache: HashMap<&'a str, Rc<WordRepairs>>,
+    cache: FxHashMap<&'a str, Rc<WordRepairs>>,
     repair: Repair,
 }
 
@@ -230,7 +230,7 @@ impl<'a> Repairer<'a> {
         Self {
             text,
             source,
-            cache: HashMap::new(),
+            cache: FxHashMap::default(),
             repair: Repair::default(),
         }
     }
@@ -547,7 +547,7 @@ struct LineContext {
 fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) -> Vec<Decision> {
     // Only chains that improve some word by enough can win anything.
     let mut chains: Vec<Chain> = Vec::new();
-    let mut columns: HashMap<Chain, usize> = HashMap::new();
+    let mut columns: FxHashMap<Chain, usize> = FxHashMap::default();
     for word in words {
         for &(chain, outcome) in &word.repairs.chains {
             let gain = word.cost - word.repairs.outcomes[outcome].cost + CONTEXT_BONUS;

@@ -17,6 +17,8 @@
 //! the Chinese, Japanese and Korean character sets ([`super::cjk`]), under
 //! whichever of the four languages makes the text most plausible.
 
+use std::sync::OnceLock;
+
 use super::cjk::{self, Tier};
 use super::orthography::{self, ANY};
 
@@ -107,13 +109,35 @@ pub(crate) fn small(count: usize) -> f32 {
     f32::from(u16::try_from(count).unwrap_or(u16::MAX))
 }
 
-/// The scorer's view of `c`.
+/// Characters below this have their [`Info`] in a table, built once: the
+/// alphabets, punctuation and symbols mojibake is made of.
+const TABLE_END: u32 = 0x2800;
+
+/// What the scorer knows of `c`.
+#[inline]
+pub(crate) fn info(c: char) -> Info {
+    static TABLE: OnceLock<Vec<Info>> = OnceLock::new();
+    let code = u32::from(c);
+    if code < TABLE_END {
+        let table = TABLE.get_or_init(|| {
+            (0..TABLE_END)
+                .map(|code| {
+                    char::from_u32(code).map_or(Info::new(Kind::Strange, 5.0), compute_info)
+                })
+                .collect()
+        });
+        return table[code as usize];
+    }
+    compute_info(c)
+}
+
 #[expect(
     clippy::match_same_arms,
     clippy::too_many_lines,
     reason = "one arm per block of the code space reads as a table"
 )]
-pub(crate) fn info(c: char) -> Info {
+/// The scorer's view of `c`, worked out.
+fn compute_info(c: char) -> Info {
     let code = u32::from(c);
     if code < 0x80 {
         return ascii_info(c);
