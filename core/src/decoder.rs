@@ -652,6 +652,10 @@ fn ascii_items<S: DecodeSink>(input: &[u8], index: usize, start: u64, sink: &mut
     run
 }
 
+/// Characters the fast paths gather before handing them to the sink at
+/// once ([`DecodeSink::scalar_units`]).
+const BATCH: usize = 64;
+
 /// Not in spec: [`fast_items`] for decoders with a [`Handler::byte_table`]:
 /// ASCII runs, and other bytes looked up in the table until one is an error.
 #[inline]
@@ -662,17 +666,50 @@ fn bytewise_items<S: DecodeSink>(
     base: u64,
     sink: &mut S,
 ) -> usize {
+    let mut batch = ['\0'; BATCH];
     while let Some(&byte) = input.get(index) {
         let start = base + index as u64;
-        if byte.is_ascii() {
-            index += ascii_items(input, index, start, sink);
+        let next_is_ascii = input.get(index + 1).is_some_and(u8::is_ascii);
+        if next_is_ascii {
+            if byte.is_ascii() {
+                index += ascii_items(input, index, start, sink);
+                continue;
+            }
+            // A lone accented letter among ASCII words.
+            let Some(c) = table[usize::from(byte & 0x7F)] else {
+                break;
+            };
+            sink.scalar(c, ByteSpan::new(start, start + 1));
+            index += 1;
             continue;
         }
-        let Some(c) = table[usize::from(byte & 0x7F)] else {
-            break;
-        };
-        sink.scalar(c, ByteSpan::new(start, start + 1));
-        index += 1;
+        // Up to the next error or run of ASCII: the non-ASCII bytes of a
+        // word and the lone spaces and punctuation between words, looked up
+        // here and handed over together, so that the sink writes them in
+        // one tight loop rather than one call each.
+        let mut len = 0;
+        while let Some(&byte) = input.get(index + len)
+            && len < BATCH
+        {
+            let c = if byte.is_ascii() {
+                if input.get(index + len + 1).is_some_and(u8::is_ascii) {
+                    break;
+                }
+                char::from(byte)
+            } else if let Some(c) = table[usize::from(byte & 0x7F)] {
+                c
+            } else {
+                break;
+            };
+            batch[len] = c;
+            len += 1;
+        }
+        match len {
+            0 => break,
+            1 => sink.scalar(batch[0], ByteSpan::new(start, start + 1)),
+            _ => sink.scalar_units(&batch[..len], start, 1),
+        }
+        index += len;
     }
     index
 }
@@ -693,6 +730,7 @@ fn pair_items<H: Handler, S: DecodeSink>(
     if !handler.is_ascii_ground() {
         return index;
     }
+    let mut batch = ['\0'; BATCH];
     while let Some(&byte) = input.get(index) {
         let start = base + index as u64;
         if byte.is_ascii() {
@@ -701,8 +739,29 @@ fn pair_items<H: Handler, S: DecodeSink>(
         }
         match table.lookup(byte, input.get(index + 1).copied()) {
             PairLookup::Scalar(c) => {
-                sink.scalar(c, ByteSpan::new(start, start + 2));
-                index += 2;
+                // The pairs after it, up to the first byte that is not the
+                // start of one, go to the sink together.
+                batch[0] = c;
+                let mut len = 1;
+                while len < BATCH {
+                    let at = index + 2 * len;
+                    let Some(&leading) = input.get(at) else { break };
+                    if leading.is_ascii() {
+                        break;
+                    }
+                    let PairLookup::Scalar(c) = table.lookup(leading, input.get(at + 1).copied())
+                    else {
+                        break;
+                    };
+                    batch[len] = c;
+                    len += 1;
+                }
+                if len == 1 {
+                    sink.scalar(c, ByteSpan::new(start, start + 2));
+                } else {
+                    sink.scalar_units(&batch[..len], start, 2);
+                }
+                index += 2 * len;
                 continue;
             }
             PairLookup::Error { kind, len } if report_errors => {
@@ -741,6 +800,7 @@ fn utf16_items<const BIG_ENDIAN: bool, H: Handler, S: DecodeSink>(
             u16::from_le_bytes(pair)
         }
     };
+    let mut batch = ['\0'; BATCH];
     while let Some(&pair) = input.get(index..).and_then(<[u8]>::first_chunk::<2>) {
         let start = base + index as u64;
         let code_unit = unit(pair);
@@ -749,9 +809,35 @@ fn utf16_items<const BIG_ENDIAN: bool, H: Handler, S: DecodeSink>(
             continue;
         }
         if !(0xD800..=0xDFFF).contains(&code_unit) {
-            let c = char::from_u32(u32::from(code_unit)).expect("not a surrogate");
-            sink.scalar(c, ByteSpan::new(start, start + 2));
-            index += 2;
+            // The code units after it that are neither surrogates nor the
+            // start of an ASCII run go to the sink together.
+            let mut len = 0;
+            while let Some(&pair) = input
+                .get(index + 2 * len..)
+                .and_then(<[u8]>::first_chunk::<2>)
+                && len < BATCH
+            {
+                let code_unit = unit(pair);
+                if code_unit < 0x80
+                    && input
+                        .get(index + 2 * len + 2..)
+                        .and_then(<[u8]>::first_chunk::<2>)
+                        .is_some_and(|&next| unit(next) < 0x80)
+                {
+                    break;
+                }
+                let Some(c) = char::from_u32(u32::from(code_unit)) else {
+                    break;
+                };
+                batch[len] = c;
+                len += 1;
+            }
+            if len == 1 {
+                sink.scalar(batch[0], ByteSpan::new(start, start + 2));
+            } else {
+                sink.scalar_units(&batch[..len], start, 2);
+            }
+            index += 2 * len;
             continue;
         }
         let Some((c, len)) = handler.decode_valid(&input[index..]) else {
@@ -1258,6 +1344,54 @@ impl Decoder {
 #[cfg(test)]
 mod tests {
     use super::ascii_prefix_len;
+    use crate::{BIG5, BomHandling, DecodeErrorMode, Decoder, EUC_KR, GBK, KOI8_R, Trace};
+    use crate::{SHIFT_JIS, UTF_16BE, UTF_16LE, WINDOWS_1251, WINDOWS_1252};
+
+    /// The fast paths hand words over in batches; fed one byte at a time
+    /// the decoder never batches. Both must give the same items.
+    #[test]
+    fn batched_words_have_the_spans_of_single_bytes() {
+        let text = "Слово, «слово» и éte; 中文 字符; 한국어 텍스트 — 日本語の文。x\u{1F600}yz ab\n";
+        let text = text.repeat(40);
+        for encoding in [
+            KOI8_R,
+            WINDOWS_1251,
+            WINDOWS_1252,
+            GBK,
+            BIG5,
+            EUC_KR,
+            SHIFT_JIS,
+            UTF_16BE,
+            UTF_16LE,
+        ] {
+            let (mut bytes, _, _) = encoding.encode(&text);
+            if encoding == UTF_16BE || encoding == UTF_16LE {
+                bytes = text
+                    .encode_utf16()
+                    .flat_map(|unit| {
+                        if encoding == UTF_16BE {
+                            unit.to_be_bytes()
+                        } else {
+                            unit.to_le_bytes()
+                        }
+                    })
+                    .collect();
+            }
+            // An error or two among them.
+            bytes.insert(bytes.len() / 3, 0xFF);
+            bytes.insert(bytes.len() / 2, 0x80);
+            let (whole, _) = encoding.decode_traced(&bytes, BomHandling::None);
+            let mut single = Trace::new();
+            let mut decoder =
+                Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+            for byte in &bytes {
+                let _ = decoder.decode(std::slice::from_ref(byte), false, &mut single);
+            }
+            let _ = decoder.decode(b"", true, &mut single);
+            assert_eq!(whole.text, single.text, "{encoding}");
+            assert!(whole.items().eq(single.items()), "{encoding}: items differ");
+        }
+    }
 
     #[test]
     fn ascii_prefix_len_finds_the_first_high_byte_anywhere() {

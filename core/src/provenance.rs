@@ -174,6 +174,19 @@ pub trait DecodeSink {
             byte_offset += unit_len;
         }
     }
+    /// A run of scalar values each decoded from `unit_len` bytes (one for
+    /// the single-byte decoders, two for the two-byte sequences of the CJK
+    /// decoders and for UTF-16 code units): `run[i]` covers the `unit_len`
+    /// bytes from `start + i * unit_len`. The decoders report the
+    /// characters of a word this way, a batch at a time.
+    fn scalar_units(&mut self, run: &[char], start: u64, unit_len: u8) {
+        let unit_len = u64::from(unit_len);
+        let mut byte_offset = start;
+        for &c in run {
+            self.scalar(c, ByteSpan::new(byte_offset, byte_offset + unit_len));
+            byte_offset += unit_len;
+        }
+    }
     /// One scalar value decoded from `span`.
     fn scalar(&mut self, c: char, span: ByteSpan);
     /// Two scalar values decoded together from `span` (Big5 has four such

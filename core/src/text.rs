@@ -299,6 +299,32 @@ impl DecodeSink for TextBuilder {
         self.push_char(second);
     }
 
+    /// The characters written with the block's length in a local: through
+    /// `self` it would be stored and loaded again for every character, and
+    /// that round trip, not the encoding, set the pace.
+    #[inline]
+    fn scalar_units(&mut self, run: &[char], _start: u64, _unit_len: u8) {
+        let mut rest = run;
+        while !rest.is_empty() {
+            // As many as fit whatever their length: the block has room for
+            // four bytes past each one written.
+            let room = (BLOCK + SLACK - self.len) / 4;
+            let (now, later) = rest.split_at(rest.len().min(room));
+            let block = &mut *self.block;
+            let mut len = self.len;
+            for &c in now {
+                let (bytes, char_len) = utf8_word(c);
+                block[len..len + 4].copy_from_slice(&bytes);
+                len += char_len;
+            }
+            self.len = len;
+            if self.len >= BLOCK {
+                self.flush();
+            }
+            rest = later;
+        }
+    }
+
     #[inline]
     fn error(&mut self, _kind: DecodeErrorKind, _span: ByteSpan) {
         self.errors += 1;
