@@ -66,6 +66,23 @@ impl DecodeSink for Vec<u8> {
         push_utf8(self, second);
     }
 
+    /// A few characters at a time into a buffer on the stack, whose length
+    /// stays in a register, then appended at once.
+    #[inline]
+    fn scalar_units(&mut self, run: &[char], _start: u64, _unit_len: u8) {
+        const AT_ONCE: usize = 16;
+        let mut buffer = [0u8; 4 * AT_ONCE];
+        for chars in run.chunks(AT_ONCE) {
+            let mut len = 0;
+            for &c in chars {
+                let (bytes, char_len) = utf8_word(c);
+                buffer[len..len + 4].copy_from_slice(&bytes);
+                len += char_len;
+            }
+            self.extend_from_slice(&buffer[..len]);
+        }
+    }
+
     #[inline]
     fn error(&mut self, _kind: DecodeErrorKind, _span: ByteSpan) {
         self.extend_from_slice(&REPLACEMENT_UTF8);
@@ -338,6 +355,34 @@ impl DecodeSink for TextBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bytes_sink_writes_what_the_builder_writes() {
+        use crate::{BomHandling, DecodeErrorMode, Decoder, GBK, KOI8_R, UTF_16LE};
+        let text = "Съешь же ещё этих мягких булок, 中文简体字测试。 \u{1F600}\n".repeat(50);
+        for encoding in [KOI8_R, GBK, UTF_16LE] {
+            let bytes: Vec<u8> = if encoding == UTF_16LE {
+                text.encode_utf16().flat_map(u16::to_le_bytes).collect()
+            } else {
+                encoding.encode(&text).0
+            };
+            // The builder, and `String`'s sink, which takes one character at
+            // a time.
+            let built = encoding
+                .decode_with_bom_handling(&bytes, BomHandling::None)
+                .text;
+            let mut expected = String::new();
+            let mut decoder =
+                Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+            let _ = decoder.decode(&bytes, true, &mut expected);
+            assert_eq!(built, expected, "{encoding}");
+            let mut written = Vec::new();
+            let mut decoder =
+                Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+            let _ = decoder.decode(&bytes, true, &mut written);
+            assert_eq!(String::from_utf8(written).unwrap(), expected, "{encoding}");
+        }
+    }
 
     #[test]
     fn push_utf8_writes_what_std_writes() {

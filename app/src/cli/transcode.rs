@@ -250,6 +250,11 @@ impl DecodeSink for Utf8Text {
     }
 
     #[inline]
+    fn scalar_units(&mut self, run: &[char], start: u64, unit_len: u8) {
+        self.bytes.scalar_units(run, start, unit_len);
+    }
+
+    #[inline]
     fn scalar(&mut self, c: char, span: ByteSpan) {
         self.bytes.scalar(c, span);
     }
