@@ -811,17 +811,14 @@ fn utf16_items<const BIG_ENDIAN: bool, H: Handler, S: DecodeSink>(
         if !(0xD800..=0xDFFF).contains(&code_unit) {
             // The code units after it that are neither surrogates nor the
             // start of an ASCII run go to the sink together.
+            let (units, _) = input[index..].as_chunks::<2>();
+            let units = &units[..units.len().min(BATCH)];
             let mut len = 0;
-            while let Some(&pair) = input
-                .get(index + 2 * len..)
-                .and_then(<[u8]>::first_chunk::<2>)
-                && len < BATCH
-            {
+            for (position, &pair) in units.iter().enumerate() {
                 let code_unit = unit(pair);
                 if code_unit < 0x80
-                    && input
-                        .get(index + 2 * len + 2..)
-                        .and_then(<[u8]>::first_chunk::<2>)
+                    && units
+                        .get(position + 1)
                         .is_some_and(|&next| unit(next) < 0x80)
                 {
                     break;
@@ -873,19 +870,18 @@ fn utf16_ascii_items<const BIG_ENDIAN: bool, S: DecodeSink>(
     loop {
         // Four code units at a time, then one at a time.
         let mut filled = 0;
-        while filled + 4 <= ascii.len() {
-            let Some(&word) = input.get(position..).and_then(<[u8]>::first_chunk::<8>) else {
-                break;
-            };
-            if u64::from_le_bytes(word) & high_bits != 0 {
+        let (words, _) = input[position..].as_chunks::<8>();
+        for (slots, word) in ascii.as_chunks_mut::<4>().0.iter_mut().zip(words) {
+            let value = u64::from_le_bytes(*word);
+            if value & high_bits != 0 {
                 break;
             }
-            for (slot, unit) in ascii[filled..filled + 4]
-                .iter_mut()
-                .zip(word.chunks_exact(2))
-            {
-                *slot = unit[low_byte];
-            }
+            // The four low bytes, gathered by shifts: with every high byte
+            // zero, each step halves the gaps between them.
+            let value = if low_byte == 0 { value } else { value >> 8 };
+            let value = (value | (value >> 8)) & 0x0000_FFFF_0000_FFFF;
+            let value = (value | (value >> 16)) & 0xFFFF_FFFF;
+            *slots = (value as u32).to_le_bytes();
             filled += 4;
             position += 8;
         }
