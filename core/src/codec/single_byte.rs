@@ -76,12 +76,20 @@ impl Handler for SingleByteDecoder {
 #[derive(Clone, Debug)]
 pub(crate) struct SingleByteEncoder {
     index: &'static SingleByteIndex,
+    /// Not in spec: whether the index maps each of U+00A0..=U+00FF to the
+    /// byte of the same value (windows-1252), so that the encoder can write
+    /// the letters of Western European text without looking them up.
+    latin1_upper_half: bool,
 }
 
 impl SingleByteEncoder {
     pub(crate) fn new(encoding: &Encoding) -> Self {
+        let index = index_for(encoding);
+        let latin1_upper_half =
+            (0xA0..=0xFF_u8).all(|byte| index.code_point(byte - 0x80) == Some(char::from(byte)));
         Self {
-            index: index_for(encoding),
+            index,
+            latin1_upper_half,
         }
     }
 }
@@ -90,6 +98,11 @@ impl EncodeHandler for SingleByteEncoder {
     /// Steps 3-5 for a code point with a pointer; ASCII does not come here.
     #[inline]
     fn one_byte(&self, c: char) -> Option<u8> {
+        if self.latin1_upper_half && ('\u{A0}'..='\u{FF}').contains(&c) {
+            // Steps 3-5 as the index gives them: the pointer of U+00NN is
+            // NN - 0x80.
+            return u8::try_from(c).ok();
+        }
         self.index.pointer(c).map(|pointer| pointer + 0x80)
     }
 
