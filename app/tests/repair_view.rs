@@ -2,10 +2,13 @@
 //! user would: the shortcut, the list of changes, their boxes, a click on a
 //! change, and Save repaired text as… writing the accepted text.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
+use common::{run_until, scratch};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -17,38 +20,11 @@ use mojiscope_core::{ByteSpan, UTF_8, WINDOWS_1252};
 const DAMAGED: &str = "Ã©tÃ© 1\nclean line\nUn Ã©tÃ© 2\n";
 const CHAIN: &str = "encoded as windows-1252, decoded as UTF-8";
 
-/// A scratch directory holding `name` with `bytes`.
-fn scratch(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let path = dir.path().join(name);
-    fs::write(&path, bytes).expect("the temporary directory is writable");
-    (dir, path)
-}
-
 /// The app with `file` open, UTF-8 its first pane, every job done.
 fn app_with(file: &Path) -> Harness<'static, InspectorApp> {
     let mut settings = Settings::default();
     settings.remember(file, &[UTF_8, WINDOWS_1252]);
-    let app = InspectorApp::new(settings, Some(file));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 900.0))
-        .allow_missing_glyphs()
-        .build_ui_state(|ui, app: &mut InspectorApp| app.ui(ui), app);
-    run_until(&mut harness, InspectorApp::is_idle);
-    harness
-}
-
-/// Runs frames until `done` holds (bounded).
-fn run_until(harness: &mut Harness<'_, InspectorApp>, done: impl Fn(&InspectorApp) -> bool) {
-    for _ in 0..3000 {
-        harness.step();
-        if done(harness.state()) {
-            harness.run_steps(3);
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("the app never got there");
+    common::app_with(file, settings)
 }
 
 /// Ctrl+Shift+R, then waits for the repair.

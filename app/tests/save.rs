@@ -3,10 +3,12 @@
 //! the path typed (the native file dialog is never used here), Save.
 //! What is saved is compared with what `encoding_rs` writes for the same text.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
+use common::{app_with, run_until, scratch};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
@@ -18,37 +20,6 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(name)
-}
-
-/// A scratch directory holding `name` with `bytes`.
-fn scratch(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let path = dir.path().join(name);
-    fs::write(&path, bytes).expect("the temporary directory is writable");
-    (dir, path)
-}
-
-fn app_with(file: &Path, settings: Settings) -> Harness<'static, InspectorApp> {
-    let app = InspectorApp::new(settings, Some(file));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 900.0))
-        .allow_missing_glyphs()
-        .build_ui_state(|ui, app: &mut InspectorApp| app.ui(ui), app);
-    run_until(&mut harness, InspectorApp::is_idle);
-    harness
-}
-
-/// Runs frames until `done` holds (bounded).
-fn run_until(harness: &mut Harness<'_, InspectorApp>, done: impl Fn(&InspectorApp) -> bool) {
-    for _ in 0..3000 {
-        harness.step();
-        if done(harness.state()) {
-            harness.run_steps(3);
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("the app never got there");
 }
 
 /// Clicks the dialog's `label` button (Save, or Replace the open file) once
