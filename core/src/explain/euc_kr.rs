@@ -30,42 +30,16 @@ impl Narrate for EucKrDecoder {
             return pair(self.leading, byte, out);
         }
         if in_ranges(byte, ASCII) {
-            out.push(
-                "4",
-                StepKind::SameCodePoint {
-                    byte,
-                    ranges: ASCII,
-                },
-            );
-            return out.scalar("4", char::from(byte));
+            return out.same_code_point("4", byte, ASCII);
         }
         if in_ranges(byte, LEADING_BYTES) {
-            out.push(
-                "5",
-                StepKind::Remember {
-                    variable: LEADING,
-                    byte,
-                    ranges: LEADING_BYTES,
-                },
-            );
-            return HandlerStep::Continue;
+            return out.remember("5", LEADING, byte, LEADING_BYTES);
         }
-        out.push("6", StepKind::InvalidByte { byte, valid: VALID });
-        out.error("6", DecodeErrorKind::InvalidByte, 0)
+        out.invalid_byte("6", byte, VALID)
     }
 
     fn narrate_end(&self, out: &mut Narration) -> HandlerStep {
-        if self.leading == 0 {
-            return HandlerStep::Finished;
-        }
-        out.push("1", StepKind::EndOfQueue);
-        out.push(
-            "1",
-            StepKind::Set {
-                variables: vec![Variable::new(LEADING, Value::Byte(0))],
-            },
-        );
-        out.error("1", DecodeErrorKind::TruncatedSequence, 0)
+        out.end_with_leading(LEADING, self.leading)
     }
 
     fn variables(&self) -> Vec<Variable> {

@@ -41,14 +41,7 @@ impl Narrate for Gb18030Decoder {
             return second_byte(self.first, byte, out);
         }
         if in_ranges(byte, ASCII) {
-            out.push(
-                "6",
-                StepKind::SameCodePoint {
-                    byte,
-                    ranges: ASCII,
-                },
-            );
-            return out.scalar("6", char::from(byte));
+            return out.same_code_point("6", byte, ASCII);
         }
         if byte == 0x80 {
             out.push(
@@ -61,18 +54,9 @@ impl Narrate for Gb18030Decoder {
             return out.scalar("7", '\u{20AC}');
         }
         if in_ranges(byte, LEADING_BYTES) {
-            out.push(
-                "8",
-                StepKind::Remember {
-                    variable: FIRST,
-                    byte,
-                    ranges: LEADING_BYTES,
-                },
-            );
-            return HandlerStep::Continue;
+            return out.remember("8", FIRST, byte, LEADING_BYTES);
         }
-        out.push("9", StepKind::InvalidByte { byte, valid: VALID });
-        out.error("9", DecodeErrorKind::InvalidByte, 0)
+        out.invalid_byte("9", byte, VALID)
     }
 
     fn narrate_end(&self, out: &mut Narration) -> HandlerStep {
@@ -138,15 +122,7 @@ impl Gb18030Decoder {
     /// Step 4: `byte` after a first byte and a digit.
     fn narrate_third_byte(&self, byte: u8, out: &mut Narration) -> HandlerStep {
         if in_ranges(byte, LEADING_BYTES) {
-            out.push(
-                "4.1",
-                StepKind::Remember {
-                    variable: THIRD,
-                    byte,
-                    ranges: LEADING_BYTES,
-                },
-            );
-            return HandlerStep::Continue;
+            return out.remember("4.1", THIRD, byte, LEADING_BYTES);
         }
         out.push(
             "4.1",

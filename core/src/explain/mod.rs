@@ -634,6 +634,67 @@ impl Narration {
         HandlerStep::Error { kind, restore }
     }
 
+    /// "If byte is an ASCII byte, return a code point whose value is byte"
+    /// (step `number`; `ranges` are the bytes the step takes).
+    fn same_code_point(
+        &mut self,
+        number: &'static str,
+        byte: u8,
+        ranges: &'static [(u8, u8)],
+    ) -> HandlerStep {
+        self.push(number, StepKind::SameCodePoint { byte, ranges });
+        self.scalar(number, char::from(byte))
+    }
+
+    /// A leading byte in `ranges` kept in `variable` until the next byte
+    /// (step `number`): "set {variable} to byte and return continue".
+    fn remember(
+        &mut self,
+        number: &'static str,
+        variable: &'static str,
+        byte: u8,
+        ranges: &'static [(u8, u8)],
+    ) -> HandlerStep {
+        self.push(
+            number,
+            StepKind::Remember {
+                variable,
+                byte,
+                ranges,
+            },
+        );
+        HandlerStep::Continue
+    }
+
+    /// A byte none of the steps before took (they take `valid`): "return
+    /// error" (step `number`).
+    fn invalid_byte(
+        &mut self,
+        number: &'static str,
+        byte: u8,
+        valid: &'static [(u8, u8)],
+    ) -> HandlerStep {
+        self.push(number, StepKind::InvalidByte { byte, valid });
+        self.error(number, DecodeErrorKind::InvalidByte, 0)
+    }
+
+    /// Step 1 of the two-byte decoders at the end of the input: with
+    /// `leading` not 0x00, "set {variable} to 0x00 and return error";
+    /// otherwise "return finished".
+    fn end_with_leading(&mut self, variable: &'static str, leading: u8) -> HandlerStep {
+        if leading == 0 {
+            return HandlerStep::Finished;
+        }
+        self.push("1", StepKind::EndOfQueue);
+        self.push(
+            "1",
+            StepKind::Set {
+                variables: vec![Variable::new(variable, Value::Byte(0))],
+            },
+        );
+        self.error("1", DecodeErrorKind::TruncatedSequence, 0)
+    }
+
     /// Restores `bytes` to the input (step `number`).
     fn restore(&mut self, number: &'static str, bytes: &[u8]) {
         self.push(

@@ -32,8 +32,7 @@ impl Narrate for ShiftJisDecoder {
             return pair(self.leading, byte, out);
         }
         if in_ranges(byte, SAME) {
-            out.push("4", StepKind::SameCodePoint { byte, ranges: SAME });
-            return out.scalar("4", char::from(byte));
+            return out.same_code_point("4", byte, SAME);
         }
         if in_ranges(byte, KATAKANA) {
             let code_point = shift_jis::halfwidth_katakana(byte);
@@ -48,32 +47,13 @@ impl Narrate for ShiftJisDecoder {
             return out.scalar("5", code_point);
         }
         if in_ranges(byte, LEADING_BYTES) {
-            out.push(
-                "6",
-                StepKind::Remember {
-                    variable: LEADING,
-                    byte,
-                    ranges: LEADING_BYTES,
-                },
-            );
-            return HandlerStep::Continue;
+            return out.remember("6", LEADING, byte, LEADING_BYTES);
         }
-        out.push("7", StepKind::InvalidByte { byte, valid: VALID });
-        out.error("7", DecodeErrorKind::InvalidByte, 0)
+        out.invalid_byte("7", byte, VALID)
     }
 
     fn narrate_end(&self, out: &mut Narration) -> HandlerStep {
-        if self.leading == 0 {
-            return HandlerStep::Finished;
-        }
-        out.push("1", StepKind::EndOfQueue);
-        out.push(
-            "1",
-            StepKind::Set {
-                variables: vec![Variable::new(LEADING, Value::Byte(0))],
-            },
-        );
-        out.error("1", DecodeErrorKind::TruncatedSequence, 0)
+        out.end_with_leading(LEADING, self.leading)
     }
 
     fn variables(&self) -> Vec<Variable> {

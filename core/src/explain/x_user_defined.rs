@@ -16,14 +16,7 @@ impl Narrate for XUserDefinedDecoder {
     fn narrate(&self, byte: u8, out: &mut Narration) -> HandlerStep {
         // Step 2.
         if byte.is_ascii() {
-            out.push(
-                "2",
-                StepKind::SameCodePoint {
-                    byte,
-                    ranges: ASCII,
-                },
-            );
-            return out.scalar("2", char::from(byte));
+            return out.same_code_point("2", byte, ASCII);
         }
         // Step 3.
         let code_point = codec::code_point(byte);
