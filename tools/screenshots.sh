@@ -111,8 +111,9 @@ shot() {
 
 # UTF-8 with four errors; F8 twice selects the second in every view.
 shot utf8-errors "$fixtures/utf8-errors.txt" F8 F8
-# Shift_JIS: UTF-8 fails, the Shift_JIS pane reads it.
-shot shift-jis "$fixtures/shift_jis.txt" F8
+# Shift_JIS: detection puts the Shift_JIS pane first; a click focuses the
+# UTF-8 pane beside it, where F8 selects its first error in every view.
+shot shift-jis "$fixtures/shift_jis.txt" click:1020,68 F8
 # UTF-16LE with a byte order mark: no override.
 shot utf16le-bom "$fixtures/utf16le-bom.txt"
 # Mixed scripts in UTF-8: CJK, Cyrillic and Greek side by side.
@@ -136,7 +137,12 @@ shot mojibake-lab "$fixtures/shift_jis.txt" click:161,12 click:210,107 \
 # html mode remembered from an earlier save: every character windows-1252
 # cannot encode and its &#N;, the standard's warning, the round trip.
 settings '(recent: [], hex_width: 16, dark_mode: true, save: (encoding: "windows-1252", html: true, bom: false, backup: false))'
-shot save-as "$fixtures/utf8.txt" ctrl+shift+s
+# Save as shows the full target path: the file is opened from a scratch
+# directory so that no path of this checkout appears in the picture.
+scratch=$(mktemp -d /tmp/mojiscope.XXXXXX)
+cp "$fixtures/utf8.txt" "$scratch/notes.txt"
+shot save-as "$scratch/notes.txt" ctrl+shift+s
+rm -rf "$scratch"
 # Repair ▸ Repair mojibake… (Ctrl+Shift+R) on a file with damaged names and
 # places among clean lines: the changes by chain, one clicked to see it in
 # context and its bytes selected in every view.
