@@ -390,16 +390,7 @@ fn detect_command(
     stdout: &mut dyn Write,
 ) -> Result<Success, CliError> {
     let file = display_name(input);
-    let bytes = with_input(input, stdin, |reader| {
-        let mut bytes = Vec::new();
-        reader
-            .read_to_end(&mut bytes)
-            .map_err(|source| CliError::Read {
-                file: file.clone(),
-                source,
-            })?;
-        Ok(bytes)
-    })?;
+    let bytes = read_input(input, stdin)?;
     let detection = mojiscope_core::detect(&bytes);
     for candidate in &detection.candidates {
         writeln!(
@@ -432,6 +423,21 @@ fn encode_mode(errors: EncodeErrors) -> EncodeErrorMode {
 }
 
 /// Opens `path` (standard input for `-`) and runs `body` over it.
+/// The whole of `path` (standard input for `-`), for the commands that need
+/// all of it at once.
+fn read_input(path: &Path, stdin: &mut dyn Read) -> Result<Vec<u8>, CliError> {
+    with_input(path, stdin, |reader| {
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|source| CliError::Read {
+                file: display_name(path),
+                source,
+            })?;
+        Ok(bytes)
+    })
+}
+
 fn with_input<R>(
     path: &Path,
     stdin: &mut dyn Read,

@@ -14,7 +14,7 @@ use mojiscope_core::{
 
 use super::error::{CliError, display_name};
 use super::output::AtomicOutput;
-use super::{Success, count, encoding_for, stdout_error, with_input};
+use super::{Success, count, encoding_for, read_input, stdout_error};
 
 #[derive(Debug, Args)]
 pub struct FixArgs {
@@ -108,16 +108,7 @@ pub fn fix_command(
         .as_deref()
         .map(|path| AtomicOutput::create(path, args.force))
         .transpose()?;
-    let bytes = with_input(&args.input, stdin, |input| {
-        let mut bytes = Vec::new();
-        input
-            .read_to_end(&mut bytes)
-            .map_err(|source| CliError::Read {
-                file: file.clone(),
-                source,
-            })?;
-        Ok(bytes)
-    })?;
+    let bytes = read_input(&args.input, stdin)?;
     let decoded = decode_for_repair(&bytes, requested);
     let repair = if decoded.encoding.is_single_byte() {
         repair::repair_with_source(
