@@ -77,9 +77,18 @@ fn main() {
             }),
         ),
     ];
+    // `cargo bench -p mojiscope-core --bench repair -- damaged` times only
+    // the inputs whose name holds one of the words given.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with("--"))
+        .collect();
     println!("| input | size | time | MB/s | changes |");
     println!("|---|---:|---:|---:|---:|");
     for (name, text) in &inputs {
+        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
+            continue;
+        }
         let (elapsed, changes) = time(text);
         let megabytes = text.len() as f64 / 1e6;
         println!(
