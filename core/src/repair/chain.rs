@@ -9,6 +9,7 @@
 //! encoder cannot encode, bytes that do not decode) fails instead of guessing.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::decoder::BomHandling;
 use crate::encoding::{
@@ -66,6 +67,20 @@ impl EncodeAs {
     /// leave undefined (windows-1252's 0x81, 0x8D, 0x8F, 0x90, 0x9D). Lost
     /// bytes were dropped, or replaced by "?" or U+FFFD.
     pub(crate) fn lost_bytes(self) -> LostBytes {
+        // Asked once per line and per suspect word: the wrong decoders' sets
+        // are worked out once.
+        static MISREADS: OnceLock<[LostBytes; UTF8_MISREADS.len()]> = OnceLock::new();
+        let known = MISREADS.get_or_init(|| UTF8_MISREADS.map(Self::compute_lost_bytes));
+        match UTF8_MISREADS
+            .iter()
+            .position(|&encode_as| encode_as == self)
+        {
+            Some(index) => known[index],
+            None => self.compute_lost_bytes(),
+        }
+    }
+
+    fn compute_lost_bytes(self) -> LostBytes {
         let mut lost = LostBytes::default();
         for byte in 0x80..=0xFF_u8 {
             let is_lost = match self.decode_byte(byte) {

@@ -313,7 +313,6 @@ impl<'a> Repairer<'a> {
         }
         plausible.push_str(&text[done..line.end]);
         let context = LineContext {
-            line_cost: score::line_cost(line_text),
             script: score::dominant_script(&plausible),
         };
         let mut decisions = Vec::new();
@@ -449,30 +448,12 @@ fn support(
         }
         let word = &text[range.clone()];
         let outcome = if let Some(repaired) = chain.apply(word) {
-            let cost = score::word_cost(&repaired);
-            let script = score::dominant_script(&repaired);
-            search::Outcome {
-                text: repaired,
-                cost,
-                utf8_shape: 0,
-                from_source: false,
-                lost: Vec::new(),
-                script,
-            }
+            search::Outcome::new(repaired, Vec::new(), 0, false)
         } else if let Some(step) = lossy_step
             && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
         {
-            let cost = search::lossy_cost(&decoded.text, &decoded.lost);
-            let script = score::dominant_script(&decoded.text);
-            search::Outcome {
-                text: decoded.text,
-                cost,
-                utf8_shape: 0,
-                from_source: false,
-                lost: decoded.lost,
-                script,
-            }
+            search::Outcome::new(decoded.text, decoded.lost, 0, false)
         } else {
             continue;
         };
@@ -524,27 +505,116 @@ fn support(
     }
 }
 
-/// What one chain makes of a line's suspicious words.
+/// What one chain makes of a line's suspicious words: its outcomes and
+/// gains are column `column` of the tables [`decide`] keeps.
 struct Reading {
     chain: Chain,
-    /// For each word, the outcome this chain gives it, if it improves it
-    /// enough.
-    outcomes: Vec<Option<usize>>,
-    gains: Vec<f32>,
+    column: usize,
     score: f32,
 }
 
-/// Picks, word by word, the chain that makes the whole line most plausible,
-/// and how sure that choice is.
 /// What a line says about its words beyond their own text.
 struct LineContext {
-    /// The line's extra cost as it is (see [`score::line_cost`]).
-    line_cost: f32,
     /// The script most letters of the line's plausible words are in.
     script: Option<score::Script>,
 }
 
-fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) -> Vec<Decision> {
+/// How a suspect word meets its neighbours across spaces, which is all a
+/// repair of it can change in the line's cost (see [`score::HAN_SPACE`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Edges {
+    /// Whether the word as it stands starts with Han or kana.
+    starts: bool,
+    /// Whether it ends with Han or kana.
+    ends: bool,
+    /// With a space just before the word: whether the character before
+    /// that space is Han or kana.
+    before: Option<bool>,
+    /// With a space just after the word: whether the character after that
+    /// space is Han or kana.
+    after: Option<bool>,
+    /// Whether the previous suspect word is that character's word.
+    joined: bool,
+}
+
+/// The [`Edges`] of each of `words` in `line` (which starts at `line_start`
+/// in the text).
+fn edges(line: &str, line_start: usize, words: &[Word]) -> Vec<Edges> {
+    let bytes = line.as_bytes();
+    let mut previous_end = None;
+    words
+        .iter()
+        .map(|word| {
+            let start = word.utf8_range.start - line_start;
+            let end = word.utf8_range.end - line_start;
+            let text = &line[start..end];
+            let before = (start > 0 && bytes[start - 1] == b' ')
+                .then(|| score::ends_with_han_or_kana(&bytes[..start - 1]));
+            let after = (bytes.get(end) == Some(&b' ')).then(|| {
+                line[end + 1..]
+                    .chars()
+                    .next()
+                    .is_some_and(score::is_han_or_kana)
+            });
+            let joined = before.is_some() && previous_end == Some(start - 1);
+            previous_end = Some(end);
+            Edges {
+                starts: text.chars().next().is_some_and(score::is_han_or_kana),
+                ends: score::ends_with_han_or_kana(text.as_bytes()),
+                before,
+                after,
+                joined,
+            }
+        })
+        .collect()
+}
+
+/// How many spaces with Han or kana on both sides the line gains and loses
+/// when each word with an outcome is replaced by it.
+fn han_spaces_changed(
+    words: &[Word],
+    outcomes: &[Option<usize>],
+    edges: &[Edges],
+) -> (usize, usize) {
+    let ends = |index: usize| match outcomes[index] {
+        Some(outcome) => {
+            words[index].repairs.outcomes[outcome]
+                .facts
+                .ends_han_or_kana
+        }
+        None => edges[index].ends,
+    };
+    let (mut gained, mut lost) = (0, 0);
+    let mut count = |before: bool, after: bool| {
+        gained += usize::from(after && !before);
+        lost += usize::from(before && !after);
+    };
+    for (index, word) in words.iter().enumerate() {
+        let Some(outcome) = outcomes[index] else {
+            continue;
+        };
+        let facts = &word.repairs.outcomes[outcome].facts;
+        let edge = &edges[index];
+        if let Some(left) = edge.before {
+            let left_now = if edge.joined { ends(index - 1) } else { left };
+            count(left && edge.starts, left_now && facts.starts_han_or_kana);
+        }
+        if let Some(right) = edge.after {
+            // A space between two replaced words counts with the second.
+            let next_joined = edges.get(index + 1).is_some_and(|next| next.joined);
+            if next_joined && outcomes[index + 1].is_some() {
+                continue;
+            }
+            count(edge.ends && right, facts.ends_han_or_kana && right);
+        }
+    }
+    (gained, lost)
+}
+
+/// The chains worth reading a line's suspect `words` with, and what each
+/// makes of each word: `outcomes[column * words.len() + word]` for the
+/// chain in `column`.
+fn chain_table(words: &[Word]) -> (Vec<Chain>, Vec<Option<usize>>) {
     // Only chains that improve some word by enough can win anything.
     let mut chains: Vec<Chain> = Vec::new();
     let mut columns: FxHashMap<Chain, usize> = FxHashMap::default();
@@ -559,52 +629,76 @@ fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) 
             }
         }
     }
-    // What each chain makes of each word: one column of words per chain.
-    let mut found: Vec<Option<usize>> = vec![None; chains.len() * words.len()];
+    let width = words.len();
+    let mut outcomes: Vec<Option<usize>> = vec![None; chains.len() * width];
     for (index, word) in words.iter().enumerate() {
         for &(chain, outcome) in &word.repairs.chains {
             if let Some(&column) = columns.get(&chain) {
-                let cell = &mut found[column * words.len() + index];
+                let cell = &mut outcomes[column * width + index];
                 if cell.is_none() {
                     *cell = Some(outcome);
                 }
             }
         }
     }
+    (chains, outcomes)
+}
+
+/// Picks, word by word, the chain that makes the whole line most plausible,
+/// and how sure that choice is.
+fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) -> Vec<Decision> {
+    let (chains, mut outcomes) = chain_table(words);
+    let width = words.len();
+    let edges = edges(line, line_start, words);
+    let mut gains = vec![0.0; chains.len() * width];
     let mut readings: Vec<Reading> = chains
         .into_iter()
         .enumerate()
-        .map(|(column, chain)| {
-            let found = &found[column * words.len()..(column + 1) * words.len()];
-            reading(chain, found, line, line_start, words, context)
+        .filter_map(|(column, chain)| {
+            let cells = column * width..(column + 1) * width;
+            let score = reading(
+                chain,
+                &mut outcomes[cells.clone()],
+                &mut gains[cells],
+                words,
+                &edges,
+                context,
+            )?;
+            Some(Reading {
+                chain,
+                column,
+                score,
+            })
         })
-        .filter(|reading| reading.outcomes.iter().any(Option::is_some))
         .collect();
     // Best first; among equals the earlier chain, which is the more common.
     readings.sort_by(|a, b| b.score.total_cmp(&a.score));
     // For each word, the best score of a reading for each of its outcomes
-    // (outcomes are distinct texts).
-    let mut best_by_outcome: Vec<Vec<(usize, f32)>> = vec![Vec::new(); words.len()];
+    // (outcomes are distinct texts): a table of every word's outcomes.
+    let mut first_outcome = Vec::with_capacity(width);
+    let mut outcome_count = 0;
+    for word in words {
+        first_outcome.push(outcome_count);
+        outcome_count += word.repairs.outcomes.len();
+    }
+    let mut best_by_outcome = vec![f32::NEG_INFINITY; outcome_count];
     for reading in &readings {
-        for (index, outcome) in reading.outcomes.iter().enumerate() {
-            let Some(outcome) = *outcome else {
-                continue;
-            };
-            let entries = &mut best_by_outcome[index];
-            match entries.iter_mut().find(|(known, _)| *known == outcome) {
-                Some((_, score)) => *score = score.max(reading.score),
-                None => entries.push((outcome, reading.score)),
+        let column = &outcomes[reading.column * width..(reading.column + 1) * width];
+        for (index, outcome) in column.iter().enumerate() {
+            if let Some(outcome) = *outcome {
+                let best = &mut best_by_outcome[first_outcome[index] + outcome];
+                *best = best.max(reading.score);
             }
         }
     }
     let mut decisions = Vec::new();
-    let mut decided = vec![false; words.len()];
+    let mut decided = vec![false; width];
     for best in &readings {
         if best.score <= 0.0 {
             break;
         }
-        for index in 0..words.len() {
-            let Some(outcome) = best.outcomes[index] else {
+        for index in 0..width {
+            let Some(outcome) = outcomes[best.column * width + index] else {
                 continue;
             };
             if decided[index] {
@@ -612,16 +706,19 @@ fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) 
             }
             // The best reading that makes something else of this word.
             // (Readings that leave it alone are weighed by its gain.)
-            let rival = best_by_outcome[index]
+            let others =
+                first_outcome[index]..first_outcome[index] + words[index].repairs.outcomes.len();
+            let rival = best_by_outcome[others]
                 .iter()
-                .filter(|(other, _)| *other != outcome)
-                .map(|&(_, score)| score)
+                .enumerate()
+                .filter(|&(other, _)| other != outcome)
+                .map(|(_, &score)| score)
                 .fold(f32::NEG_INFINITY, f32::max);
             // Against another reading of the word, and against leaving it:
             // alone in its line, a word must pay for its chain's prior; with
             // other words repaired by the same chain, it gets some of their
             // evidence.
-            let gain = best.gains[index];
+            let gain = gains[best.column * width + index];
             let others = best.score - gain;
             let alone = if others > 0.0 {
                 gain + others.min(MAX_SUPPORT)
@@ -642,43 +739,46 @@ fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) 
     decisions
 }
 
-/// How `chain` reads the line's suspect `words`; `found[i]` is the outcome
-/// it gives word `i`, if any.
+/// How `chain` reads the line's suspect `words`, or `None` if it repairs
+/// none of them. On entry `outcomes[i]` is the outcome it gives word `i`,
+/// if any; on return only the outcomes that improve their word enough are
+/// left, with their gains in `gains`. Returns the reading's score.
 fn reading(
     chain: Chain,
-    found: &[Option<usize>],
-    line: &str,
-    line_start: usize,
+    outcomes: &mut [Option<usize>],
+    gains: &mut [f32],
     words: &[Word],
+    edges: &[Edges],
     context: &LineContext,
-) -> Reading {
-    let mut outcomes = Vec::with_capacity(words.len());
-    let mut gains = Vec::with_capacity(words.len());
-    for (word, &found) in words.iter().zip(found) {
+) -> Option<f32> {
+    for (index, word) in words.iter().enumerate() {
+        let found = outcomes[index];
         let gain = found.map_or(0.0, |outcome| {
-            let mut gain = word.cost - word.repairs.outcomes[outcome].cost;
+            let outcome = &word.repairs.outcomes[outcome];
+            let mut gain = word.cost - outcome.cost;
             // Mojibake of UTF-8 read by a legacy decoder gives plausible
             // characters too; its UTF-8 shape says what it really is.
-            let shape = word.repairs.outcomes[outcome].utf8_shape;
-            gain -= LEGACY_ON_UTF8_SHAPE * score::small(shape.min(8));
+            gain -= LEGACY_ON_UTF8_SHAPE * score::small(outcome.utf8_shape.min(8));
             // The real bytes decoding without error is evidence the text
             // alone cannot give.
-            if word.repairs.outcomes[outcome].from_source {
+            if outcome.from_source {
                 gain += SOURCE_BONUS;
             }
             // A word that the chain brings into the script of the rest of
             // its line ("àðåñòó" into "аресту" among Russian words) fits.
-            if context.script.is_some() {
-                let script = word.repairs.outcomes[outcome].script;
-                if script == context.script && word.script != script {
-                    gain += CONTEXT_BONUS;
-                }
+            if context.script.is_some()
+                && outcome.script == context.script
+                && word.script != outcome.script
+            {
+                gain += CONTEXT_BONUS;
             }
             gain
         });
         let viable = gain >= MIN_SUPPORTED_GAIN && gain >= MIN_GAIN_SHARE * word.cost;
-        outcomes.push(found.filter(|_| viable));
-        gains.push(if viable { gain } else { 0.0 });
+        if !viable {
+            outcomes[index] = None;
+        }
+        gains[index] = if viable { gain } else { 0.0 };
     }
     // A single-byte legacy decode ("windows-1251 read as windows-1252")
     // turns any text into letters: no structure checks it. It needs several
@@ -709,44 +809,28 @@ fn reading(
             }
         }
     }
+    if outcomes.iter().all(Option::is_none) {
+        return None;
+    }
     let score: f32 = gains.iter().sum();
-    // The line's own cost only changes when a repair brings in Han, kana
-    // or Hangul (all encoded from 0xE3 up in UTF-8).
-    let brings_cjk = words.iter().zip(&outcomes).any(|(word, outcome)| {
-        outcome.is_some_and(|outcome| {
-            word.repairs.outcomes[outcome]
-                .text
-                .bytes()
-                .any(|byte| byte >= 0xE3)
-        })
-    });
-    let line_cost = if brings_cjk {
-        let mut fixed_line = String::with_capacity(line.len());
-        let mut done = 0;
-        for (index, word) in words.iter().enumerate() {
-            let Some(outcome) = outcomes[index] else {
-                continue;
-            };
-            let start = word.utf8_range.start - line_start;
-            fixed_line.push_str(&line[done..start]);
-            fixed_line.push_str(&word.repairs.outcomes[outcome].text);
-            done = word.utf8_range.end - line_start;
+    // What the repaired words are, taken together.
+    let mut alphabet = score::Alphabet::ANY;
+    let mut brings_cjk = false;
+    for (word, outcome) in words.iter().zip(&*outcomes) {
+        if let Some(outcome) = *outcome {
+            let facts = &word.repairs.outcomes[outcome].facts;
+            alphabet = alphabet.and(facts.alphabet);
+            brings_cjk |= facts.has_cjk_range;
         }
-        fixed_line.push_str(&line[done..]);
-        score::line_cost(&fixed_line) - context.line_cost
+    }
+    // The line's own cost only changes when a repair brings in Han or kana.
+    let line_cost = if brings_cjk {
+        let (gained, lost) = han_spaces_changed(words, outcomes, edges);
+        score::HAN_SPACE * (score::small(gained) - score::small(lost))
     } else {
         0.0
     };
-    let repaired = words.iter().zip(&outcomes).filter_map(|(word, outcome)| {
-        outcome.map(|outcome| word.repairs.outcomes[outcome].text.as_str())
-    });
-    let score = score - chain.prior_cost() - line_cost - score::words_cost(repaired);
-    Reading {
-        chain,
-        outcomes,
-        gains,
-        score,
-    }
+    Some(score - chain.prior_cost() - line_cost - alphabet.cost())
 }
 
 /// Confidence from the margin a decision won by: 0.5 at [`MIN_MARGIN`],

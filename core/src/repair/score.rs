@@ -80,6 +80,9 @@ pub(crate) struct Info {
     pub(crate) lower: bool,
     /// What the character costs on its own.
     pub(crate) cost: f32,
+    /// For a Latin letter outside ASCII or a Cyrillic letter, the languages
+    /// that write it ([`orthography`]); every language otherwise.
+    pub(crate) languages: orthography::Languages,
 }
 
 impl Info {
@@ -90,6 +93,7 @@ impl Info {
             upper: false,
             lower: false,
             cost,
+            languages: ANY,
         }
     }
 
@@ -100,6 +104,7 @@ impl Info {
             upper: false,
             lower: false,
             cost,
+            languages: ANY,
         }
     }
 }
@@ -259,6 +264,13 @@ fn compute_info(c: char) -> Info {
     if info.kind == Kind::Letter && !info.script.is_cjk() {
         info.upper = c.is_uppercase();
         info.lower = c.is_lowercase();
+    }
+    if info.kind == Kind::Letter {
+        info.languages = match info.script {
+            Script::Latin => orthography::latin(c),
+            Script::Cyrillic => orthography::cyrillic(c),
+            _ => ANY,
+        };
     }
     info
 }
@@ -545,13 +557,13 @@ pub(crate) fn word_cost(word: &str) -> f32 {
         if info.kind == Kind::Letter {
             match info.script {
                 Script::Latin if !c.is_ascii() => {
-                    latin &= orthography::latin(c);
+                    latin &= info.languages;
                     run += 1;
                     if run >= 3 {
                         total += 1.5;
                     }
                 }
-                Script::Cyrillic => cyrillic &= orthography::cyrillic(c),
+                Script::Cyrillic => cyrillic &= info.languages,
                 script if script.is_cjk() => {
                     cjk.add(c, script);
                     match script {
@@ -654,57 +666,135 @@ pub(crate) fn dominant_script(text: &str) -> Option<Script> {
         .map(|(script, _)| script)
 }
 
-/// Extra cost of a whole line as a repair would leave it: Chinese and
-/// Japanese do not put spaces between words, so Han or kana on both sides of
-/// a space is a sign that Korean was decoded as one of them.
+/// What a line costs for each space with Han or kana on both sides:
+/// Chinese and Japanese do not put spaces between words, so such a space is
+/// a sign that Korean was decoded as one of them.
+pub(crate) const HAN_SPACE: f32 = 1.5;
+
+/// Extra cost of a whole line as a repair would leave it: [`HAN_SPACE`] for
+/// each space with Han or kana on both sides. The repair counts only the
+/// spaces its words touch; this is the whole-line definition they are
+/// tested against.
+#[cfg(test)]
 pub(crate) fn line_cost(line: &str) -> f32 {
+    let bytes = line.as_bytes();
     let mut total = 0.0;
-    let mut chars = line.chars().peekable();
-    let mut previous_is_cjk = false;
-    while let Some(c) = chars.next() {
-        if c == ' ' {
-            let next_is_cjk = chars
-                .peek()
-                .is_some_and(|&next| matches!(info(next).script, Script::Han | Script::Kana));
-            if previous_is_cjk && next_is_cjk {
-                total += 1.5;
+    for (index, &byte) in bytes.iter().enumerate() {
+        if byte == b' ' && ends_with_han_or_kana(&bytes[..index]) {
+            let next = &line[index + 1..];
+            if next.chars().next().is_some_and(is_han_or_kana) {
+                total += HAN_SPACE;
             }
-            previous_is_cjk = false;
-        } else {
-            previous_is_cjk = matches!(info(c).script, Script::Han | Script::Kana);
         }
     }
     total
 }
 
-/// Extra cost of the words one chain repaired in a line, taken together:
-/// they should be letters of one language, as a word's are (a Lithuanian
-/// line does not hold an Esperanto "ĝ").
-pub(crate) fn words_cost<'a>(words: impl IntoIterator<Item = &'a str>) -> f32 {
-    let mut latin = ANY;
-    let mut cyrillic = ANY;
-    for c in words
-        .into_iter()
-        .flat_map(str::chars)
-        .filter(|c| !c.is_ascii())
-    {
-        let info = info(c);
-        if info.kind == Kind::Letter {
-            match info.script {
-                Script::Latin => latin &= orthography::latin(c),
-                Script::Cyrillic => cyrillic &= orthography::cyrillic(c),
-                _ => {}
+pub(crate) fn is_han_or_kana(c: char) -> bool {
+    // Han and kana are all from U+3000 up: the table is not needed below.
+    u32::from(c) >= 0x3000 && matches!(info(c).script, Script::Han | Script::Kana)
+}
+
+/// Whether the UTF-8 `bytes` end with a Han character or kana.
+pub(crate) fn ends_with_han_or_kana(bytes: &[u8]) -> bool {
+    // From U+3000 up a character takes three bytes or more in UTF-8, with a
+    // lead byte from 0xE3 up: text in other scripts is turned down by its
+    // last byte or the lead byte before it.
+    let Some(lead) = bytes
+        .iter()
+        .rev()
+        .take(4)
+        .position(|&byte| !(0x80..0xC0).contains(&byte))
+    else {
+        return false;
+    };
+    let start = bytes.len() - 1 - lead;
+    if lead < 2 || bytes[start] < 0xE3 {
+        return false;
+    }
+    std::str::from_utf8(&bytes[start..])
+        .ok()
+        .and_then(|tail| tail.chars().next())
+        .is_some_and(is_han_or_kana)
+}
+
+/// The languages that write a text's letters: those its Latin letters
+/// outside ASCII share, and those its Cyrillic letters share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Alphabet {
+    latin: orthography::Languages,
+    cyrillic: orthography::Languages,
+}
+
+impl Alphabet {
+    /// The alphabet of no letters: every language writes it.
+    pub(crate) const ANY: Self = Self {
+        latin: ANY,
+        cyrillic: ANY,
+    };
+
+    pub(crate) fn of(text: &str) -> Self {
+        let mut alphabet = Self::ANY;
+        for c in text.chars().filter(|c| !c.is_ascii()) {
+            let info = info(c);
+            if info.kind == Kind::Letter {
+                match info.script {
+                    Script::Latin => alphabet.latin &= info.languages,
+                    Script::Cyrillic => alphabet.cyrillic &= info.languages,
+                    _ => {}
+                }
             }
         }
+        alphabet
     }
-    let mut total = 0.0;
-    if latin == 0 {
-        total += 2.5;
+
+    /// The letters of both texts together.
+    pub(crate) fn and(self, other: Self) -> Self {
+        Self {
+            latin: self.latin & other.latin,
+            cyrillic: self.cyrillic & other.cyrillic,
+        }
     }
-    if cyrillic == 0 {
-        total += 2.5;
+
+    /// Extra cost of the words one chain repaired in a line, taken together:
+    /// they should be letters of one language, as a word's are (a Lithuanian
+    /// line does not hold an Esperanto "ĝ").
+    pub(crate) fn cost(self) -> f32 {
+        let mut total = 0.0;
+        if self.latin == 0 {
+            total += 2.5;
+        }
+        if self.cyrillic == 0 {
+            total += 2.5;
+        }
+        total
     }
-    total
+}
+
+/// What a word brings to the cost of its line ([`HAN_SPACE`], [`Alphabet`])
+/// wherever it is put.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WordFacts {
+    pub(crate) alphabet: Alphabet,
+    /// Whether it starts with Han or kana.
+    pub(crate) starts_han_or_kana: bool,
+    /// Whether it ends with Han or kana.
+    pub(crate) ends_han_or_kana: bool,
+    /// Whether it holds a character from U+3000 up (Han, kana, Hangul and
+    /// more): a line's [`HAN_SPACE`]s are counted again only when a repair
+    /// brings such a word.
+    pub(crate) has_cjk_range: bool,
+}
+
+impl WordFacts {
+    pub(crate) fn of(word: &str) -> Self {
+        Self {
+            alphabet: Alphabet::of(word),
+            starts_han_or_kana: word.chars().next().is_some_and(is_han_or_kana),
+            ends_han_or_kana: ends_with_han_or_kana(word.as_bytes()),
+            has_cjk_range: word.bytes().any(|byte| byte >= 0xE3),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -782,5 +872,29 @@ mod tests {
     fn korean_read_as_chinese_is_spaced_like_korean() {
         assert!(line_cost("대한민국 만세") < f32::EPSILON);
         assert!(line_cost("中国 人民") > 0.0);
+    }
+
+    #[test]
+    fn line_cost_counts_each_space_between_han_or_kana() {
+        for (line, spaces) in [
+            ("中国 人民", 1.0),
+            ("中 人 民", 2.0),
+            ("カナ ひらがな 漢字", 2.0),
+            ("中  人", 0.0),
+            ("中 a 人", 0.0),
+            ("é 中", 0.0),
+            ("中 é", 0.0),
+            ("中\u{3000}人", 0.0),
+            ("대한 만세", 0.0),
+            ("中 𠀀", 1.0),
+            (" 中 ", 0.0),
+            ("", 0.0),
+        ] {
+            assert!(
+                (line_cost(line) - 1.5 * spaces).abs() < f32::EPSILON,
+                "{line}: {}",
+                line_cost(line)
+            );
+        }
     }
 }

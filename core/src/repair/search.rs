@@ -23,6 +23,23 @@ pub(crate) struct Outcome {
     pub(crate) lost: Vec<Lost>,
     /// The script most of its letters are in.
     pub(crate) script: Option<score::Script>,
+    /// What it brings to its line.
+    pub(crate) facts: score::WordFacts,
+}
+
+impl Outcome {
+    /// The outcome `text`, judged.
+    pub(crate) fn new(text: String, lost: Vec<Lost>, utf8_shape: usize, from_source: bool) -> Self {
+        Self {
+            cost: lossy_cost(&text, &lost),
+            script: score::dominant_script(&text),
+            facts: score::WordFacts::of(&text),
+            text,
+            utf8_shape,
+            from_source,
+            lost,
+        }
+    }
 }
 
 /// Every repair of one word.
@@ -54,16 +71,8 @@ impl WordRepairs {
         let index = if let Some(index) = existing {
             index
         } else {
-            let cost = lossy_cost(&text, &lost);
-            let script = score::dominant_script(&text);
-            self.outcomes.push(Outcome {
-                text,
-                cost,
-                utf8_shape,
-                from_source,
-                lost,
-                script,
-            });
+            self.outcomes
+                .push(Outcome::new(text, lost, utf8_shape, from_source));
             self.outcomes.len() - 1
         };
         self.chains.push((chain, index));

@@ -102,3 +102,68 @@ fn accepted_changes_are_applied_alone() {
     assert_eq!(only_first, "été and cafÃ©");
     assert_eq!(repair.chains()[0].1, 2);
 }
+
+#[test]
+fn han_spaces_are_counted_where_words_change() {
+    // Every way of replacing some words of these lines changes the count of
+    // spaces between Han or kana exactly as counting the whole lines does.
+    let lines = [
+        "中国 人民 abc 日本",
+        "中  人 é,漢 カナ ",
+        " 한국 中 中 x 中",
+        "日本語 テスト ab 大韓 民国",
+    ];
+    let replacements = ["中", "ab", "カナ", "é", "한", "a中", "中a"];
+    for line in lines {
+        let ranges: Vec<Range<usize>> = segment::words(line, 0).collect();
+        for replacement in replacements {
+            for mask in 0..1_u32 << ranges.len() {
+                let words: Vec<Word> = ranges
+                    .iter()
+                    .map(|range| Word {
+                        utf8_range: range.clone(),
+                        char_range: 0..0,
+                        cost: 0.0,
+                        script: None,
+                        repairs: Rc::new(WordRepairs {
+                            outcomes: vec![search::Outcome::new(
+                                replacement.to_owned(),
+                                Vec::new(),
+                                0,
+                                false,
+                            )],
+                            chains: Vec::new(),
+                        }),
+                    })
+                    .collect();
+                let outcomes: Vec<Option<usize>> = (0..words.len())
+                    .map(|index| (mask & 1 << index != 0).then_some(0))
+                    .collect();
+                let fixed = apply_changes(
+                    line,
+                    ranges
+                        .iter()
+                        .zip(&outcomes)
+                        .filter(|(_, outcome)| outcome.is_some())
+                        .map(|(range, _)| Change {
+                            utf8_range: range.clone(),
+                            char_range: 0..0,
+                            replacement: replacement.to_owned(),
+                            chain: Chain::EMPTY,
+                            confidence: 1.0,
+                            lost: Vec::new(),
+                        })
+                        .collect::<Vec<_>>()
+                        .iter(),
+                );
+                let (gained, lost) = han_spaces_changed(&words, &outcomes, &edges(line, 0, &words));
+                let counted = score::HAN_SPACE * (score::small(gained) - score::small(lost));
+                let expected = score::line_cost(&fixed) - score::line_cost(line);
+                assert!(
+                    (counted - expected).abs() < f32::EPSILON,
+                    "{line:?} -> {fixed:?}: {counted} != {expected}"
+                );
+            }
+        }
+    }
+}
