@@ -218,10 +218,58 @@ struct Decision {
     confidence: f32,
 }
 
+/// What is known of a word wherever it appears: a text repeats its words,
+/// so each is judged once.
+struct Known {
+    cost: f32,
+    script: Option<score::Script>,
+    /// Its repairs, once it was suspect somewhere.
+    repairs: Option<Rc<WordRepairs>>,
+}
+
+/// Small numbers for the chains a repair meets, so that a line's readings
+/// find their chain's column by index instead of by hashing.
+#[derive(Default)]
+struct ChainIds {
+    ids: FxHashMap<Chain, u32>,
+}
+
+impl ChainIds {
+    fn id(&mut self, chain: Chain) -> u32 {
+        let next = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
+        *self.ids.entry(chain).or_insert(next)
+    }
+
+    fn number(&mut self, mut repairs: WordRepairs) -> WordRepairs {
+        repairs.ids = repairs
+            .chains
+            .iter()
+            .map(|&(chain, _)| self.id(chain))
+            .collect();
+        repairs
+    }
+
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+}
+
+/// Where a line's decision keeps its tables between lines.
+#[derive(Default)]
+struct Scratch {
+    /// For each chain id, its column in the line's readings, or
+    /// [`NO_COLUMN`].
+    columns: Vec<u32>,
+}
+
+const NO_COLUMN: u32 = u32::MAX;
+
 struct Repairer<'a> {
     text: &'a str,
     source: Option<Source<'a>>,
-    cache: FxHashMap<&'a str, Rc<WordRepairs>>,
+    known: FxHashMap<&'a str, Known>,
+    chain_ids: ChainIds,
+    scratch: Scratch,
     repair: Repair,
 }
 
@@ -230,7 +278,9 @@ impl<'a> Repairer<'a> {
         Self {
             text,
             source,
-            cache: FxHashMap::default(),
+            known: FxHashMap::default(),
+            chain_ids: ChainIds::default(),
+            scratch: Scratch::default(),
             repair: Repair::default(),
         }
     }
@@ -277,11 +327,15 @@ impl<'a> Repairer<'a> {
             if word_text.is_ascii() {
                 continue;
             }
-            let mut cost = score::word_cost(word_text);
+            let known = self.known.entry(word_text).or_insert_with(|| Known {
+                cost: score::word_cost(word_text),
+                script: score::dominant_script(word_text),
+                repairs: None,
+            });
+            let (mut cost, word_script) = (known.cost, known.script);
             if cost < SUSPICIOUS && cost + CONTEXT_MISMATCH >= SUSPICIOUS {
                 let line_script =
                     *line_script.get_or_insert_with(|| score::dominant_script(line_text));
-                let word_script = score::dominant_script(word_text);
                 if line_script.is_some() && word_script != line_script && word_script.is_some() {
                     cost += CONTEXT_MISMATCH;
                 }
@@ -290,12 +344,18 @@ impl<'a> Repairer<'a> {
             if cost < SUSPICIOUS {
                 continue;
             }
-            let repairs = self.word_repairs(word_text, &char_range);
+            let repairs = word_repairs(
+                known,
+                &mut self.chain_ids,
+                self.source,
+                word_text,
+                &char_range,
+            );
             if repairs.chains.is_empty() {
                 continue;
             }
             words.push(Word {
-                script: score::dominant_script(word_text),
+                script: word_script,
                 utf8_range: range,
                 char_range,
                 cost,
@@ -316,10 +376,11 @@ impl<'a> Repairer<'a> {
             script: score::dominant_script(&plausible),
         };
         let mut decisions = Vec::new();
+        self.scratch.columns.resize(self.chain_ids.len(), NO_COLUMN);
         for (number, piece) in words.chunks(MAX_WORDS_PER_DECISION).enumerate() {
             let offset = number * MAX_WORDS_PER_DECISION;
             decisions.extend(
-                decide(line_text, line.start, piece, &context)
+                decide(line_text, line.start, piece, &context, &mut self.scratch)
                     .into_iter()
                     .map(|decision| Decision {
                         word: decision.word + offset,
@@ -327,29 +388,16 @@ impl<'a> Repairer<'a> {
                     }),
             );
         }
-        support(text, &plain, &mut words, &mut decisions);
+        support(
+            text,
+            &plain,
+            &mut words,
+            &mut decisions,
+            &mut self.chain_ids,
+        );
         decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
         self.record(&words, &decisions);
         char_index - char_start
-    }
-
-    fn word_repairs(&mut self, word: &'a str, char_range: &Range<usize>) -> Rc<WordRepairs> {
-        let source = self.source.and_then(|source| {
-            let bytes = source.bytes.get(char_range.clone())?;
-            Some(WordSource {
-                encode_as: EncodeAs::Encoding(source.encoding),
-                bytes,
-            })
-        });
-        // With source bytes the result depends on more than the word's text.
-        if source.is_some() && word.contains(char::REPLACEMENT_CHARACTER) {
-            return Rc::new(search::search(word, source));
-        }
-        Rc::clone(
-            self.cache
-                .entry(word)
-                .or_insert_with(|| Rc::new(search::search(word, source))),
-        )
     }
 
     /// Turns decisions into changes, merging neighbouring words repaired by
@@ -401,6 +449,33 @@ impl<'a> Repairer<'a> {
     }
 }
 
+/// The repairs of `word`, which is `known`, at `char_range` of a text
+/// decoded from `source`.
+fn word_repairs(
+    known: &mut Known,
+    chain_ids: &mut ChainIds,
+    source: Option<Source<'_>>,
+    word: &str,
+    char_range: &Range<usize>,
+) -> Rc<WordRepairs> {
+    let source = source.and_then(|source| {
+        let bytes = source.bytes.get(char_range.clone())?;
+        Some(WordSource {
+            encode_as: EncodeAs::Encoding(source.encoding),
+            bytes,
+        })
+    });
+    // With source bytes the result depends on more than the word's text.
+    if source.is_some() && word.contains(char::REPLACEMENT_CHARACTER) {
+        return Rc::new(chain_ids.number(search::search(word, source)));
+    }
+    Rc::clone(
+        known
+            .repairs
+            .get_or_insert_with(|| Rc::new(chain_ids.number(search::search(word, source)))),
+    )
+}
+
 /// Extends a line's repair to the words that did not look like mojibake on
 /// their own ("Ã\u{a0}", "РІ", "è"), when the line's evidence is strong:
 /// most of its words with characters outside ASCII were repaired by one
@@ -411,6 +486,7 @@ fn support(
     plain: &[(Range<usize>, Range<usize>, f32)],
     words: &mut Vec<Word>,
     decisions: &mut Vec<Decision>,
+    chain_ids: &mut ChainIds,
 ) {
     // The chain most words were repaired with, and its weakest confidence.
     let mut counts: Vec<(Chain, usize, f32)> = Vec::new();
@@ -494,6 +570,7 @@ fn support(
             repairs: Rc::new(WordRepairs {
                 outcomes: vec![outcome],
                 chains: vec![(chain, 0)],
+                ids: vec![chain_ids.id(chain)],
             }),
         });
         decisions.push(Decision {
@@ -614,40 +691,53 @@ fn han_spaces_changed(
 /// The chains worth reading a line's suspect `words` with, and what each
 /// makes of each word: `outcomes[column * words.len() + word]` for the
 /// chain in `column`.
-fn chain_table(words: &[Word]) -> (Vec<Chain>, Vec<Option<usize>>) {
+fn chain_table(words: &[Word], scratch: &mut Scratch) -> (Vec<Chain>, Vec<Option<usize>>) {
     // Only chains that improve some word by enough can win anything.
+    let columns = &mut scratch.columns;
     let mut chains: Vec<Chain> = Vec::new();
-    let mut columns: FxHashMap<Chain, usize> = FxHashMap::default();
+    let mut ids = Vec::new();
     for word in words {
-        for &(chain, outcome) in &word.repairs.chains {
-            let gain = word.cost - word.repairs.outcomes[outcome].cost + CONTEXT_BONUS;
-            if gain >= MIN_SUPPORTED_GAIN {
-                columns.entry(chain).or_insert_with(|| {
-                    chains.push(chain);
-                    chains.len() - 1
-                });
+        let repairs = &word.repairs;
+        for (&(chain, outcome), &id) in repairs.chains.iter().zip(&repairs.ids) {
+            let gain = word.cost - repairs.outcomes[outcome].cost + CONTEXT_BONUS;
+            let column = &mut columns[id as usize];
+            if gain >= MIN_SUPPORTED_GAIN && *column == NO_COLUMN {
+                *column = u32::try_from(chains.len()).unwrap_or(NO_COLUMN);
+                chains.push(chain);
+                ids.push(id);
             }
         }
     }
     let width = words.len();
     let mut outcomes: Vec<Option<usize>> = vec![None; chains.len() * width];
     for (index, word) in words.iter().enumerate() {
-        for &(chain, outcome) in &word.repairs.chains {
-            if let Some(&column) = columns.get(&chain) {
-                let cell = &mut outcomes[column * width + index];
+        let repairs = &word.repairs;
+        for (&(_, outcome), &id) in repairs.chains.iter().zip(&repairs.ids) {
+            let column = columns[id as usize];
+            if column != NO_COLUMN {
+                let cell = &mut outcomes[column as usize * width + index];
                 if cell.is_none() {
                     *cell = Some(outcome);
                 }
             }
         }
     }
+    for id in ids {
+        columns[id as usize] = NO_COLUMN;
+    }
     (chains, outcomes)
 }
 
 /// Picks, word by word, the chain that makes the whole line most plausible,
 /// and how sure that choice is.
-fn decide(line: &str, line_start: usize, words: &[Word], context: &LineContext) -> Vec<Decision> {
-    let (chains, mut outcomes) = chain_table(words);
+fn decide(
+    line: &str,
+    line_start: usize,
+    words: &[Word],
+    context: &LineContext,
+    scratch: &mut Scratch,
+) -> Vec<Decision> {
+    let (chains, mut outcomes) = chain_table(words, scratch);
     let width = words.len();
     let edges = edges(line, line_start, words);
     let mut gains = vec![0.0; chains.len() * width];

@@ -50,6 +50,9 @@ pub(crate) struct WordRepairs {
     /// Each chain that applies, with the index of its outcome, in the order
     /// ties are settled.
     pub(crate) chains: Vec<(Chain, usize)>,
+    /// The repairer's number for each of `chains`, in the same order
+    /// (filled in by the repairer, which numbers the chains it meets).
+    pub(crate) ids: Vec<u32>,
 }
 
 impl WordRepairs {

@@ -133,6 +133,7 @@ fn han_spaces_are_counted_where_words_change() {
                                 false,
                             )],
                             chains: Vec::new(),
+                            ids: Vec::new(),
                         }),
                     })
                     .collect();
