@@ -7,7 +7,7 @@ use mojiscope_indexes::single_byte;
 use super::chain::{Chain, EncodeAs, LEGACY_SOURCES, MAX_STEPS, Step, UTF8_MISREADS};
 use super::lossy::{self, Lost};
 use super::score;
-use crate::encoding::{UTF_8, WINDOWS_1252};
+use crate::encoding::{Encoding, UTF_8, WINDOWS_1252};
 
 /// One text a word can be repaired to.
 #[derive(Clone, Debug)]
@@ -171,6 +171,17 @@ pub(crate) struct WordSource<'a> {
     pub(crate) bytes: &'a [u8],
 }
 
+/// What a step decodes as: UTF-8, then the legacy sources.
+const DECODERS: [&Encoding; 1 + LEGACY_SOURCES.len()] = {
+    let mut decoders = [UTF_8; 1 + LEGACY_SOURCES.len()];
+    let mut index = 0;
+    while index < LEGACY_SOURCES.len() {
+        decoders[index + 1] = LEGACY_SOURCES[index];
+        index += 1;
+    }
+    decoders
+};
+
 /// Every chain of up to [`MAX_STEPS`] steps that applies to `word` in fatal
 /// mode, then the lossy repairs of one step.
 pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs {
@@ -179,11 +190,9 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
     for depth in 0..MAX_STEPS {
         let mut next = Vec::new();
         for (text, chain) in &frontier {
-            // A legacy decode undoes the first damage: nothing came before it.
-            if chain.last().is_some_and(|step| !step.decodes_utf8()) {
-                continue;
-            }
             let mask = repertoire_mask(text);
+            // The same for every legacy decode of `text`: worked out once.
+            let mut shape = None;
             for (bit, &encode_as) in UTF8_MISREADS.iter().enumerate() {
                 let from_source =
                     source.filter(|source| depth == 0 && source.encode_as == encode_as);
@@ -195,15 +204,16 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
                     },
                     None => continue,
                 };
-                let mut decoders = vec![UTF_8];
-                if matches!(
+                let legacy_too = matches!(
                     encode_as,
                     EncodeAs::Encoding(encoding) if encoding == WINDOWS_1252
-                ) || encode_as == EncodeAs::Isomorphic
-                {
-                    decoders.extend(LEGACY_SOURCES);
-                }
-                for decode_as in decoders {
+                ) || encode_as == EncodeAs::Isomorphic;
+                let decoders = if legacy_too {
+                    &DECODERS[..]
+                } else {
+                    &DECODERS[..1]
+                };
+                for &decode_as in decoders {
                     let step = Step {
                         encode_as,
                         decode_as,
@@ -220,10 +230,17 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
                     let shape = if decode_as == UTF_8 {
                         0
                     } else {
-                        utf8_shape(text)
+                        *shape.get_or_insert_with(|| utf8_shape(text))
                     };
                     let from_source = from_source.is_some();
-                    if repairs.add(longer, decoded.clone(), Vec::new(), shape, from_source) {
+                    // Only a UTF-8 decode can have been damaged again
+                    // before, and only a chain with room for more steps
+                    // goes on.
+                    let further =
+                        (decode_as == UTF_8 && depth + 1 < MAX_STEPS).then(|| decoded.clone());
+                    if repairs.add(longer, decoded, Vec::new(), shape, from_source)
+                        && let Some(decoded) = further
+                    {
                         next.push((decoded, longer));
                     }
                 }
