@@ -279,6 +279,10 @@ struct Decision {
     confidence: f32,
 }
 
+/// The most words a repair keeps what it knows of (a few kilobytes each:
+/// a word's repairs hold every chain that applies and what it makes).
+const MAX_KNOWN_WORDS: usize = 1 << 13;
+
 /// What is known of a word wherever it appears: a text repeats its words,
 /// so each is judged once.
 struct Known {
@@ -355,6 +359,11 @@ impl<'a> Repairer<'a> {
         }
         let mut char_index = char_start;
         for line in segment::lines(&text[part.clone()]) {
+            // A text of names or codes repeats few words: what is known is
+            // forgotten now and then rather than grow with the text.
+            if self.known.len() >= MAX_KNOWN_WORDS {
+                self.known.clear();
+            }
             let line = part.start + line.start..part.start + line.end;
             let line_text = &text[line.clone()];
             let line_chars = if line_text.is_ascii() {

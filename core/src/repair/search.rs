@@ -59,7 +59,7 @@ impl WordRepairs {
     fn add(
         &mut self,
         chain: Chain,
-        text: String,
+        text: &str,
         lost: Vec<Lost>,
         utf8_shape: usize,
         from_source: bool,
@@ -75,7 +75,7 @@ impl WordRepairs {
             index
         } else {
             self.outcomes
-                .push(Outcome::new(text, lost, utf8_shape, from_source));
+                .push(Outcome::new(text.to_owned(), lost, utf8_shape, from_source));
             self.outcomes.len() - 1
         };
         self.chains.push((chain, index));
@@ -182,67 +182,129 @@ const DECODERS: [&Encoding; 1 + LEGACY_SOURCES.len()] = {
     decoders
 };
 
+/// One step that applies to a text, and what it makes of it.
+struct Expansion {
+    step: Step,
+    decoded: String,
+    utf8_shape: usize,
+    from_source: bool,
+}
+
+/// Every step that applies to `text` in fatal mode, in the order ties are
+/// settled. With `source`, the step that encodes as its encoding decodes
+/// its bytes instead.
+fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
+    let mask = repertoire_mask(text);
+    // The same for every legacy decode of `text`: worked out once.
+    let mut shape = None;
+    // What each decoder made of the last bytes decoded by all of them:
+    // windows-1252 and ISO-8859-1 as bytes give the same bytes for most
+    // text, and then the same decodes.
+    let mut last: Option<(Vec<u8>, Vec<Option<String>>)> = None;
+    let mut expansions = Vec::new();
+    for (bit, &encode_as) in UTF8_MISREADS.iter().enumerate() {
+        let from_source = source.filter(|source| source.encode_as == encode_as);
+        let bytes = match from_source {
+            Some(source) => source.bytes.to_vec(),
+            None if mask & (1 << bit) != 0 => match encode_as.encode(text) {
+                Some(bytes) => bytes,
+                None => continue,
+            },
+            None => continue,
+        };
+        let legacy_too = matches!(
+            encode_as,
+            EncodeAs::Encoding(encoding) if encoding == WINDOWS_1252
+        ) || encode_as == EncodeAs::Isomorphic;
+        let decoders = if legacy_too {
+            &DECODERS[..]
+        } else {
+            &DECODERS[..1]
+        };
+        let decodes: Vec<Option<String>> = match &last {
+            Some((known, decodes)) if legacy_too && *known == bytes => decodes.clone(),
+            _ => decoders
+                .iter()
+                .map(|&decode_as| {
+                    Step {
+                        encode_as,
+                        decode_as,
+                    }
+                    .decode(&bytes)
+                })
+                .collect(),
+        };
+        for (&decode_as, decoded) in decoders.iter().zip(&decodes) {
+            let Some(decoded) = decoded else {
+                continue;
+            };
+            if decoded == text {
+                continue;
+            }
+            let utf8_shape = if decode_as == UTF_8 {
+                0
+            } else {
+                *shape.get_or_insert_with(|| utf8_shape(text))
+            };
+            expansions.push(Expansion {
+                step: Step {
+                    encode_as,
+                    decode_as,
+                },
+                decoded: decoded.clone(),
+                utf8_shape,
+                from_source: from_source.is_some(),
+            });
+        }
+        if legacy_too {
+            last = Some((bytes, decodes));
+        }
+    }
+    expansions
+}
+
 /// Every chain of up to [`MAX_STEPS`] steps that applies to `word` in fatal
 /// mode, then the lossy repairs of one step.
 pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs {
     let mut repairs = WordRepairs::default();
+    // The steps from each text met, as one text is often reached by
+    // several chains ("encoded as windows-1252" and "as ISO-8859-1" agree
+    // on most text).
+    let mut expanded: Vec<(String, Vec<Expansion>)> = Vec::new();
     let mut frontier: Vec<(String, Chain)> = vec![(word.to_owned(), Chain::EMPTY)];
     for depth in 0..MAX_STEPS {
         let mut next = Vec::new();
         for (text, chain) in &frontier {
-            let mask = repertoire_mask(text);
-            // The same for every legacy decode of `text`: worked out once.
-            let mut shape = None;
-            for (bit, &encode_as) in UTF8_MISREADS.iter().enumerate() {
-                let from_source =
-                    source.filter(|source| depth == 0 && source.encode_as == encode_as);
-                let bytes = match from_source {
-                    Some(source) => source.bytes.to_vec(),
-                    None if mask & (1 << bit) != 0 => match encode_as.encode(text) {
-                        Some(bytes) => bytes,
-                        None => continue,
-                    },
-                    None => continue,
+            let sourced;
+            let expansions = if depth == 0 && source.is_some() {
+                sourced = expand(text, source);
+                &sourced
+            } else {
+                let index = expanded
+                    .iter()
+                    .position(|(known, _)| known == text)
+                    .unwrap_or_else(|| {
+                        expanded.push((text.clone(), expand(text, None)));
+                        expanded.len() - 1
+                    });
+                &expanded[index].1
+            };
+            for expansion in expansions {
+                let Some(longer) = chain.then(expansion.step) else {
+                    continue;
                 };
-                let legacy_too = matches!(
-                    encode_as,
-                    EncodeAs::Encoding(encoding) if encoding == WINDOWS_1252
-                ) || encode_as == EncodeAs::Isomorphic;
-                let decoders = if legacy_too {
-                    &DECODERS[..]
-                } else {
-                    &DECODERS[..1]
-                };
-                for &decode_as in decoders {
-                    let step = Step {
-                        encode_as,
-                        decode_as,
-                    };
-                    let Some(decoded) = step.decode(&bytes) else {
-                        continue;
-                    };
-                    if decoded == *text {
-                        continue;
-                    }
-                    let Some(longer) = chain.then(step) else {
-                        continue;
-                    };
-                    let shape = if decode_as == UTF_8 {
-                        0
-                    } else {
-                        *shape.get_or_insert_with(|| utf8_shape(text))
-                    };
-                    let from_source = from_source.is_some();
-                    // Only a UTF-8 decode can have been damaged again
-                    // before, and only a chain with room for more steps
-                    // goes on.
-                    let further =
-                        (decode_as == UTF_8 && depth + 1 < MAX_STEPS).then(|| decoded.clone());
-                    if repairs.add(longer, decoded, Vec::new(), shape, from_source)
-                        && let Some(decoded) = further
-                    {
-                        next.push((decoded, longer));
-                    }
+                // Only a UTF-8 decode can have been damaged again before,
+                // and only a chain with room for more steps goes on.
+                let further = expansion.step.decode_as == UTF_8 && depth + 1 < MAX_STEPS;
+                let added = repairs.add(
+                    longer,
+                    &expansion.decoded,
+                    Vec::new(),
+                    expansion.utf8_shape,
+                    expansion.from_source,
+                );
+                if added && further {
+                    next.push((expansion.decoded.clone(), longer));
                 }
             }
         }
@@ -282,7 +344,7 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
             continue;
         }
         if decoded.text != word {
-            repairs.add(chain, decoded.text, decoded.lost, 0, false);
+            repairs.add(chain, &decoded.text, decoded.lost, 0, false);
         }
     }
 }
