@@ -56,30 +56,24 @@ pub(crate) struct WordRepairs {
 }
 
 impl WordRepairs {
-    fn add(
+    /// The index of the outcome `text`, which is added if it is new.
+    fn outcome(
         &mut self,
-        chain: Chain,
-        text: &str,
+        text: String,
         lost: Vec<Lost>,
         utf8_shape: usize,
         from_source: bool,
-    ) -> bool {
-        if self.chains.iter().any(|(known, _)| *known == chain) {
-            return false;
-        }
-        let existing = self
+    ) -> usize {
+        if let Some(index) = self
             .outcomes
             .iter()
-            .position(|outcome| outcome.text == text);
-        let index = if let Some(index) = existing {
-            index
-        } else {
-            self.outcomes
-                .push(Outcome::new(text.to_owned(), lost, utf8_shape, from_source));
-            self.outcomes.len() - 1
-        };
-        self.chains.push((chain, index));
-        true
+            .position(|outcome| outcome.text == text)
+        {
+            return index;
+        }
+        self.outcomes
+            .push(Outcome::new(text, lost, utf8_shape, from_source));
+        self.outcomes.len() - 1
     }
 }
 
@@ -197,11 +191,11 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
     let mask = repertoire_mask(text);
     // The same for every legacy decode of `text`: worked out once.
     let mut shape = None;
-    // What each decoder made of the last bytes decoded by all of them:
-    // windows-1252 and ISO-8859-1 as bytes give the same bytes for most
-    // text, and then the same decodes.
-    let mut last: Option<(Vec<u8>, Vec<Option<String>>)> = None;
-    let mut expansions = Vec::new();
+    // Windows-1252 and ISO-8859-1 as bytes give the same bytes for most
+    // text, and then the same decodes: the bytes decoded by every decoder
+    // last, and for each decoder the expansion it gave, if any.
+    let mut last: Option<(Vec<u8>, [Option<usize>; DECODERS.len()])> = None;
+    let mut expansions: Vec<Expansion> = Vec::new();
     for (bit, &encode_as) in UTF8_MISREADS.iter().enumerate() {
         let from_source = source.filter(|source| source.encode_as == encode_as);
         let bytes = match from_source {
@@ -221,43 +215,41 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
         } else {
             &DECODERS[..1]
         };
-        let decodes: Vec<Option<String>> = match &last {
-            Some((known, decodes)) if legacy_too && *known == bytes => decodes.clone(),
-            _ => decoders
-                .iter()
-                .map(|&decode_as| {
-                    Step {
-                        encode_as,
-                        decode_as,
-                    }
-                    .decode(&bytes)
-                })
-                .collect(),
+        let known = match &last {
+            Some((known, found)) if legacy_too && *known == bytes => Some(*found),
+            _ => None,
         };
-        for (&decode_as, decoded) in decoders.iter().zip(&decodes) {
-            let Some(decoded) = decoded else {
-                continue;
+        let mut found = [None; DECODERS.len()];
+        for (number, &decode_as) in decoders.iter().enumerate() {
+            let step = Step {
+                encode_as,
+                decode_as,
             };
-            if decoded == text {
-                continue;
-            }
+            let decoded = match known {
+                Some(known) => match known[number] {
+                    Some(index) => expansions[index].decoded.clone(),
+                    None => continue,
+                },
+                None => match step.decode(&bytes) {
+                    Some(decoded) if decoded != text => decoded,
+                    _ => continue,
+                },
+            };
             let utf8_shape = if decode_as == UTF_8 {
                 0
             } else {
                 *shape.get_or_insert_with(|| utf8_shape(text))
             };
+            found[number] = Some(expansions.len());
             expansions.push(Expansion {
-                step: Step {
-                    encode_as,
-                    decode_as,
-                },
-                decoded: decoded.clone(),
+                step,
+                decoded,
                 utf8_shape,
                 from_source: from_source.is_some(),
             });
         }
         if legacy_too {
-            last = Some((bytes, decodes));
+            last = Some((bytes, found));
         }
     }
     expansions
@@ -267,44 +259,45 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
 /// mode, then the lossy repairs of one step.
 pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs {
     let mut repairs = WordRepairs::default();
-    // The steps from each text met, as one text is often reached by
-    // several chains ("encoded as windows-1252" and "as ISO-8859-1" agree
-    // on most text).
-    let mut expanded: Vec<(String, Vec<Expansion>)> = Vec::new();
-    let mut frontier: Vec<(String, Chain)> = vec![(word.to_owned(), Chain::EMPTY)];
+    // The steps from each outcome that is undone further, with the outcomes
+    // they lead to: one outcome is often reached by several chains
+    // ("encoded as windows-1252" and "as ISO-8859-1" agree on most text).
+    let mut expanded: Vec<(usize, Vec<(Step, usize)>)> = Vec::new();
+    // The chains that may go on, with the outcome each has reached.
+    let mut frontier: Vec<(Option<usize>, Chain)> = vec![(None, Chain::EMPTY)];
     for depth in 0..MAX_STEPS {
         let mut next = Vec::new();
-        for (text, chain) in &frontier {
-            let sourced;
-            let expansions = if depth == 0 && source.is_some() {
-                sourced = expand(text, source);
-                &sourced
-            } else {
-                let index = expanded
-                    .iter()
-                    .position(|(known, _)| known == text)
-                    .unwrap_or_else(|| {
-                        expanded.push((text.clone(), expand(text, None)));
-                        expanded.len() - 1
-                    });
-                &expanded[index].1
+        for &(reached, chain) in &frontier {
+            let steps = match reached {
+                None => expand(word, source)
+                    .into_iter()
+                    .map(|expansion| (expansion.step, add_expansion(&mut repairs, expansion)))
+                    .collect(),
+                Some(outcome) => {
+                    if let Some((_, steps)) = expanded.iter().find(|(known, _)| *known == outcome) {
+                        steps.clone()
+                    } else {
+                        let steps: Vec<(Step, usize)> =
+                            expand(&repairs.outcomes[outcome].text, None)
+                                .into_iter()
+                                .map(|expansion| {
+                                    (expansion.step, add_expansion(&mut repairs, expansion))
+                                })
+                                .collect();
+                        expanded.push((outcome, steps.clone()));
+                        steps
+                    }
+                }
             };
-            for expansion in expansions {
-                let Some(longer) = chain.then(expansion.step) else {
+            for (step, outcome) in steps {
+                let Some(longer) = chain.then(step) else {
                     continue;
                 };
+                repairs.chains.push((longer, outcome));
                 // Only a UTF-8 decode can have been damaged again before,
                 // and only a chain with room for more steps goes on.
-                let further = expansion.step.decode_as == UTF_8 && depth + 1 < MAX_STEPS;
-                let added = repairs.add(
-                    longer,
-                    &expansion.decoded,
-                    Vec::new(),
-                    expansion.utf8_shape,
-                    expansion.from_source,
-                );
-                if added && further {
-                    next.push((expansion.decoded.clone(), longer));
+                if step.decode_as == UTF_8 && depth + 1 < MAX_STEPS {
+                    next.push((Some(outcome), longer));
                 }
             }
         }
@@ -312,6 +305,16 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
     }
     add_lossy(word, &mut repairs);
     repairs
+}
+
+/// The outcome of `expansion` in `repairs`, added if it is new.
+fn add_expansion(repairs: &mut WordRepairs, expansion: Expansion) -> usize {
+    repairs.outcome(
+        expansion.decoded,
+        Vec::new(),
+        expansion.utf8_shape,
+        expansion.from_source,
+    )
 }
 
 /// The lossy repairs of one step: for each wrong decoder that loses bytes,
@@ -344,7 +347,8 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
             continue;
         }
         if decoded.text != word {
-            repairs.add(chain, &decoded.text, decoded.lost, 0, false);
+            let outcome = repairs.outcome(decoded.text, decoded.lost, 0, false);
+            repairs.chains.push((chain, outcome));
         }
     }
 }
