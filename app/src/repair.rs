@@ -129,6 +129,9 @@ pub struct RepairOutcome {
     pub encoding: &'static Encoding,
     /// The changes and suggestions, in text order, not overlapping.
     pub proposals: Vec<Proposal>,
+    /// Where decoding errors put U+FFFD in `text` (UTF-8 offsets, in
+    /// order); a U+FFFD the file holds as a character is not among them.
+    pub error_offsets: Vec<usize>,
 }
 
 impl fmt::Debug for RepairOutcome {
@@ -137,6 +140,7 @@ impl fmt::Debug for RepairOutcome {
             .field("text", &format_args!("{} bytes", self.text.len()))
             .field("encoding", &self.encoding)
             .field("proposals", &self.proposals.len())
+            .field("error_offsets", &self.error_offsets.len())
             .finish()
     }
 }
@@ -219,7 +223,11 @@ fn repair_in_pieces(
         .iter()
         .map(|proposal| proposal.change.utf8_range.clone())
         .collect();
-    let Some(spans) = locate(bytes, request, &ranges, cancel, progress) else {
+    let Some(Located {
+        spans,
+        error_offsets,
+    }) = locate(bytes, request, &text, &ranges, cancel, progress)
+    else {
         return Ok(None);
     };
     for (proposal, span) in proposals.iter_mut().zip(spans) {
@@ -230,6 +238,7 @@ fn repair_in_pieces(
         text,
         encoding,
         proposals,
+        error_offsets,
     }))
 }
 
@@ -317,24 +326,38 @@ fn number_lines(text: &str, proposals: &mut [Proposal]) {
     }
 }
 
-/// Decodes `bytes` again as `request` says and returns, for each of
-/// `ranges` (spans of the decoded text, in order, not overlapping), the
+/// What [`locate`] finds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Located {
+    /// For each range, the bytes its text was decoded from.
+    pub spans: Vec<ByteSpan>,
+    /// Where decoding errors put U+FFFD in the text (UTF-8 offsets).
+    pub error_offsets: Vec<usize>,
+}
+
+/// Decodes `bytes` again as `request` says, which gives `text`, and finds
+/// for each of `ranges` (spans of `text`, in order, not overlapping) the
 /// bytes its text was decoded from: from the start of the item that made
-/// its first character to the end of the item that made its last. `None`
-/// if cancelled.
+/// its first character to the end of the item that made its last; and
+/// which U+FFFD of the text decoding errors made. Decoding stops past the
+/// last range and the last U+FFFD. `None` if cancelled.
 pub fn locate(
     bytes: &[u8],
     request: RepairRequest,
+    text: &str,
     ranges: &[Range<usize>],
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(u64, u64),
-) -> Option<Vec<ByteSpan>> {
+) -> Option<Located> {
     let mut decoder = Decoder::new(
         request.encoding,
         DecodeErrorMode::Replacement,
         request.bom_handling,
     );
-    let mut sink = LocateSink::new(ranges);
+    let errors_end = text
+        .rfind(char::REPLACEMENT_CHARACTER)
+        .map_or(0, |offset| offset + 1);
+    let mut sink = LocateSink::new(ranges, errors_end);
     let mut done = 0;
     loop {
         if cancel.load(Ordering::Relaxed) {
@@ -355,7 +378,10 @@ pub fn locate(
             break;
         }
     }
-    Some(sink.spans)
+    Some(Located {
+        spans: sink.spans,
+        error_offsets: sink.errors,
+    })
 }
 
 /// Follows a decode's text offset from item to item and notes the bytes of
@@ -369,21 +395,27 @@ struct LocateSink<'a> {
     next_end: usize,
     /// The UTF-8 offset in the text of the next item's text.
     text_offset: usize,
+    /// Where the U+FFFD of decoding errors are in the text.
+    errors: Vec<usize>,
+    /// The text has no U+FFFD from this offset on.
+    errors_end: usize,
 }
 
 impl<'a> LocateSink<'a> {
-    fn new(ranges: &'a [Range<usize>]) -> Self {
+    fn new(ranges: &'a [Range<usize>], errors_end: usize) -> Self {
         Self {
             ranges,
             spans: vec![ByteSpan::default(); ranges.len()],
             next_start: 0,
             next_end: 0,
             text_offset: 0,
+            errors: Vec::new(),
+            errors_end,
         }
     }
 
     fn is_done(&self) -> bool {
-        self.next_end >= self.ranges.len()
+        self.next_end >= self.ranges.len() && self.text_offset >= self.errors_end
     }
 
     /// One item that made the text `len` bytes long from `span`.
@@ -447,6 +479,7 @@ impl DecodeSink for LocateSink<'_> {
     }
 
     fn error(&mut self, _kind: DecodeErrorKind, span: ByteSpan) {
+        self.errors.push(self.text_offset);
         self.item(char::REPLACEMENT_CHARACTER.len_utf8(), span);
     }
 
@@ -621,17 +654,32 @@ impl Review {
             .sum()
     }
 
+    /// The accepted changes that apply, in text order: each within the
+    /// text and after the one before.
+    fn applied(&self) -> impl Iterator<Item = &Change> + '_ {
+        let text = self.text();
+        let mut done = 0;
+        self.proposals()
+            .iter()
+            .zip(&self.accepted)
+            .filter(|&(_, &accepted)| accepted)
+            .map(|(proposal, _)| &proposal.change)
+            .filter(move |change| {
+                let range = change.utf8_range.clone();
+                let applies = range.start >= done && text.get(range.clone()).is_some();
+                if applies {
+                    done = range.end;
+                }
+                applies
+            })
+    }
+
     /// The text with the accepted proposals applied, piece by piece: the
     /// text between them and their replacements, in order. Nothing is
     /// copied; an encoder can write the pieces as they come.
     pub fn accepted_pieces(&self) -> impl Iterator<Item = &str> + '_ {
         let text = self.text();
-        let mut accepted = self
-            .proposals()
-            .iter()
-            .zip(&self.accepted)
-            .filter(|&(_, &accepted)| accepted)
-            .map(|(proposal, _)| &proposal.change);
+        let mut applied = self.applied();
         let mut done = 0;
         let mut pending: Option<&str> = None;
         std::iter::from_fn(move || {
@@ -639,15 +687,12 @@ impl Review {
                 if let Some(replacement) = pending.take() {
                     return Some(replacement);
                 }
-                let Some(change) = accepted.next() else {
+                let Some(change) = applied.next() else {
                     let rest = text.get(done..).filter(|rest| !rest.is_empty());
                     done = text.len();
                     return rest;
                 };
                 let range = change.utf8_range.clone();
-                if range.start < done || text.get(range.clone()).is_none() {
-                    continue;
-                }
                 let before = &text[done..range.start];
                 done = range.end;
                 pending = Some(&change.replacement);
@@ -656,6 +701,31 @@ impl Review {
                 }
             }
         })
+    }
+
+    /// Where the accepted text ([`Review::accepted_text`]) holds a U+FFFD
+    /// for bytes that were lost (UTF-8 offsets, in order): the decoding
+    /// errors no accepted change replaced, and the characters accepted
+    /// changes could not recover.
+    pub fn accepted_error_offsets(&self) -> Vec<usize> {
+        let mut offsets = Vec::new();
+        let mut errors = self.outcome.error_offsets.iter().copied().peekable();
+        // How much longer the accepted text is than the decode so far.
+        let mut grown: isize = 0;
+        let moved = |offset: usize, grown: isize| offset.saturating_add_signed(grown);
+        for change in self.applied() {
+            let range = &change.utf8_range;
+            while let Some(offset) = errors.next_if(|&offset| offset < range.start) {
+                offsets.push(moved(offset, grown));
+            }
+            // The change replaced the errors inside it.
+            while errors.next_if(|&offset| offset < range.end).is_some() {}
+            let start = moved(range.start, grown);
+            offsets.extend(change.lost.iter().map(|lost| start + lost.utf8_offset));
+            grown += change.replacement.len().cast_signed() - range.len().cast_signed();
+        }
+        offsets.extend(errors.map(|offset| moved(offset, grown)));
+        offsets
     }
 
     /// The text with the accepted proposals applied: what Save writes.
@@ -962,6 +1032,56 @@ mod tests {
             PathBuf::from("notes.txt"),
             outcome,
         )
+    }
+
+    #[test]
+    fn lost_bytes_in_the_accepted_text_are_found_wherever_they_moved() {
+        // Two bytes that do not decode, a U+FFFD the file holds as a
+        // character, and a repair that could not recover one character.
+        let mut bytes = b"\xFE start\n".to_vec();
+        bytes.extend("BogotÃ¡, Ã?ndice, pÃºblico\n".as_bytes());
+        bytes.extend(b"after \xFF x\n");
+        bytes.extend("held \u{FFFD} as is\n".as_bytes());
+        let outcome = run(&bytes, request(UTF_8, BomHandling::Sniff));
+        assert_eq!(outcome.error_offsets.len(), 2);
+        let mut review = Review::new(
+            request(UTF_8, BomHandling::Sniff),
+            1,
+            PathBuf::from("notes.txt"),
+            outcome,
+        );
+        let lost_at = |review: &Review| {
+            let text = review.accepted_text();
+            let offsets = review.accepted_error_offsets();
+            for &offset in &offsets {
+                assert!(
+                    text[offset..].starts_with('\u{FFFD}'),
+                    "{offset} in {text:?}"
+                );
+            }
+            (text, offsets.len())
+        };
+        let (text, lost) = lost_at(&review);
+        assert_eq!(
+            text,
+            "\u{FFFD} start\nBogotá, \u{FFFD}ndice, público\nafter \u{FFFD} x\nheld \u{FFFD} as is\n"
+        );
+        assert_eq!(
+            lost, 3,
+            "two decoding errors and one character not recovered"
+        );
+        // Rejecting the lossy change leaves its "Ã?" and moves what follows.
+        let lossy = review
+            .proposals()
+            .iter()
+            .position(|proposal| proposal.change.is_lossy())
+            .unwrap();
+        review.set_accepted(lossy, false);
+        let (text, lost) = lost_at(&review);
+        assert!(text.contains("Ã?ndice"), "{text}");
+        assert_eq!(lost, 2);
+        review.set_all(false);
+        assert_eq!(lost_at(&review).1, 2);
     }
 
     #[test]

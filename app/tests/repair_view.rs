@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
-use common::{run_until, scratch};
+use common::{is_enabled, run_until, scratch};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -120,6 +120,38 @@ fn the_repaired_text_is_what_save_as_writes() {
     assert_eq!(written, "Ã©tÃ© 1\nclean line\nUn été 2\n".as_bytes());
     // The file open is as it was.
     assert_eq!(fs::read(&path).unwrap(), DAMAGED.as_bytes());
+}
+
+#[test]
+fn lost_bytes_in_the_repaired_text_must_be_kept_on_purpose() {
+    // A byte that does not decode, and a character the repair cannot
+    // recover ("Í" lost its 0x8D): both are U+FFFD in the repaired text.
+    let mut bytes = b"bad \xFF byte\n".to_vec();
+    bytes.extend("BogotÃ¡, Ã?ndice, pÃºblico\n".as_bytes());
+    let (dir, path) = scratch("notes.txt", &bytes);
+    let mut harness = app_with(&path);
+    repair(&mut harness);
+    harness.get_by_label("Save repaired text as…").click();
+    harness.run_steps(4);
+    run_until(&mut harness, |app| {
+        app.save.preview().is_some() && app.is_idle()
+    });
+    assert_eq!(harness.state().save.preview().unwrap().decoding_errors, 2);
+    harness.get_by_label_contains("The text has 2 U+FFFD where bytes did not decode");
+    assert!(!is_enabled(&harness, "Save"));
+    harness
+        .get_by_label("Keep the damage: save the U+FFFD on purpose")
+        .click();
+    harness.run_steps(4);
+    assert!(is_enabled(&harness, "Save"));
+    harness.get_by_label("Save").click();
+    harness.run_steps(4);
+    run_until(&mut harness, |app| !app.save.is_open());
+    let written = fs::read_to_string(dir.path().join("notes.utf-8.txt")).unwrap();
+    assert_eq!(
+        written,
+        "bad \u{FFFD} byte\nBogotá, \u{FFFD}ndice, público\n"
+    );
 }
 
 #[test]

@@ -8,10 +8,10 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{app_with, run_until, scratch};
+use common::{app_with, is_enabled, run_until, scratch};
 use eframe::egui;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 use mojiscope::app::{Command, InspectorApp};
 use mojiscope::state::Settings;
 use mojiscope_core::{SHIFT_JIS, UTF_8};
@@ -63,10 +63,6 @@ fn choose_encoding(harness: &mut Harness<'_, InspectorApp>, name: &str) {
     checked(harness);
 }
 
-fn save_is_enabled(harness: &Harness<'_, InspectorApp>, label: &str) -> bool {
-    !harness.get_by_label(label).accesskit_node().is_disabled()
-}
-
 /// `text` encoded by `encoding_rs`, in html mode (`&#N;` for what it cannot
 /// encode), as the standard's "encode" does.
 fn encoding_rs_bytes(name: &str, text: &str) -> Vec<u8> {
@@ -96,7 +92,7 @@ fn fatal_mode_lists_every_unencodable_character_and_disables_save() {
     // UTF-8 first: every character can be encoded, and it reads back.
     harness.get_by_label_contains("Every character can be encoded in UTF-8");
     harness.get_by_label_contains("Round trip: lossless");
-    assert!(save_is_enabled(&harness, "Save"));
+    assert!(is_enabled(&harness, "Save"));
 
     choose_encoding(&mut harness, "windows-1252");
     let count = unencodable_in_windows_1252(&text);
@@ -110,7 +106,7 @@ fn fatal_mode_lists_every_unencodable_character_and_disables_save() {
     harness.get_by_label(&format!("{:>12}  {:>14}  ", 13, "2:1"));
     harness.get_by_label_contains("U+3053 HIRAGANA LETTER KO");
     harness.get_by_label_contains("Fatal mode writes nothing while any remain");
-    assert!(!save_is_enabled(&harness, "Save"));
+    assert!(!is_enabled(&harness, "Save"));
     harness.get_by_label_contains("Save is off: 29 characters cannot be encoded");
 }
 
@@ -130,12 +126,12 @@ fn html_mode_shows_the_references_and_the_standards_warning_then_saves_them() {
     // confirmation.
     harness.get_by_label_contains("Round trip: not lossless");
     harness.get_by_label("29 characters read back as their &#N; reference.");
-    assert!(!save_is_enabled(&harness, "Save"));
+    assert!(!is_enabled(&harness, "Save"));
     harness
         .get_by_label("Save even though it does not read back the same")
         .click();
     harness.run_steps(4);
-    assert!(save_is_enabled(&harness, "Save"));
+    assert!(is_enabled(&harness, "Save"));
     click_and_save(&mut harness, "Save");
     let saved = fs::read(dir.path().join("utf8.windows-1252.txt")).unwrap();
     assert_eq!(saved, encoding_rs_bytes("windows-1252", &text));
@@ -162,7 +158,7 @@ fn the_round_trip_badge_tells_lossless_from_lossy() {
     harness.get_by_label(
         "line 1, column 8 (byte offset 7): U+00A5 YEN SIGN reads back as U+005C REVERSE SOLIDUS",
     );
-    assert!(!save_is_enabled(&harness, "Save"));
+    assert!(!is_enabled(&harness, "Save"));
     // Back to UTF-8: lossless again.
     choose_encoding(&mut harness, "UTF-8");
     harness.get_by_label_contains("Round trip: lossless");
@@ -216,7 +212,7 @@ fn decoding_errors_must_be_kept_on_purpose() {
     open_save_as(&mut harness);
     harness.get_by_label_contains("The text has 4 U+FFFD where bytes did not decode");
     harness.get_by_label_contains("(the first at line 1, column 6 (byte offset 6))");
-    assert!(!save_is_enabled(&harness, "Save"));
+    assert!(!is_enabled(&harness, "Save"));
     harness
         .get_by_label("Keep the damage: save the U+FFFD on purpose")
         .click();
@@ -252,7 +248,7 @@ fn replacing_the_open_file_needs_a_stronger_confirmation_keeps_a_backup_and_relo
         .set_text_value_accesskit(path.to_str().unwrap());
     harness.run_steps(4);
     harness.get_by_label_contains("is the file open in this window");
-    assert!(!save_is_enabled(&harness, "Replace the open file"));
+    assert!(!is_enabled(&harness, "Replace the open file"));
     harness
         .get_by_label("Replace the file open in this window")
         .click();
@@ -260,7 +256,7 @@ fn replacing_the_open_file_needs_a_stronger_confirmation_keeps_a_backup_and_relo
         .get_by_label("Keep the file it replaces as notes.txt~")
         .click();
     harness.run_steps(4);
-    assert!(save_is_enabled(&harness, "Replace the open file"));
+    assert!(is_enabled(&harness, "Replace the open file"));
     click_and_save(&mut harness, "Replace the open file");
     let text = encoding_rs::SHIFT_JIS.decode(&original).0.into_owned();
     assert_eq!(fs::read_to_string(&path).unwrap(), text);
@@ -303,7 +299,7 @@ fn an_existing_file_needs_confirming_and_save_as_utf8_preselects_utf8() {
         .set_text_value_accesskit("taken.txt");
     harness.run_steps(4);
     harness.get_by_label("taken.txt already exists.");
-    assert!(!save_is_enabled(&harness, "Save"));
+    assert!(!is_enabled(&harness, "Save"));
     harness.get_by_label("Close").click();
     harness.run_steps(4);
     assert!(!harness.state().save.is_open());

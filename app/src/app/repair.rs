@@ -69,6 +69,7 @@ impl InspectorApp {
             source: TextSource::Repaired {
                 text: Arc::from(review.accepted_text()),
                 decoded_as: review.encoding(),
+                errors: Arc::from(review.accepted_error_offsets()),
             },
             title: format!(
                 "pane {}: {name} decoded as {}, repaired ({} of {} accepted)",

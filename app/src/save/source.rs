@@ -40,6 +40,10 @@ pub enum TextSource {
         text: Arc<str>,
         /// The encoding whose decode was repaired.
         decoded_as: &'static Encoding,
+        /// Where the text holds a U+FFFD for lost bytes (UTF-8 offsets, in
+        /// order): decoding errors left as they were, and characters a
+        /// repair could not recover. They count as decoding errors.
+        errors: Arc<[usize]>,
     },
 }
 
@@ -185,6 +189,15 @@ impl SourceReader<'_> {
                     chunk.origin(self.position as u64, true);
                     chunk.text.push_str(piece);
                 }
+                if let TextSource::Repaired { errors, .. } = self.source {
+                    let first = errors.partition_point(|&offset| offset < self.position);
+                    let last = errors.partition_point(|&offset| offset < end);
+                    chunk.error_offsets.extend(
+                        errors[first..last]
+                            .iter()
+                            .map(|&offset| offset - self.position),
+                    );
+                }
                 self.position = end;
                 end == text.len()
             }
@@ -279,16 +292,23 @@ mod tests {
     }
 
     #[test]
-    fn repaired_text_is_read_as_it_is() {
-        let text: Arc<str> = Arc::from("été\n".repeat(20_000));
+    fn repaired_text_is_read_as_it_is_with_its_lost_bytes() {
+        let line = "été \u{FFFD}\n";
+        let text: Arc<str> = Arc::from(line.repeat(20_000));
+        // Every other U+FFFD stands for lost bytes; the rest were in the file.
+        let lost: Vec<usize> = (0..20_000)
+            .step_by(2)
+            .map(|n| n * line.len() + "été ".len())
+            .collect();
         let source = TextSource::Repaired {
             text: Arc::clone(&text),
             decoded_as: UTF_8,
+            errors: Arc::from(lost.clone()),
         };
         assert_eq!(source.len(), text.len() as u64);
         let (read, errors, chunks) = read_all(&source);
         assert_eq!(read, *text);
-        assert!(errors.is_empty());
+        assert_eq!(errors, lost, "each in its chunk, across chunk edges");
         assert_eq!(chunks, text.len().div_ceil(CHUNK_BYTES));
         assert_eq!(source.reader().decoded_encoding(), None);
     }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use eframe::egui;
 use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use mojiscope::app::InspectorApp;
 use mojiscope::state::Settings;
 
@@ -41,4 +42,9 @@ pub fn run_until(harness: &mut Harness<'_, InspectorApp>, done: impl Fn(&Inspect
         std::thread::sleep(Duration::from_millis(5));
     }
     panic!("the app never got there");
+}
+
+/// Whether the button labelled `label` can be clicked.
+pub fn is_enabled(harness: &Harness<'_, InspectorApp>, label: &str) -> bool {
+    !harness.get_by_label(label).accesskit_node().is_disabled()
 }
