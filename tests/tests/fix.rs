@@ -123,6 +123,50 @@ fn lost_characters_are_marked_and_reported() {
 }
 
 #[test]
+fn bytes_that_did_not_decode_are_reported_not_lost_in_silence() {
+    let scratch = Scratch::new();
+    // UTF-8 mojibake with a byte that is not UTF-8, read as UTF-8 as asked,
+    // and a U+FFFD the file holds as a character, which is not an error.
+    let input = scratch.write(
+        "broken.txt",
+        b"\xEF\xBB\xBF\xC3\x83\xC2\xA9t\xC3\x83\xC2\xA9 \xFF ok \xEF\xBF\xBD \xE3\x81\n",
+    );
+    let output = scratch.path("fixed.txt");
+    let result = run(
+        [
+            "fix",
+            "--encoding",
+            "utf-8",
+            &input,
+            "-o",
+            output.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(result.code(), Some(0), "{}", result.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&output).unwrap(),
+        "été \u{FFFD} ok \u{FFFD} \u{FFFD}\n"
+    );
+    assert!(
+        result.stderr.contains(
+            "broken.txt: 2 byte sequences did not decode as UTF-8 (the first at byte offset 13); \
+             each is U+FFFD in the output, and the bytes are lost"
+        ),
+        "{}",
+        result.stderr
+    );
+    // Text that decodes says nothing of it.
+    let result = run(["fix", "-"], "Ã©tÃ© \u{FFFD}\n".as_bytes());
+    result.assert_success();
+    assert!(
+        !result.stderr.contains("did not decode"),
+        "{}",
+        result.stderr
+    );
+}
+
+#[test]
 fn encoding_says_how_to_read_the_file() {
     let scratch = Scratch::new();
     // UTF-8 "Grüße" read as windows-1252 once and saved as windows-1252.

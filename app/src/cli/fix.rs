@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 use mojiscope_core::repair::{self, Change, Repair, Source};
@@ -15,6 +16,7 @@ use mojiscope_core::{
 use super::error::{CliError, display_name};
 use super::output::AtomicOutput;
 use super::{Success, count, encoding_for, read_input, stdout_error};
+use crate::analysis::count_errors;
 
 #[derive(Debug, Args)]
 pub struct FixArgs {
@@ -147,6 +149,9 @@ pub fn fix_command(
             if weak { " on weak evidence" } else { "" }
         ));
     }
+    if let Some(line) = decoding_errors(&file, &decoded, &bytes) {
+        details.push(line);
+    }
     if args.explain {
         details.extend(explain(&file, &decoded, &bytes, &repair));
     }
@@ -154,6 +159,30 @@ pub fn fix_command(
         summary: summary(&file, &repair, args.explain),
         details,
     })
+}
+
+/// A line for standard error when the bytes did not all decode: each error
+/// is U+FFFD in the text written, and the bytes it stood for are lost.
+fn decoding_errors(file: &str, decoded: &Decoded, bytes: &[u8]) -> Option<String> {
+    if !decoded.text.contains(char::REPLACEMENT_CHARACTER) {
+        return None;
+    }
+    // The U+FFFD may also be characters of the file: count the decoder's
+    // errors over the bytes after the byte order mark.
+    let body = bytes.get(decoded.bom_len..).unwrap_or_default();
+    let never = AtomicBool::new(false);
+    let counted = count_errors(body, &[decoded.encoding], &never)?;
+    let counted = counted.first()?;
+    let first = *counted.first_error_offsets.first()? + decoded.bom_len as u64;
+    Some(format!(
+        "{file}: {} as {} (the first at byte offset {first}); each is U+FFFD in the output, and the bytes are lost",
+        count(
+            counted.errors,
+            "byte sequence did not decode",
+            "byte sequences did not decode"
+        ),
+        decoded.encoding
+    ))
 }
 
 /// A line for standard error when something needs the user's eye: lost
