@@ -1177,4 +1177,47 @@ mod tests {
         assert_eq!(review.accepted_text(), "Un été à Paris\nМосква\n");
         assert_eq!(review_of("").accepted_text(), "");
     }
+
+    /// `cargo test -p mojiscope --lib -- --ignored --nocapture repair_file_speed`
+    /// (the test profile is optimised; figures in BENCHMARKS.md): the Repair
+    /// window's whole job (decode, repair in pieces, locating every change
+    /// in the bytes) on 10 MB of damaged text.
+    #[test]
+    #[ignore = "benchmark: cargo test -p mojiscope --lib -- --ignored --nocapture repair_file_speed"]
+    fn repair_file_speed() {
+        const SENTENCES: &str = include_str!("../../core/tests/repair/data/sentences.tsv");
+        let sentences: Vec<&str> = SENTENCES
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .filter_map(|line| line.split_once('\t').map(|(_, text)| text))
+            .collect();
+        // Each line UTF-8 read as windows-1252: as UTF-8 bytes, and as the
+        // windows-1252 bytes of a file saved after the misreading.
+        let mut text = String::new();
+        let mut line = 0;
+        while text.len() < 10_000_000 {
+            let sentence = sentences[line * 7 % sentences.len()];
+            text.push_str(
+                &WINDOWS_1252
+                    .decode_with_bom_handling(sentence.as_bytes(), BomHandling::None)
+                    .text,
+            );
+            text.push('\n');
+            line += 1;
+        }
+        let as_1252 = WINDOWS_1252.encode_fatal(&text).unwrap();
+        for (name, bytes, encoding) in [
+            ("UTF-8", text.as_bytes(), UTF_8),
+            ("windows-1252", &as_1252[..], WINDOWS_1252),
+        ] {
+            let started = std::time::Instant::now();
+            let outcome = run(bytes, request(encoding, BomHandling::Sniff));
+            println!(
+                "repair_file, {} kB of {name}, every line damaged: {:.2?}, {} proposals",
+                bytes.len() / 1000,
+                started.elapsed(),
+                outcome.proposals.len()
+            );
+        }
+    }
 }
