@@ -1,0 +1,460 @@
+//! Deciding a line: which chain, if any, repairs each suspect word.
+//!
+//! Every chain that improves some word of the line by enough reads the whole
+//! line ([`reading`]): what it gains over the words it repairs, less its
+//! prior and what it costs the line. The best reading takes the words it
+//! repairs, each by the margin it wins by over every other reading of that
+//! word, doing nothing included; the margin becomes the change's
+//! confidence.
+
+use super::score;
+use super::{
+    CONTEXT_BONUS, Chain, Decision, LEGACY_ON_UTF8_SHAPE, MAX_SUPPORT, MIN_GAIN_SHARE, MIN_MARGIN,
+    MIN_SINGLE_BYTE_WORDS, MIN_SUPPORTED_GAIN, SOURCE_BONUS, Word,
+};
+
+/// Where a line's decision keeps its tables between lines.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// For each chain id, its column in the line's readings, or
+    /// [`NO_COLUMN`].
+    columns: Vec<u32>,
+}
+
+const NO_COLUMN: u32 = u32::MAX;
+
+impl Scratch {
+    /// Makes room for chain ids below `chains`.
+    pub(super) fn make_room(&mut self, chains: usize) {
+        self.columns.resize(chains, NO_COLUMN);
+    }
+}
+
+/// What one chain makes of a line's suspicious words: its outcomes and
+/// gains are column `column` of the tables [`decide`] keeps.
+struct Reading {
+    chain: Chain,
+    column: usize,
+    score: f32,
+}
+
+/// What a line says about its words beyond their own text.
+pub(super) struct LineContext {
+    /// The script most letters of the line's plausible words are in.
+    pub(super) script: Option<score::Script>,
+}
+
+/// How a suspect word meets its neighbours across spaces, which is all a
+/// repair of it can change in the line's cost (see [`score::HAN_SPACE`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Edges {
+    /// Whether the word as it stands starts with Han or kana.
+    starts: bool,
+    /// Whether it ends with Han or kana.
+    ends: bool,
+    /// With a space just before the word: whether the character before
+    /// that space is Han or kana.
+    before: Option<bool>,
+    /// With a space just after the word: whether the character after that
+    /// space is Han or kana.
+    after: Option<bool>,
+    /// Whether the previous suspect word is that character's word.
+    joined: bool,
+}
+
+/// The [`Edges`] of each of `words` in `line` (which starts at `line_start`
+/// in the text).
+fn edges(line: &str, line_start: usize, words: &[Word]) -> Vec<Edges> {
+    let bytes = line.as_bytes();
+    let mut previous_end = None;
+    words
+        .iter()
+        .map(|word| {
+            let start = word.utf8_range.start - line_start;
+            let end = word.utf8_range.end - line_start;
+            let text = &line[start..end];
+            let before = (start > 0 && bytes[start - 1] == b' ')
+                .then(|| score::ends_with_han_or_kana(&bytes[..start - 1]));
+            let after = (bytes.get(end) == Some(&b' ')).then(|| {
+                line[end + 1..]
+                    .chars()
+                    .next()
+                    .is_some_and(score::is_han_or_kana)
+            });
+            let joined = before.is_some() && previous_end == Some(start - 1);
+            previous_end = Some(end);
+            Edges {
+                starts: text.chars().next().is_some_and(score::is_han_or_kana),
+                ends: score::ends_with_han_or_kana(text.as_bytes()),
+                before,
+                after,
+                joined,
+            }
+        })
+        .collect()
+}
+
+/// How many spaces with Han or kana on both sides the line gains and loses
+/// when each word with an outcome is replaced by it.
+fn han_spaces_changed(
+    words: &[Word],
+    outcomes: &[Option<usize>],
+    edges: &[Edges],
+) -> (usize, usize) {
+    let ends = |index: usize| match outcomes[index] {
+        Some(outcome) => {
+            words[index].repairs.outcomes[outcome]
+                .facts
+                .ends_han_or_kana
+        }
+        None => edges[index].ends,
+    };
+    let (mut gained, mut lost) = (0, 0);
+    let mut count = |before: bool, after: bool| {
+        gained += usize::from(after && !before);
+        lost += usize::from(before && !after);
+    };
+    for (index, word) in words.iter().enumerate() {
+        let Some(outcome) = outcomes[index] else {
+            continue;
+        };
+        let facts = &word.repairs.outcomes[outcome].facts;
+        let edge = &edges[index];
+        if let Some(left) = edge.before {
+            let left_now = if edge.joined { ends(index - 1) } else { left };
+            count(left && edge.starts, left_now && facts.starts_han_or_kana);
+        }
+        if let Some(right) = edge.after {
+            // A space between two replaced words counts with the second.
+            let next_joined = edges.get(index + 1).is_some_and(|next| next.joined);
+            if next_joined && outcomes[index + 1].is_some() {
+                continue;
+            }
+            count(edge.ends && right, facts.ends_han_or_kana && right);
+        }
+    }
+    (gained, lost)
+}
+
+/// The chains worth reading a line's suspect `words` with, and what each
+/// makes of each word: `outcomes[column * words.len() + word]` for the
+/// chain in `column`.
+fn chain_table(words: &[Word], scratch: &mut Scratch) -> (Vec<Chain>, Vec<Option<usize>>) {
+    // Only chains that improve some word by enough can win anything.
+    let columns = &mut scratch.columns;
+    let mut chains: Vec<Chain> = Vec::new();
+    let mut ids = Vec::new();
+    for word in words {
+        let repairs = &word.repairs;
+        for (&(chain, outcome), &id) in repairs.chains.iter().zip(&repairs.ids) {
+            let gain = word.cost - repairs.outcomes[outcome].cost + CONTEXT_BONUS;
+            let column = &mut columns[id as usize];
+            if gain >= MIN_SUPPORTED_GAIN && *column == NO_COLUMN {
+                *column = u32::try_from(chains.len()).unwrap_or(NO_COLUMN);
+                chains.push(chain);
+                ids.push(id);
+            }
+        }
+    }
+    let width = words.len();
+    let mut outcomes: Vec<Option<usize>> = vec![None; chains.len() * width];
+    for (index, word) in words.iter().enumerate() {
+        let repairs = &word.repairs;
+        for (&(_, outcome), &id) in repairs.chains.iter().zip(&repairs.ids) {
+            let column = columns[id as usize];
+            if column != NO_COLUMN {
+                let cell = &mut outcomes[column as usize * width + index];
+                if cell.is_none() {
+                    *cell = Some(outcome);
+                }
+            }
+        }
+    }
+    for id in ids {
+        columns[id as usize] = NO_COLUMN;
+    }
+    (chains, outcomes)
+}
+
+/// Picks, word by word, the chain that makes the whole line most plausible,
+/// and how sure that choice is.
+pub(super) fn decide(
+    line: &str,
+    line_start: usize,
+    words: &[Word],
+    context: &LineContext,
+    scratch: &mut Scratch,
+) -> Vec<Decision> {
+    let (chains, mut outcomes) = chain_table(words, scratch);
+    let width = words.len();
+    let edges = edges(line, line_start, words);
+    let mut gains = vec![0.0; chains.len() * width];
+    let mut readings: Vec<Reading> = chains
+        .into_iter()
+        .enumerate()
+        .filter_map(|(column, chain)| {
+            let cells = column * width..(column + 1) * width;
+            let score = reading(
+                chain,
+                &mut outcomes[cells.clone()],
+                &mut gains[cells],
+                words,
+                &edges,
+                context,
+            )?;
+            Some(Reading {
+                chain,
+                column,
+                score,
+            })
+        })
+        .collect();
+    // Best first; among equals the earlier chain, which is the more common.
+    readings.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // For each word, the best score of a reading for each of its outcomes
+    // (outcomes are distinct texts): a table of every word's outcomes.
+    let mut first_outcome = Vec::with_capacity(width);
+    let mut outcome_count = 0;
+    for word in words {
+        first_outcome.push(outcome_count);
+        outcome_count += word.repairs.outcomes.len();
+    }
+    let mut best_by_outcome = vec![f32::NEG_INFINITY; outcome_count];
+    for reading in &readings {
+        let column = &outcomes[reading.column * width..(reading.column + 1) * width];
+        for (index, outcome) in column.iter().enumerate() {
+            if let Some(outcome) = *outcome {
+                let best = &mut best_by_outcome[first_outcome[index] + outcome];
+                *best = best.max(reading.score);
+            }
+        }
+    }
+    let mut decisions = Vec::new();
+    let mut decided = vec![false; width];
+    for best in &readings {
+        if best.score <= 0.0 {
+            break;
+        }
+        for index in 0..width {
+            let Some(outcome) = outcomes[best.column * width + index] else {
+                continue;
+            };
+            if decided[index] {
+                continue;
+            }
+            // The best reading that makes something else of this word.
+            // (Readings that leave it alone are weighed by its gain.)
+            let others =
+                first_outcome[index]..first_outcome[index] + words[index].repairs.outcomes.len();
+            let rival = best_by_outcome[others]
+                .iter()
+                .enumerate()
+                .filter(|&(other, _)| other != outcome)
+                .map(|(_, &score)| score)
+                .fold(f32::NEG_INFINITY, f32::max);
+            // Against another reading of the word, and against leaving it:
+            // alone in its line, a word must pay for its chain's prior; with
+            // other words repaired by the same chain, it gets some of their
+            // evidence.
+            let gain = gains[best.column * width + index];
+            let others = best.score - gain;
+            let alone = if others > 0.0 {
+                gain + others.min(MAX_SUPPORT)
+            } else {
+                best.score
+            };
+            let margin = (best.score - rival).min(alone);
+            decided[index] = true;
+            decisions.push(Decision {
+                word: index,
+                chain: best.chain,
+                outcome,
+                confidence: confidence(margin),
+            });
+        }
+    }
+    decisions.sort_by_key(|decision| decision.word);
+    decisions
+}
+
+/// How `chain` reads the line's suspect `words`, or `None` if it repairs
+/// none of them. On entry `outcomes[i]` is the outcome it gives word `i`,
+/// if any; on return only the outcomes that improve their word enough are
+/// left, with their gains in `gains`. Returns the reading's score.
+fn reading(
+    chain: Chain,
+    outcomes: &mut [Option<usize>],
+    gains: &mut [f32],
+    words: &[Word],
+    edges: &[Edges],
+    context: &LineContext,
+) -> Option<f32> {
+    for (index, word) in words.iter().enumerate() {
+        let found = outcomes[index];
+        let gain = found.map_or(0.0, |outcome| {
+            let outcome = &word.repairs.outcomes[outcome];
+            let mut gain = word.cost - outcome.cost;
+            // Mojibake of UTF-8 read by a legacy decoder gives plausible
+            // characters too; its UTF-8 shape says what it really is.
+            gain -= LEGACY_ON_UTF8_SHAPE * score::small(outcome.utf8_shape.min(8));
+            // The real bytes decoding without error is evidence the text
+            // alone cannot give.
+            if outcome.from_source {
+                gain += SOURCE_BONUS;
+            }
+            // A word that the chain brings into the script of the rest of
+            // its line ("àðåñòó" into "аресту" among Russian words) fits.
+            if context.script.is_some()
+                && outcome.script == context.script
+                && word.script != outcome.script
+            {
+                gain += CONTEXT_BONUS;
+            }
+            gain
+        });
+        let viable = gain >= MIN_SUPPORTED_GAIN && gain >= MIN_GAIN_SHARE * word.cost;
+        if !viable {
+            outcomes[index] = None;
+        }
+        gains[index] = if viable { gain } else { 0.0 };
+    }
+    // A single-byte legacy decode ("windows-1251 read as windows-1252")
+    // turns any text into letters: no structure checks it. It needs several
+    // words, or a line whose other words are in the script it makes.
+    let single_byte = chain
+        .last()
+        .is_some_and(|step| step.decode_as.is_single_byte());
+    if single_byte {
+        let viable = outcomes.iter().flatten().count();
+        for (index, word) in words.iter().enumerate() {
+            let Some(outcome) = outcomes[index] else {
+                continue;
+            };
+            let repaired = word.repairs.outcomes[outcome].script;
+            let original = word.script;
+            // Letters turned into letters of the same script ("cz³owiek"
+            // into "człowiek") need two words; into another script, three,
+            // or the line's script.
+            let enough = if repaired == original {
+                viable >= MIN_SINGLE_BYTE_WORDS - 1
+            } else {
+                viable >= MIN_SINGLE_BYTE_WORDS
+                    || (repaired.is_some() && repaired == context.script)
+            };
+            if !enough {
+                outcomes[index] = None;
+                gains[index] = 0.0;
+            }
+        }
+    }
+    if outcomes.iter().all(Option::is_none) {
+        return None;
+    }
+    let score: f32 = gains.iter().sum();
+    // What the repaired words are, taken together.
+    let mut alphabet = score::Alphabet::ANY;
+    let mut brings_cjk = false;
+    for (word, outcome) in words.iter().zip(&*outcomes) {
+        if let Some(outcome) = *outcome {
+            let facts = &word.repairs.outcomes[outcome].facts;
+            alphabet = alphabet.and(facts.alphabet);
+            brings_cjk |= facts.has_cjk_range;
+        }
+    }
+    // The line's own cost only changes when a repair brings in Han or kana.
+    let line_cost = if brings_cjk {
+        let (gained, lost) = han_spaces_changed(words, outcomes, edges);
+        score::HAN_SPACE * (score::small(gained) - score::small(lost))
+    } else {
+        0.0
+    };
+    Some(score - chain.prior_cost() - line_cost - alphabet.cost())
+}
+
+/// Confidence from the margin a decision won by: 0.5 at [`MIN_MARGIN`],
+/// towards 1 above it and towards 0 below.
+fn confidence(margin: f32) -> f32 {
+    let excess = margin - MIN_MARGIN;
+    if excess >= 0.0 {
+        1.0 - 0.5 * (-excess / 4.0).exp()
+    } else {
+        0.5 * (excess / 2.0).exp()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::Range;
+    use std::rc::Rc;
+
+    use super::super::search::{Outcome, WordRepairs};
+    use super::super::{Change, apply_changes, segment};
+    use super::*;
+
+    #[test]
+    fn han_spaces_are_counted_where_words_change() {
+        // Every way of replacing some words of these lines changes the count of
+        // spaces between Han or kana exactly as counting the whole lines does.
+        let lines = [
+            "中国 人民 abc 日本",
+            "中  人 é,漢 カナ ",
+            " 한국 中 中 x 中",
+            "日本語 テスト ab 大韓 民国",
+        ];
+        let replacements = ["中", "ab", "カナ", "é", "한", "a中", "中a"];
+        for line in lines {
+            let ranges: Vec<Range<usize>> = segment::words(line, 0).collect();
+            for replacement in replacements {
+                for mask in 0..1_u32 << ranges.len() {
+                    let words: Vec<Word> = ranges
+                        .iter()
+                        .map(|range| Word {
+                            utf8_range: range.clone(),
+                            char_range: 0..0,
+                            cost: 0.0,
+                            script: None,
+                            repairs: Rc::new(WordRepairs {
+                                outcomes: vec![Outcome::new(
+                                    replacement.to_owned(),
+                                    Vec::new(),
+                                    0,
+                                    false,
+                                )],
+                                chains: Vec::new(),
+                                ids: Vec::new(),
+                            }),
+                        })
+                        .collect();
+                    let outcomes: Vec<Option<usize>> = (0..words.len())
+                        .map(|index| (mask & 1 << index != 0).then_some(0))
+                        .collect();
+                    let fixed = apply_changes(
+                        line,
+                        ranges
+                            .iter()
+                            .zip(&outcomes)
+                            .filter(|(_, outcome)| outcome.is_some())
+                            .map(|(range, _)| Change {
+                                utf8_range: range.clone(),
+                                char_range: 0..0,
+                                replacement: replacement.to_owned(),
+                                chain: Chain::EMPTY,
+                                confidence: 1.0,
+                                lost: Vec::new(),
+                            })
+                            .collect::<Vec<_>>()
+                            .iter(),
+                    );
+                    let (gained, lost) =
+                        han_spaces_changed(&words, &outcomes, &edges(line, 0, &words));
+                    let counted = score::HAN_SPACE * (score::small(gained) - score::small(lost));
+                    let expected = score::line_cost(&fixed) - score::line_cost(line);
+                    assert!(
+                        (counted - expected).abs() < f32::EPSILON,
+                        "{line:?} -> {fixed:?}: {counted} != {expected}"
+                    );
+                }
+            }
+        }
+    }
+}
