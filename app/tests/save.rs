@@ -334,6 +334,9 @@ fn a_file_opened_by_a_relative_path_saves_beside_itself() {
     let mut harness = app_with(&relative, Settings::default());
     open_save_as(&mut harness);
     choose_encoding(&mut harness, "windows-1252");
+    // The target is a name; the folder it is taken from is shown under it.
+    let folder = fs::canonicalize(dir.path()).unwrap();
+    harness.get_by_label(&format!("in {}", folder.display()));
     click_and_save(&mut harness, "Save");
     let saved = fs::read(dir.path().join("notes.windows-1252.txt")).unwrap();
     assert_eq!(saved, b"plain text\n");

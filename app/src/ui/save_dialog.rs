@@ -260,7 +260,9 @@ impl Open {
         }
     }
 
-    /// `notes.txt` saved as Shift_JIS: `notes.shift_jis.txt` beside it.
+    /// `notes.txt` saved as Shift_JIS: `notes.shift_jis.txt` beside it (a
+    /// name alone, which is taken from the document's folder; the dialog
+    /// shows the folder under it).
     fn suggested_target(&self) -> String {
         let document = &self.request.document;
         let stem = document
@@ -274,7 +276,7 @@ impl Open {
             "{stem}.{}{extension}",
             self.output_encoding().name().to_ascii_lowercase()
         );
-        self.directory().join(name).display().to_string()
+        name
     }
 
     /// Where the document is, as an absolute path: relative targets are
@@ -827,6 +829,13 @@ impl Open {
         let Some(target) = self.target_path() else {
             return;
         };
+        if Path::new(self.target.trim()).is_relative()
+            && let Some(folder) = target.parent()
+        {
+            // Shown without the ".." of a document opened by a relative path.
+            let folder = fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+            ui.label(RichText::new(format!("in {}", folder.display())).color(env.palette.weak_fg));
+        }
         let status = self.target_status(&target);
         let name = target
             .file_name()
