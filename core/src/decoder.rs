@@ -136,7 +136,7 @@ pub(crate) trait Handler {
     /// boundary (no byte consumed since the last item) with the rest of the
     /// input. It may return `Some((c, len))` only when handing `bytes[..len]`
     /// to [`handle`](Self::handle) one at a time would return
-    /// [`Step::Continue`] `len - 1` times and then [`Step::Scalar(c)`], and it
+    /// [`Step::Continue`] `len - 1` times and then [`Step::Scalar`]`(c)`, and it
     /// must then leave the state exactly as those calls would. Anything else
     /// (errors, pairs, skips, sequences cut off by the end of `bytes`, state
     /// changes) it declines with `None`, state untouched, and the driver goes

@@ -64,7 +64,7 @@
 //! | error with a code point (an encoder's) | [`EncoderResult::Unmappable`], [`Unmappable`] |
 //! | index, index code point, index pointer | [`Index`], [`Index::code_point`], [`Index::pointers`] |
 //! | a decoder's steps, numbers filled in | [`Encoding::explain`], [`Decoder::explain`], [`Explanation`] |
-//! | (beyond the standard) which encoding bytes are in | [`detect`], [`Detection`], [`Candidate`], [`Evidence`], [`Note`] |
+//! | (beyond the standard) which encoding bytes are in | [`detect()`], [`Detection`], [`Candidate`], [`Evidence`], [`Note`] |
 //!
 //! For teaching, [`Explanation`] gives the decoder's steps for some bytes as
 //! data ([`Step`], [`StepKind`], each with its [`Citation`]), from the same

@@ -91,7 +91,7 @@ pub(crate) struct TextStats {
     pub(crate) pairs: PairCounts,
     /// Whether `pairs` counts the pairs of ASCII characters too (for
     /// ISO-2022-JP, whose ASCII bytes need not decode to ASCII); otherwise
-    /// they are the sample's shared [`AsciiPairs`].
+    /// they are counted once for the whole sample and added by the scorer.
     pub(crate) ascii_pairs_included: bool,
     /// How many of the sample's bytes were examined.
     pub(crate) bytes: u64,
@@ -381,7 +381,7 @@ impl ByteCounts {
     }
 
     /// The stats of decoding the sample byte by byte with `table`. Its pairs
-    /// are left empty: [`crate::detect`] scores the byte pairs directly.
+    /// are left empty: [`crate::detect()`] scores the byte pairs directly.
     pub(crate) fn stats(
         &self,
         table: &ByteTable,
