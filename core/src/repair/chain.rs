@@ -11,7 +11,8 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::decoder::BomHandling;
+use crate::decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
+use crate::encoder::{EncodeErrorMode, Encoder, EncoderResult};
 use crate::encoding::{
     BIG5, EUC_JP, EUC_KR, Encoding, GBK, IBM866, KOI8_R, KOI8_U, MACINTOSH, SHIFT_JIS, UTF_8,
     WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1253, WINDOWS_1254, WINDOWS_1257,
@@ -40,12 +41,27 @@ impl EncodeAs {
 
     /// Encodes `text`, or `None` if a character has no byte here.
     pub(crate) fn encode(self, text: &str) -> Option<Vec<u8>> {
+        let mut bytes = Vec::with_capacity(text.len());
+        self.encode_into(text, &mut bytes).then_some(bytes)
+    }
+
+    /// Encodes `text` into `bytes`, replacing what they held; false if a
+    /// character has no byte here (what `bytes` then holds means nothing).
+    pub(crate) fn encode_into(self, text: &str, bytes: &mut Vec<u8>) -> bool {
+        bytes.clear();
         match self {
-            Self::Encoding(encoding) => encoding.encode_fatal(text).ok(),
-            Self::Isomorphic => text
-                .chars()
-                .map(|c| u8::try_from(u32::from(c)).ok())
-                .collect(),
+            Self::Encoding(encoding) => {
+                let mut encoder = Encoder::new(encoding, EncodeErrorMode::Fatal);
+                matches!(
+                    encoder.encode(text, true, bytes).0,
+                    EncoderResult::InputEmpty
+                )
+            }
+            Self::Isomorphic => text.chars().all(|c| {
+                u8::try_from(u32::from(c))
+                    .map(|byte| bytes.push(byte))
+                    .is_ok()
+            }),
         }
     }
 
@@ -147,10 +163,20 @@ impl Step {
 
     /// Decodes bytes as `decode_as` in fatal mode, with no BOM handling.
     pub(crate) fn decode(self, bytes: &[u8]) -> Option<String> {
-        self.decode_as
-            .decode_fatal(bytes, BomHandling::None)
-            .ok()
-            .map(|(text, _)| text)
+        let mut text = String::with_capacity(bytes.len());
+        self.decode_into(bytes, &mut text).then_some(text)
+    }
+
+    /// [`Step::decode`] into `text`, replacing what it held; false if the
+    /// bytes do not decode (what `text` then holds means nothing). A search
+    /// decodes many bytes that do not: they cost no allocation this way.
+    pub(crate) fn decode_into(self, bytes: &[u8], text: &mut String) -> bool {
+        text.clear();
+        let mut decoder = Decoder::new(self.decode_as, DecodeErrorMode::Fatal, BomHandling::None);
+        matches!(
+            decoder.decode(bytes, true, text).0,
+            DecoderResult::InputEmpty
+        )
     }
 
     /// Whether this step undoes "UTF-8 read as something else".

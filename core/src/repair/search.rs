@@ -194,18 +194,25 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
     // Windows-1252 and ISO-8859-1 as bytes give the same bytes for most
     // text, and then the same decodes: the bytes decoded by every decoder
     // last, and for each decoder the expansion it gave, if any.
-    let mut last: Option<(Vec<u8>, [Option<usize>; DECODERS.len()])> = None;
+    let mut last: Option<[Option<usize>; DECODERS.len()]> = None;
+    // The buffers each encode and decode is made in: only a decode that
+    // gives a new text is kept (copied out).
+    let (mut bytes, mut last_bytes, mut decoded) = (Vec::new(), Vec::new(), String::new());
     let mut expansions: Vec<Expansion> = Vec::new();
     for (bit, &encode_as) in UTF8_MISREADS.iter().enumerate() {
         let from_source = source.filter(|source| source.encode_as == encode_as);
-        let bytes = match from_source {
-            Some(source) => source.bytes.to_vec(),
-            None if mask & (1 << bit) != 0 => match encode_as.encode(text) {
-                Some(bytes) => bytes,
-                None => continue,
-            },
+        match from_source {
+            Some(source) => {
+                bytes.clear();
+                bytes.extend_from_slice(source.bytes);
+            }
+            None if mask & (1 << bit) != 0 => {
+                if !encode_as.encode_into(text, &mut bytes) {
+                    continue;
+                }
+            }
             None => continue,
-        };
+        }
         let legacy_too = matches!(
             encode_as,
             EncodeAs::Encoding(encoding) if encoding == WINDOWS_1252
@@ -215,25 +222,23 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
         } else {
             &DECODERS[..1]
         };
-        let known = match &last {
-            Some((known, found)) if legacy_too && *known == bytes => Some(*found),
-            _ => None,
-        };
+        let known = last.filter(|_| legacy_too && last_bytes == bytes);
         let mut found = [None; DECODERS.len()];
         for (number, &decode_as) in decoders.iter().enumerate() {
             let step = Step {
                 encode_as,
                 decode_as,
             };
-            let decoded = match known {
-                Some(known) => match known[number] {
+            let text_out = if let Some(known) = known {
+                match known[number] {
                     Some(index) => expansions[index].decoded.clone(),
                     None => continue,
-                },
-                None => match step.decode(&bytes) {
-                    Some(decoded) if decoded != text => decoded,
-                    _ => continue,
-                },
+                }
+            } else {
+                if !step.decode_into(&bytes, &mut decoded) || decoded == text {
+                    continue;
+                }
+                decoded.clone()
             };
             let utf8_shape = if decode_as == UTF_8 {
                 0
@@ -243,13 +248,14 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
             found[number] = Some(expansions.len());
             expansions.push(Expansion {
                 step,
-                decoded,
+                decoded: text_out,
                 utf8_shape,
                 from_source: from_source.is_some(),
             });
         }
         if legacy_too {
-            last = Some((bytes, found));
+            last = Some(found);
+            std::mem::swap(&mut last_bytes, &mut bytes);
         }
     }
     expansions
