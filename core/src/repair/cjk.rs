@@ -8,6 +8,8 @@
 //! in those sets is a language model of sorts, and needs no data beyond the
 //! indexes the engine already has.
 
+use std::sync::OnceLock;
+
 use mojiscope_indexes::{big5, euc_kr, gb18030, jis0208};
 
 /// How common a character is in one language's character set.
@@ -101,9 +103,52 @@ pub(crate) fn ks_x_1001(c: char) -> Tier {
     }
 }
 
+/// How common a Han character is in each national character set, in the
+/// order Japanese (JIS X 0208), simplified Chinese (GB 2312), traditional
+/// Chinese (Big5) and Korean (KS X 1001).
+pub(crate) fn han_tiers(c: char) -> [Tier; 4] {
+    // The unified ideographs, which almost all Han text is made of, from a
+    // table worked out once (each tier otherwise takes a lookup or four).
+    const FIRST: u32 = 0x4E00;
+    const LAST: u32 = 0x9FFF;
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    let code = u32::from(c);
+    if !(FIRST..=LAST).contains(&code) {
+        return compute_han_tiers(c);
+    }
+    let table = TABLE.get_or_init(|| {
+        (FIRST..=LAST)
+            .map(|code| {
+                let tiers = char::from_u32(code).map_or([Tier::Absent; 4], compute_han_tiers);
+                tiers.iter().enumerate().fold(0, |packed, (place, &tier)| {
+                    packed | (tier as u8) << (2 * place)
+                })
+            })
+            .collect()
+    });
+    let packed = table[(code - FIRST) as usize];
+    std::array::from_fn(|place| match packed >> (2 * place) & 3 {
+        0 => Tier::Common,
+        1 => Tier::Rare,
+        2 => Tier::Extension,
+        _ => Tier::Absent,
+    })
+}
+
+fn compute_han_tiers(c: char) -> [Tier; 4] {
+    [jis0208(c), gb2312(c), big5(c), ks_x_1001(c)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_han_table_says_what_the_lookups_say() {
+        for c in ('\u{4DFF}'..='\u{A000}').chain(['中', '日', '語', '한', 'a']) {
+            assert_eq!(han_tiers(c), compute_han_tiers(c), "{c}");
+        }
+    }
 
     #[test]
     fn levels_follow_the_character_sets() {

@@ -72,7 +72,7 @@ impl Script {
 }
 
 /// What the scorer knows of one character.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Info {
     pub(crate) kind: Kind,
     pub(crate) script: Script,
@@ -132,6 +132,10 @@ pub(crate) fn info(c: char) -> Info {
                 .collect()
         });
         return table[code as usize];
+    }
+    // The unified ideographs: what legacy decodes mostly make.
+    if (0x4E00..=0x9FFF).contains(&code) {
+        return Info::letter(Script::Han, 0.0);
     }
     compute_info(c)
 }
@@ -391,10 +395,11 @@ impl CjkCosts {
     fn add(&mut self, c: char, script: Script) {
         match script {
             Script::Han => {
-                self.japanese += tier_cost(cjk::jis0208(c), [0.0, 1.5, 2.5, 3.5]);
-                self.simplified += tier_cost(cjk::gb2312(c), [0.0, 1.5, 2.5, 3.5]);
-                self.traditional += tier_cost(cjk::big5(c), [0.0, 1.5, 2.5, 3.5]);
-                self.korean += tier_cost(cjk::ks_x_1001(c), [1.0, 2.0, 3.5, 3.5]);
+                let [japanese, simplified, traditional, korean] = cjk::han_tiers(c);
+                self.japanese += tier_cost(japanese, [0.0, 1.5, 2.5, 3.5]);
+                self.simplified += tier_cost(simplified, [0.0, 1.5, 2.5, 3.5]);
+                self.traditional += tier_cost(traditional, [0.0, 1.5, 2.5, 3.5]);
+                self.korean += tier_cost(korean, [1.0, 2.0, 3.5, 3.5]);
             }
             Script::Kana => {
                 self.simplified += 2.0;
@@ -865,6 +870,13 @@ mod tests {
             "Za¿ó³æ",
         ] {
             assert_implausible(word);
+        }
+    }
+
+    #[test]
+    fn the_shortcuts_know_what_is_worked_out() {
+        for c in ('\0'..=char::MAX).step_by(7).chain('\u{4E00}'..='\u{9FFF}') {
+            assert_eq!(info(c), compute_info(c), "{c:?}");
         }
     }
 
