@@ -263,3 +263,85 @@ pub(crate) fn check_encode(
         );
     }
 }
+
+/// All of `bytes` decoded by this crate in replacement mode, without BOM
+/// handling.
+pub(crate) fn decode_replacing(encoding: &'static Encoding, bytes: &[u8]) -> String {
+    let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+    let mut text = String::new();
+    let _ = decoder.decode(bytes, true, &mut text);
+    text
+}
+
+/// What an encoding does otherwise than the oracle, one entry each.
+pub(crate) struct Differences<T> {
+    encoding: &'static Encoding,
+    found: Vec<T>,
+}
+
+impl<T: std::fmt::Debug> Differences<T> {
+    /// Fails with how many differences there are, and the first ones.
+    #[track_caller]
+    pub(crate) fn assert_none(&self) {
+        assert!(
+            self.found.is_empty(),
+            "{}: {} differences, first: {:02X?}",
+            self.encoding,
+            self.found.len(),
+            &self.found[..self.found.len().min(5)]
+        );
+    }
+}
+
+/// Each sequence of `prefix` and two bytes (every pair) that this crate
+/// decodes ([`decode_replacing`]) otherwise than `oracle`: the bytes, our
+/// text, the oracle's.
+pub(crate) fn pair_differences(
+    encoding: &'static Encoding,
+    oracle: &'static encoding_rs::Encoding,
+    prefix: &[u8],
+) -> Differences<(Vec<u8>, String, String)> {
+    let mut found = Vec::new();
+    let mut bytes = prefix.to_vec();
+    for first in 0..=255_u8 {
+        for second in 0..=255_u8 {
+            bytes.truncate(prefix.len());
+            bytes.extend_from_slice(&[first, second]);
+            let ours = decode_replacing(encoding, &bytes);
+            let (theirs, _) = oracle.decode_without_bom_handling(&bytes);
+            if ours != theirs {
+                found.push((bytes.clone(), ours, theirs.into_owned()));
+            }
+        }
+    }
+    Differences { encoding, found }
+}
+
+/// Each scalar value that this crate encodes (the standard's encode, html
+/// mode) otherwise than `oracle`: the character, our bytes, the oracle's.
+/// Blocks of 256 code points are compared first, then one character at a
+/// time where a block differs.
+pub(crate) fn scalar_differences(
+    encoding: &'static Encoding,
+    oracle: &'static encoding_rs::Encoding,
+) -> Differences<(char, Vec<u8>, Vec<u8>)> {
+    let mut found = Vec::new();
+    for block in 0..=0x10FF_u32 {
+        let text: String = (block << 8..(block + 1) << 8)
+            .filter_map(char::from_u32)
+            .collect();
+        let (theirs, _, _) = oracle.encode(&text);
+        if encoding.encode(&text).0 == *theirs {
+            continue;
+        }
+        for c in text.chars() {
+            let one = c.to_string();
+            let (theirs, _, _) = oracle.encode(&one);
+            let ours = encoding.encode(&one).0;
+            if ours != *theirs {
+                found.push((c, ours, theirs.into_owned()));
+            }
+        }
+    }
+    Differences { encoding, found }
+}

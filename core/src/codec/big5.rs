@@ -209,7 +209,9 @@ pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
 mod tests {
     use crate::BIG5;
     use crate::provenance::DecodeErrorKind::*;
-    use crate::testing::{Item::*, check_decode, check_encode};
+    use crate::testing::{
+        Item::*, check_decode, check_encode, pair_differences, scalar_differences,
+    };
 
     // Decoder.
 
@@ -457,76 +459,13 @@ mod tests {
 
     // Differential tests against encoding_rs.
 
-    fn ours_decode(bytes: &[u8]) -> String {
-        let mut decoder = crate::Decoder::new(
-            BIG5,
-            crate::DecodeErrorMode::Replacement,
-            crate::BomHandling::None,
-        );
-        let mut text = String::new();
-        let _ = decoder.decode(bytes, true, &mut text);
-        text
-    }
-
-    fn ours_encode(text: &str) -> Vec<u8> {
-        let mut encoder = crate::Encoder::new(BIG5, crate::EncodeErrorMode::Html);
-        let mut bytes = Vec::new();
-        let mut rest = text;
-        loop {
-            let (result, read) = encoder.encode(rest, true, &mut bytes);
-            rest = &rest[read..];
-            if result == crate::EncoderResult::InputEmpty {
-                return bytes;
-            }
-        }
-    }
-
     #[test]
-    fn every_two_byte_sequence_matches_encoding_rs() {
-        let mut differences = Vec::new();
-        for lead in 0x81..=0xFE_u8 {
-            for trail in 0x00..=0xFF_u8 {
-                let bytes = [lead, trail];
-                let (expected, _) = encoding_rs::BIG5.decode_without_bom_handling(&bytes);
-                if ours_decode(&bytes) != expected {
-                    differences.push(bytes);
-                }
-            }
-        }
-        assert!(
-            differences.is_empty(),
-            "{} differences, first {:02X?}",
-            differences.len(),
-            &differences[..differences.len().min(10)]
-        );
+    fn every_byte_pair_matches_encoding_rs() {
+        pair_differences(BIG5, encoding_rs::BIG5, b"").assert_none();
     }
 
     #[test]
     fn every_scalar_value_matches_encoding_rs() {
-        let mut differences = Vec::new();
-        // Blocks of 256 code points, then one at a time where a block differs.
-        for block in 0..=0x10FF_u32 {
-            let text: String = (block << 8..(block + 1) << 8)
-                .filter_map(char::from_u32)
-                .collect();
-            let (expected, _, _) = encoding_rs::BIG5.encode(&text);
-            if ours_encode(&text) == *expected {
-                continue;
-            }
-            for c in text.chars() {
-                let one = c.to_string();
-                let (expected, _, _) = encoding_rs::BIG5.encode(&one);
-                let actual = ours_encode(&one);
-                if actual != *expected {
-                    differences.push((c, actual, expected.into_owned()));
-                }
-            }
-        }
-        assert!(
-            differences.is_empty(),
-            "{} differences, first {:02X?}",
-            differences.len(),
-            &differences[..differences.len().min(10)]
-        );
+        scalar_differences(BIG5, encoding_rs::BIG5).assert_none();
     }
 }

@@ -165,10 +165,10 @@ pub(crate) fn pointer_bytes(pointer: u16) -> (u8, u8) {
 #[cfg(test)]
 mod tests {
     use crate::EUC_KR;
-    use crate::decoder::{BomHandling, DecodeErrorMode, Decoder};
-    use crate::encoder::{EncodeErrorMode, Encoder};
     use crate::provenance::DecodeErrorKind::*;
-    use crate::testing::{Item::*, check_decode, check_encode};
+    use crate::testing::{
+        Item::*, check_decode, check_encode, pair_differences, scalar_differences,
+    };
 
     #[test]
     fn decodes_ascii_and_pairs() {
@@ -273,64 +273,13 @@ mod tests {
         check_encode(EUC_KR, "\u{80}😀", b"&#128;&#128512;", &['\u{80}', '😀']);
     }
 
-    /// Decodes with this crate in replacement mode, without BOM handling.
-    fn decode(bytes: &[u8]) -> String {
-        let mut decoder = Decoder::new(EUC_KR, DecodeErrorMode::Replacement, BomHandling::None);
-        let mut text = String::new();
-        let _ = decoder.decode(bytes, true, &mut text);
-        text
-    }
-
-    /// Encodes with this crate in html mode.
-    fn encode(text: &str) -> Vec<u8> {
-        let mut encoder = Encoder::new(EUC_KR, EncodeErrorMode::Html);
-        let mut bytes = Vec::new();
-        let mut rest = text;
-        while !rest.is_empty() {
-            let (_, read) = encoder.encode(rest, true, &mut bytes);
-            rest = &rest[read..];
-        }
-        bytes
-    }
-
     #[test]
     fn every_byte_pair_matches_encoding_rs() {
-        let mut differences = Vec::new();
-        for first in 0..=255u8 {
-            for second in 0..=255u8 {
-                let bytes = [first, second];
-                let ours = decode(&bytes);
-                let (theirs, _) = encoding_rs::EUC_KR.decode_without_bom_handling(&bytes);
-                if ours != theirs {
-                    differences.push((bytes, ours, theirs.into_owned()));
-                }
-            }
-        }
-        assert!(
-            differences.is_empty(),
-            "{} differences, first: {:?}",
-            differences.len(),
-            differences.first()
-        );
+        pair_differences(EUC_KR, encoding_rs::EUC_KR, b"").assert_none();
     }
 
     #[test]
     fn every_scalar_value_matches_encoding_rs() {
-        let mut differences = Vec::new();
-        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
-            let mut buffer = [0; 4];
-            let text = c.encode_utf8(&mut buffer);
-            let ours = encode(text);
-            let (theirs, _, _) = encoding_rs::EUC_KR.encode(text);
-            if ours != *theirs {
-                differences.push((c, ours, theirs.into_owned()));
-            }
-        }
-        assert!(
-            differences.is_empty(),
-            "{} differences, first: {:?}",
-            differences.len(),
-            differences.first()
-        );
+        scalar_differences(EUC_KR, encoding_rs::EUC_KR).assert_none();
     }
 }
