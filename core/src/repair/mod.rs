@@ -215,6 +215,11 @@ const MAX_THREADS: usize = 8;
 /// How many parts to repair `text` in: one per thread the machine runs at
 /// once, as long as each holds [`MIN_PART_BYTES`].
 fn parts(text: &str) -> usize {
+    // Asking the system how many threads it runs costs more than repairing
+    // a short text.
+    if text.len() < 2 * MIN_PART_BYTES {
+        return 1;
+    }
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     (text.len() / MIN_PART_BYTES).clamp(1, threads.min(MAX_THREADS))
 }
