@@ -16,9 +16,10 @@
 use std::fmt;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 
-use mojiscope_core::repair::{self, Chain, Change, Source};
+use mojiscope_core::repair::{self, Chain, Change, Repair, Source};
 use mojiscope_core::{
     BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding,
     SkipReason,
@@ -173,51 +174,35 @@ fn repair_in_pieces(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Option<RepairOutcome>, RepairError> {
-    let cancelled = || cancel.load(Ordering::Relaxed);
     let Some((text, encoding)) = decode(bytes, request, limit, cancel, progress)? else {
         return Ok(None);
     };
     // A single-byte decode (never with a byte order mark) makes a character
     // of each byte: the repair can read the bytes behind any span of text.
-    let source = encoding.is_single_byte().then_some(bytes);
-    let mut proposals = Vec::new();
-    let mut utf8_start = 0;
-    let mut char_start = 0;
-    while utf8_start < text.len() {
-        if cancelled() {
-            return Ok(None);
-        }
-        let utf8_end = piece_end(&text, utf8_start, piece);
-        let piece_text = &text[utf8_start..utf8_end];
-        let chars = piece_text.chars().count();
-        let piece_source = source
-            .and_then(|bytes| bytes.get(char_start..char_start + chars))
-            .map(|bytes| Source { bytes, encoding });
-        let found = match piece_source {
-            Some(source) => repair::repair_with_source(piece_text, source),
-            None => repair::repair(piece_text),
-        };
-        let first = proposals.len();
-        let sure = found.changes.into_iter().map(|change| (change, true));
-        let unsure = found.suggestions.into_iter().map(|change| (change, false));
-        for (mut change, is_sure) in sure.chain(unsure) {
-            change.utf8_range = shift(&change.utf8_range, utf8_start);
-            change.char_range = shift(&change.char_range, char_start);
-            proposals.push(Proposal {
-                change,
-                is_sure,
-                bytes: ByteSpan::default(),
-                line: 0,
-            });
-        }
-        proposals[first..].sort_by_key(|proposal| proposal.change.utf8_range.start);
-        utf8_start = utf8_end;
-        char_start += chars;
+    let source = encoding
+        .is_single_byte()
+        .then_some(Source { bytes, encoding });
+    let found = repair_text(&text, source, piece, cancel, &mut |done| {
         progress(
-            scaled(DECODED_AT, REPAIRED_AT, utf8_start, text.len()),
+            scaled(DECODED_AT, REPAIRED_AT, done, text.len()),
             PROGRESS_TOTAL,
         );
-    }
+    });
+    let Some(found) = found else {
+        return Ok(None);
+    };
+    let sure = found.changes.into_iter().map(|change| (change, true));
+    let unsure = found.suggestions.into_iter().map(|change| (change, false));
+    let mut proposals: Vec<Proposal> = sure
+        .chain(unsure)
+        .map(|(change, is_sure)| Proposal {
+            change,
+            is_sure,
+            bytes: ByteSpan::default(),
+            line: 0,
+        })
+        .collect();
+    proposals.sort_by_key(|proposal| proposal.change.utf8_range.start);
     number_lines(&text, &mut proposals);
     let ranges: Vec<Range<usize>> = proposals
         .iter()
@@ -240,6 +225,113 @@ fn repair_in_pieces(
         proposals,
         error_offsets,
     }))
+}
+
+/// The most threads one repair uses.
+const MAX_REPAIR_THREADS: usize = 8;
+
+/// How many threads [`repair_text`] repairs on: as many as the machine
+/// runs at once, at most [`MAX_REPAIR_THREADS`].
+pub fn repair_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(MAX_REPAIR_THREADS)
+}
+
+/// Repairs `text` (decoded from `source`, if given) a piece of whole lines
+/// of about `piece` bytes at a time, on as many threads as the machine runs
+/// at once (at most [`MAX_REPAIR_THREADS`]): each line is judged on its own,
+/// so the pieces' changes, shifted to where each piece starts, are what one
+/// repair of the whole text finds. `progress` hears how many bytes of text
+/// are done. `None` if `cancel` was set.
+pub fn repair_text(
+    text: &str,
+    source: Option<Source<'_>>,
+    piece: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(usize),
+) -> Option<Repair> {
+    // Each piece: its text, where it starts (UTF-8 and characters), and the
+    // bytes behind it.
+    let mut pieces = Vec::new();
+    let (mut utf8_start, mut char_start) = (0, 0);
+    while utf8_start < text.len() {
+        let utf8_end = piece_end(text, utf8_start, piece);
+        let piece_text = &text[utf8_start..utf8_end];
+        let chars = piece_text.chars().count();
+        let piece_source = source.and_then(|source| {
+            let bytes = source.bytes.get(char_start..char_start + chars)?;
+            Some(Source { bytes, ..source })
+        });
+        pieces.push((piece_text, utf8_start, char_start, piece_source));
+        utf8_start = utf8_end;
+        char_start += chars;
+    }
+    let repair_piece = |index: usize| -> Repair {
+        let (piece_text, utf8_start, char_start, piece_source) = pieces[index];
+        let mut found = match piece_source {
+            Some(source) => repair::repair_with_source(piece_text, source),
+            None => repair::repair(piece_text),
+        };
+        for change in found.changes.iter_mut().chain(&mut found.suggestions) {
+            change.utf8_range = shift(&change.utf8_range, utf8_start);
+            change.char_range = shift(&change.char_range, char_start);
+        }
+        found
+    };
+    let threads = repair_threads().min(pieces.len());
+    let mut found: Vec<Option<Repair>> = vec![None; pieces.len()];
+    let next = AtomicUsize::new(0);
+    let pieces = &pieces;
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        let mut started = 0;
+        for number in 0..threads {
+            let sender = sender.clone();
+            let (next, repair_piece) = (&next, &repair_piece);
+            let worker = move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= pieces.len() || cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if sender.send((index, repair_piece(index))).is_err() {
+                        return;
+                    }
+                }
+            };
+            let spawned = std::thread::Builder::new()
+                .name(format!("repair:{number}"))
+                .spawn_scoped(scope, worker);
+            started += usize::from(spawned.is_ok());
+        }
+        drop(sender);
+        if started == 0 {
+            // No thread could be started: the pieces are repaired here.
+            while let Some(index) = (!cancel.load(Ordering::Relaxed))
+                .then(|| next.fetch_add(1, Ordering::Relaxed))
+                .filter(|&index| index < pieces.len())
+            {
+                found[index] = Some(repair_piece(index));
+                progress(pieces[index].1 + pieces[index].0.len());
+            }
+            return;
+        }
+        let mut done = 0;
+        for (index, repair) in receiver {
+            done += pieces[index].0.len();
+            found[index] = Some(repair);
+            progress(done);
+        }
+    });
+    let mut repair = Repair::default();
+    for piece in found {
+        // A piece missing: cancelled.
+        let piece = piece?;
+        repair.changes.extend(piece.changes);
+        repair.suggestions.extend(piece.suggestions);
+    }
+    Some(repair)
 }
 
 /// Decodes the whole of `bytes` into a string, as the pane does; `None` if
@@ -923,6 +1015,51 @@ mod tests {
             ByteSpan::new(start, start + len)
         );
         assert_eq!(outcome.proposals[0].change.replacement, "été");
+    }
+
+    #[test]
+    fn pieces_on_threads_find_what_one_repair_finds() {
+        let lines = [
+            "DÃ©claration universelle des droits de lâ€™homme",
+            "Déclaration universelle",
+            "РњРѕСЃРєРІР° Ð¸ ÐŸÐµÑ‚ÐµÑ€Ð±ÑƒÑ€Ð³",
+            "",
+            "–¾“ú‚Ì’© BogotÃ¡, Ã?ndice",
+            "plain ASCII line",
+        ];
+        let mut text = String::new();
+        for n in 0..120 {
+            text.push_str(lines[n % lines.len()]);
+            text.push('\n');
+        }
+        text.push_str("ÃƒÂ©tÃƒÂ© at the end, with no line feed");
+        let whole = repair::repair(&text);
+        assert!(whole.changes.len() > 60 && !whole.suggestions.is_empty());
+        let never = AtomicBool::new(false);
+        for piece in [1, 100, 1000, usize::MAX] {
+            let mut reports = Vec::new();
+            let found = repair_text(&text, None, piece, &never, &mut |done| reports.push(done));
+            assert_eq!(found.as_ref(), Some(&whole), "pieces of {piece}");
+            assert_eq!(reports.last(), Some(&text.len()));
+            assert!(reports.is_sorted());
+        }
+        // With the bytes behind the text (the same text's UTF-8 read as
+        // windows-1252 once more), each piece gets its own.
+        let bytes = text.as_bytes();
+        let misread = WINDOWS_1252
+            .decode_with_bom_handling(bytes, BomHandling::None)
+            .text;
+        let source = Source {
+            bytes,
+            encoding: WINDOWS_1252,
+        };
+        let whole = repair::repair_with_source(&misread, source);
+        assert!(whole.changes.len() > 60);
+        let found = repair_text(&misread, Some(source), 100, &never, &mut |_| {});
+        assert_eq!(found, Some(whole));
+        // Cancelled: nothing.
+        let cancelled = AtomicBool::new(true);
+        assert_eq!(repair_text(&text, None, 100, &cancelled, &mut |_| {}), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
-use mojiscope_core::repair::{self, Change, Repair, Source};
+use mojiscope_core::repair::{Change, Repair, Source};
 use mojiscope_core::{
     BomHandling, Encoding, UTF_8, bom_sniff, detect, utf8_decode_without_bom_or_fail,
 };
@@ -17,6 +17,7 @@ use super::error::{CliError, display_name};
 use super::output::AtomicOutput;
 use super::{Success, count, encoding_for, read_input, stdout_error};
 use crate::analysis::count_errors;
+use crate::repair::{repair_text, repair_threads};
 
 #[derive(Debug, Args)]
 pub struct FixArgs {
@@ -112,17 +113,17 @@ pub fn fix_command(
         .transpose()?;
     let bytes = read_input(&args.input, stdin)?;
     let decoded = decode_for_repair(&bytes, requested);
-    let repair = if decoded.encoding.is_single_byte() {
-        repair::repair_with_source(
-            &decoded.text,
-            Source {
-                bytes: &bytes,
-                encoding: decoded.encoding,
-            },
-        )
-    } else {
-        repair::repair(&decoded.text)
-    };
+    // Bytes a single-byte decoder read one for one: the repair can use them.
+    let source = decoded.encoding.is_single_byte().then_some(Source {
+        bytes: &bytes,
+        encoding: decoded.encoding,
+    });
+    let never = AtomicBool::new(false);
+    // One piece per thread: nothing to report on the way, and each piece
+    // reuses what it learnt of the words it met longest.
+    let piece = decoded.text.len().div_ceil(repair_threads());
+    let repair = repair_text(&decoded.text, source, piece, &never, &mut |_| {})
+        .expect("the repair is only cancelled through its flag, which stays unset");
     let repaired = repair.apply(&decoded.text);
     if let (Some(output), Some(path)) = (output, &args.output) {
         let name = display_name(path);

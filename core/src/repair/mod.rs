@@ -185,11 +185,11 @@ pub struct Source<'a> {
 
 /// Finds and undoes the mojibake in `text`.
 ///
-/// A text of a megabyte or more is repaired on several threads, one part of
-/// its lines each (lines are judged on their own, so the result is the
-/// same).
+/// Each line is judged on its own: a caller may repair a long text a part of
+/// whole lines at a time (on threads of its own, say) and join the parts'
+/// changes, shifted to where each part starts, and find what one call finds.
 pub fn repair(text: &str) -> Repair {
-    repair_in_parts(text, None, parts(text))
+    Repairer::new(text, None).run()
 }
 
 /// As [`repair`], for a text decoded from `source`. The source is used only
@@ -203,69 +203,7 @@ pub fn repair_with_source(text: &str, source: Source<'_>) -> Repair {
             .decode_with_bom_handling(source.bytes, BomHandling::None)
             .text
             == text;
-    let source = usable.then_some(source);
-    repair_in_parts(text, source, parts(text))
-}
-
-/// The least a part of a text repaired on a thread of its own holds.
-const MIN_PART_BYTES: usize = 512 * 1024;
-/// The most threads one repair uses.
-const MAX_THREADS: usize = 8;
-
-/// How many parts to repair `text` in: one per thread the machine runs at
-/// once, as long as each holds [`MIN_PART_BYTES`].
-fn parts(text: &str) -> usize {
-    // Asking the system how many threads it runs costs more than repairing
-    // a short text.
-    if text.len() < 2 * MIN_PART_BYTES {
-        return 1;
-    }
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    (text.len() / MIN_PART_BYTES).clamp(1, threads.min(MAX_THREADS))
-}
-
-/// Repairs `text` in `parts` parts of whole lines, each on a thread of its
-/// own when there is more than one.
-fn repair_in_parts(text: &str, source: Option<Source<'_>>, parts: usize) -> Repair {
-    if parts <= 1 {
-        return Repairer::new(text, source).run(0..text.len(), 0);
-    }
-    // Each part ends after a line feed, and starts at a character index
-    // counted through the parts before it.
-    let mut ranges = Vec::with_capacity(parts);
-    let mut start = 0;
-    let mut char_start = 0;
-    for part in 1..=parts {
-        let end = if part == parts {
-            text.len()
-        } else {
-            let from = (text.len() / parts * part).max(start);
-            text.as_bytes()[from..]
-                .iter()
-                .position(|&byte| byte == b'\n')
-                .map_or(text.len(), |offset| from + offset + 1)
-        };
-        ranges.push((start..end, char_start));
-        char_start += text[start..end].chars().count();
-        start = end;
-    }
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = ranges
-            .into_iter()
-            .map(|(range, char_start)| {
-                scope.spawn(move || Repairer::new(text, source).run(range, char_start))
-            })
-            .collect();
-        let mut repair = Repair::default();
-        for worker in workers {
-            let part = worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            repair.changes.extend(part.changes);
-            repair.suggestions.extend(part.suggestions);
-        }
-        repair
-    })
+    Repairer::new(text, usable.then_some(source)).run()
 }
 
 /// A word of a line that looks like mojibake.
@@ -347,21 +285,18 @@ impl<'a> Repairer<'a> {
         }
     }
 
-    /// Repairs the lines of `part` of the text (whole lines), which starts
-    /// at character `char_start`.
-    fn run(mut self, part: Range<usize>, char_start: usize) -> Repair {
+    fn run(mut self) -> Repair {
         let text = self.text;
-        if text[part.clone()].is_ascii() {
+        if text.is_ascii() {
             return self.repair;
         }
-        let mut char_index = char_start;
-        for line in segment::lines(&text[part.clone()]) {
+        let mut char_index = 0;
+        for line in segment::lines(text) {
             // A text of names or codes repeats few words: what is known is
             // forgotten now and then rather than grow with the text.
             if self.known.len() >= MAX_KNOWN_WORDS {
                 self.known.clear();
             }
-            let line = part.start + line.start..part.start + line.end;
             let line_text = &text[line.clone()];
             let line_chars = if line_text.is_ascii() {
                 line_text.len()

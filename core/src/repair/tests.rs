@@ -102,26 +102,3 @@ fn accepted_changes_are_applied_alone() {
     assert_eq!(only_first, "été and cafÃ©");
     assert_eq!(repair.chains()[0].1, 2);
 }
-
-#[test]
-fn parts_on_threads_repair_as_the_whole_does() {
-    let lines = [
-        "DÃ©claration universelle des droits de lâ€™homme",
-        "Déclaration universelle",
-        "РњРѕСЃРєРІР° Ð¸ ÐŸÐµÑ‚ÐµÑ€Ð±ÑƒÑ€Ð³",
-        "",
-        "–¾“ú‚Ì’© BogotÃ¡, Ã?ndice",
-        "plain ASCII line",
-    ];
-    let mut text = String::new();
-    for n in 0..120 {
-        text.push_str(lines[n % lines.len()]);
-        text.push('\n');
-    }
-    text.push_str("ÃƒÂ©tÃƒÂ© at the end, with no line feed");
-    let whole = repair_in_parts(&text, None, 1);
-    assert!(whole.changes.len() > 60 && !whole.suggestions.is_empty());
-    for parts in [2, 3, 7, 500] {
-        assert_eq!(repair_in_parts(&text, None, parts), whole, "{parts} parts");
-    }
-}
