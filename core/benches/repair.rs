@@ -5,9 +5,9 @@
 //! test set: correct text in 25 languages, the same text entirely damaged
 //! (UTF-8 read as windows-1252), the same again with a number on every word
 //! so that no word repeats, and a file where one line in four is damaged.
-//! Each is repaired three times; the table gives the best time. The repair
-//! uses every core it is given: `taskset -c 0 cargo bench ...` times it on
-//! one.
+//! Each is repaired three times; the table gives the best time. The engine's
+//! repair runs on one thread (the app splits long texts across threads: see
+//! `repair_file_speed` in the app's tests).
 
 #![expect(clippy::print_stdout, reason = "a benchmark prints its table")]
 #![expect(clippy::cast_precision_loss, reason = "byte counts become MB/s")]
