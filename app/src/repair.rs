@@ -4,9 +4,10 @@
 //!
 //! [`repair_file`] is the job's work: decode the file with the pane's
 //! encoding and byte order mark handling, run `core::repair` over the text a
-//! piece of lines at a time (so that it can report progress and stop when
-//! cancelled), then decode once more with a sink that finds the bytes each
-//! change came from. The result, a [`RepairOutcome`], becomes a [`Review`]:
+//! piece of lines at a time, on every core ([`repair_text`], which also
+//! reports progress and stops when cancelled), then decode once more with a
+//! sink that finds the bytes each change came from and where decoding
+//! errors are. The result, a [`RepairOutcome`], becomes a [`Review`]:
 //! the decoded text, never modified, and the set of accepted changes, which
 //! is all the state there is, so every choice can be undone until the text
 //! is saved. [`Review::accepted_text`] (or, piece by piece,
