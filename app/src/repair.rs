@@ -834,8 +834,18 @@ impl Review {
         let mut sentences = Vec::new();
         let sure = self.sure_count();
         let unsure = self.proposals().len() - sure;
+        // Said whatever the repair found: Save will ask about them.
+        let errors = self.outcome.error_offsets.len();
+        let errors_sentence = (errors > 0).then(|| {
+            format!(
+                "The decode has {} U+FFFD where bytes did not decode: no repair brings those bytes back, and Save asks before keeping {}.",
+                errors,
+                if errors == 1 { "it" } else { "them" }
+            )
+        });
         if self.proposals().is_empty() {
             sentences.push("No mojibake found: nothing to repair.".to_owned());
+            sentences.extend(errors_sentence);
             return sentences;
         }
         if sure == 0 {
@@ -867,6 +877,7 @@ impl Review {
                 plural(lost, "character", "characters")
             ));
         }
+        sentences.extend(errors_sentence);
         sentences.push(format!(
             "{} of {} accepted.",
             self.accepted_count,
@@ -1199,6 +1210,10 @@ mod tests {
             }
             (text, offsets.len())
         };
+        assert!(review.summary().contains(
+            &"The decode has 2 U+FFFD where bytes did not decode: no repair brings those bytes back, and Save asks before keeping them."
+                .to_owned()
+        ));
         let (text, lost) = lost_at(&review);
         assert_eq!(
             text,

@@ -131,6 +131,8 @@ fn lost_bytes_in_the_repaired_text_must_be_kept_on_purpose() {
     let (dir, path) = scratch("notes.txt", &bytes);
     let mut harness = app_with(&path);
     repair(&mut harness);
+    // The window says so before Save does.
+    harness.get_by_label_contains("The decode has 1 U+FFFD where bytes did not decode");
     harness.get_by_label("Save repaired text as…").click();
     harness.run_steps(4);
     run_until(&mut harness, |app| {
