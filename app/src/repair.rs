@@ -232,7 +232,7 @@ fn repair_in_pieces(
 const MAX_REPAIR_THREADS: usize = 8;
 
 /// How many threads [`repair_text`] repairs on: as many as the machine
-/// runs at once, at most [`MAX_REPAIR_THREADS`].
+/// runs at once, at most eight.
 pub fn repair_threads() -> usize {
     std::thread::available_parallelism()
         .map_or(1, std::num::NonZero::get)
@@ -241,7 +241,7 @@ pub fn repair_threads() -> usize {
 
 /// Repairs `text` (decoded from `source`, if given) a piece of whole lines
 /// of about `piece` bytes at a time, on as many threads as the machine runs
-/// at once (at most [`MAX_REPAIR_THREADS`]): each line is judged on its own,
+/// at once (at most eight): each line is judged on its own,
 /// so the pieces' changes, shifted to where each piece starts, are what one
 /// repair of the whole text finds. `progress` hears how many bytes of text
 /// are done. `None` if `cancel` was set.
