@@ -241,10 +241,10 @@ pub fn repair_threads() -> usize {
 
 /// Repairs `text` (decoded from `source`, if given) a piece of whole lines
 /// of about `piece` bytes at a time, on as many threads as the machine runs
-/// at once (at most eight): each line is judged on its own,
-/// so the pieces' changes, shifted to where each piece starts, are what one
-/// repair of the whole text finds. `progress` hears how many bytes of text
-/// are done. `None` if `cancel` was set.
+/// at once (at most eight): each line is judged on its own, so the pieces'
+/// changes, shifted to where each piece starts, are what one repair of the
+/// whole text finds. `progress` hears how many bytes of text are done.
+/// `None` if `cancel` was set.
 pub fn repair_text(
     text: &str,
     source: Option<Source<'_>>,
