@@ -50,6 +50,8 @@ pub struct Decoded {
     pub encoding: &'static Encoding,
     /// How many leading bytes a byte order mark took.
     pub bom_len: usize,
+    /// Whether some bytes did not decode (each is U+FFFD in `text`).
+    pub had_errors: bool,
     /// Whether detection chose the encoding (nothing said which it was and
     /// the bytes are not UTF-8), and whether its evidence was weak.
     pub detected: Option<bool>,
@@ -67,6 +69,7 @@ pub fn decode_for_repair(bytes: &[u8], requested: Option<&'static Encoding>) -> 
             text: decoded.text,
             encoding,
             bom_len,
+            had_errors: decoded.had_errors,
             detected: None,
         };
     }
@@ -76,6 +79,7 @@ pub fn decode_for_repair(bytes: &[u8], requested: Option<&'static Encoding>) -> 
             text: decoded.text,
             encoding,
             bom_len: 0,
+            had_errors: decoded.had_errors,
             detected: None,
         };
     }
@@ -84,6 +88,7 @@ pub fn decode_for_repair(bytes: &[u8], requested: Option<&'static Encoding>) -> 
             text,
             encoding: UTF_8,
             bom_len: 0,
+            had_errors: false,
             detected: None,
         };
     }
@@ -94,6 +99,7 @@ pub fn decode_for_repair(bytes: &[u8], requested: Option<&'static Encoding>) -> 
         text: decoded.text,
         encoding,
         bom_len: 0,
+        had_errors: decoded.had_errors,
         detected: Some(detection.is_weak),
     }
 }
@@ -165,11 +171,11 @@ pub fn fix_command(
 /// A line for standard error when the bytes did not all decode: each error
 /// is U+FFFD in the text written, and the bytes it stood for are lost.
 fn decoding_errors(file: &str, decoded: &Decoded, bytes: &[u8]) -> Option<String> {
-    if !decoded.text.contains(char::REPLACEMENT_CHARACTER) {
+    if !decoded.had_errors {
         return None;
     }
-    // The U+FFFD may also be characters of the file: count the decoder's
-    // errors over the bytes after the byte order mark.
+    // How many, and where the first is: the decoder's errors counted over
+    // the bytes after the byte order mark.
     let body = bytes.get(decoded.bom_len..).unwrap_or_default();
     let never = AtomicBool::new(false);
     let counted = count_errors(body, &[decoded.encoding], &never)?;
