@@ -603,6 +603,9 @@ pub struct Review {
     accepted: Vec<bool>,
     accepted_count: usize,
     chains: Vec<ChainCount>,
+    /// The characters the sure changes could not recover (the window asks
+    /// every frame).
+    lost: usize,
 }
 
 impl Review {
@@ -636,6 +639,12 @@ impl Review {
             }
         }
         chains.sort_by_key(|count| std::cmp::Reverse((count.changes, count.suggestions)));
+        let lost = outcome
+            .proposals
+            .iter()
+            .filter(|proposal| proposal.is_sure)
+            .map(|proposal| proposal.change.lost.len())
+            .sum();
         let mut review = Self {
             request,
             generation,
@@ -643,6 +652,7 @@ impl Review {
             accepted: Vec::new(),
             accepted_count: 0,
             chains,
+            lost,
             outcome,
         };
         review.reset();
@@ -740,11 +750,7 @@ impl Review {
     /// How many characters the sure changes could not recover (each is
     /// U+FFFD in its replacement).
     pub fn lost_count(&self) -> usize {
-        self.proposals()
-            .iter()
-            .filter(|proposal| proposal.is_sure)
-            .map(|proposal| proposal.change.lost.len())
-            .sum()
+        self.lost
     }
 
     /// The accepted changes that apply, in text order: each within the

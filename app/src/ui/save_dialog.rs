@@ -147,6 +147,9 @@ struct Open {
     message: Option<String>,
     /// The native file dialog's answer, while it is open.
     browse: Option<Receiver<Option<PathBuf>>>,
+    /// The folder a relative target goes in, as shown under it: worked out
+    /// once per folder, not every frame.
+    folder_shown: Option<(PathBuf, String)>,
 }
 
 /// File ▸ Save as: closed until [`SaveDialog::open`].
@@ -190,6 +193,7 @@ impl SaveDialog {
             saving: None,
             message: None,
             browse: None,
+            folder_shown: None,
         };
         open.target = open.suggested_target();
         self.open = Some(Box::new(open));
@@ -832,9 +836,19 @@ impl Open {
         if Path::new(self.target.trim()).is_relative()
             && let Some(folder) = target.parent()
         {
-            // Shown without the ".." of a document opened by a relative path.
-            let folder = fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
-            ui.label(RichText::new(format!("in {}", folder.display())).color(env.palette.weak_fg));
+            if self
+                .folder_shown
+                .as_ref()
+                .is_none_or(|(known, _)| known != folder)
+            {
+                // Shown without the ".." of a document opened by a relative
+                // path.
+                let shown = fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+                self.folder_shown = Some((folder.to_path_buf(), format!("in {}", shown.display())));
+            }
+            if let Some((_, shown)) = &self.folder_shown {
+                ui.label(RichText::new(shown).color(env.palette.weak_fg));
+            }
         }
         let status = self.target_status(&target);
         let name = target
