@@ -656,6 +656,17 @@ fn ascii_items<S: DecodeSink>(input: &[u8], index: usize, start: u64, sink: &mut
 /// once ([`DecodeSink::scalar_units`]).
 const BATCH: usize = 64;
 
+/// Hands `batch`, characters of `unit_len` bytes each from byte `start`, to
+/// `sink`: a lone one as a plain scalar.
+#[inline]
+fn hand_over<S: DecodeSink>(sink: &mut S, batch: &[char], start: u64, unit_len: u8) {
+    if let [c] = batch {
+        sink.scalar(*c, ByteSpan::new(start, start + u64::from(unit_len)));
+    } else {
+        sink.scalar_units(batch, start, unit_len);
+    }
+}
+
 /// Not in spec: [`fast_items`] for decoders with a [`Handler::byte_table`]:
 /// ASCII runs, and other bytes looked up in the table until one is an error.
 #[inline]
@@ -704,11 +715,10 @@ fn bytewise_items<S: DecodeSink>(
             batch[len] = c;
             len += 1;
         }
-        match len {
-            0 => break,
-            1 => sink.scalar(batch[0], ByteSpan::new(start, start + 1)),
-            _ => sink.scalar_units(&batch[..len], start, 1),
+        if len == 0 {
+            break;
         }
+        hand_over(sink, &batch[..len], start, 1);
         index += len;
     }
     index
@@ -756,11 +766,7 @@ fn pair_items<H: Handler, S: DecodeSink>(
                     batch[len] = c;
                     len += 1;
                 }
-                if len == 1 {
-                    sink.scalar(c, ByteSpan::new(start, start + 2));
-                } else {
-                    sink.scalar_units(&batch[..len], start, 2);
-                }
+                hand_over(sink, &batch[..len], start, 2);
                 index += 2 * len;
                 continue;
             }
@@ -829,11 +835,7 @@ fn utf16_items<const BIG_ENDIAN: bool, H: Handler, S: DecodeSink>(
                 batch[len] = c;
                 len += 1;
             }
-            if len == 1 {
-                sink.scalar(batch[0], ByteSpan::new(start, start + 2));
-            } else {
-                sink.scalar_units(&batch[..len], start, 2);
-            }
+            hand_over(sink, &batch[..len], start, 2);
             index += 2 * len;
             continue;
         }
