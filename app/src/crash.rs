@@ -7,7 +7,7 @@
 //! (`$XDG_STATE_HOME/mojiscope`, else `~/.local/state/mojiscope`, else the
 //! temporary directory) and one line to standard error saying where it is.
 //! Background jobs catch their own panics and report them in the window (see
-//! [`crate::jobs`]); the window's own thread is caught in `main`, which shows
+//! [`crate::model::jobs`]); the window's own thread is caught in `main`, which shows
 //! the message in a dialog where one can be shown.
 
 use std::backtrace::Backtrace;

@@ -2,20 +2,14 @@
 //!
 //! The binary is two front ends over `mojiscope-core`: the command line
 //! ([`cli`]) and the desktop app ([`app::InspectorApp`]). The app's model
-//! ([`document`], [`analysis`], [`jobs`]) knows nothing of egui; its views
-//! ([`app`], [`ui`], [`theme`]) only lay out what is visible and leave every
-//! whole-file computation to the jobs.
+//! ([`model`]) knows nothing of egui; its views ([`app`], [`ui`], [`theme`])
+//! only lay out what is visible and leave every whole-file computation to
+//! the jobs.
 
-pub mod analysis;
 pub mod app;
 pub mod cli;
 pub mod crash;
-pub mod document;
 pub mod icon;
-pub mod jobs;
-pub mod repair;
-pub mod save;
-pub mod state;
+pub mod model;
 pub mod theme;
 pub mod ui;
-pub mod watch;

@@ -5,7 +5,7 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use mojiscope::app::InspectorApp;
-use mojiscope::state::Settings;
+use mojiscope::model::settings::Settings;
 
 fn app() -> Harness<'static, InspectorApp> {
     let mut harness = Harness::builder()

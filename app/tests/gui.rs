@@ -9,8 +9,10 @@ use std::time::Duration;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
-use mojiscope::app::{Command, InspectorApp};
-use mojiscope::state::{Selection, SelectionOrigin, Settings};
+use mojiscope::app::InspectorApp;
+use mojiscope::model::command::Command;
+use mojiscope::model::selection::{Selection, SelectionOrigin};
+use mojiscope::model::settings::Settings;
 use mojiscope::ui::decode_view::row_step_in;
 use mojiscope_core::{ByteSpan, SHIFT_JIS, UTF_8, UTF_16LE, WINDOWS_1252};
 

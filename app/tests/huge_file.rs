@@ -27,8 +27,9 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 use egui_kittest::Harness;
-use mojiscope::app::{Command, InspectorApp};
-use mojiscope::state::Settings;
+use mojiscope::app::InspectorApp;
+use mojiscope::model::command::Command;
+use mojiscope::model::settings::Settings;
 
 /// Frames timed while jumping.
 const JUMPS: usize = 200;

@@ -12,8 +12,10 @@ use common::{is_enabled, run_until, scratch};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use mojiscope::app::{Command, InspectorApp};
-use mojiscope::state::{SelectionOrigin, Settings};
+use mojiscope::app::InspectorApp;
+use mojiscope::model::command::Command;
+use mojiscope::model::selection::SelectionOrigin;
+use mojiscope::model::settings::Settings;
 use mojiscope_core::{ByteSpan, UTF_8, WINDOWS_1252};
 
 /// Two damaged lines and a clean one between them.

@@ -12,8 +12,9 @@ use common::{app_with, is_enabled, run_until, scratch};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
-use mojiscope::app::{Command, InspectorApp};
-use mojiscope::state::Settings;
+use mojiscope::app::InspectorApp;
+use mojiscope::model::command::Command;
+use mojiscope::model::settings::Settings;
 use mojiscope_core::{SHIFT_JIS, UTF_8};
 
 fn fixture(name: &str) -> PathBuf {

@@ -14,8 +14,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use mojiscope::document::FileBytes;
-use mojiscope::save::{PassOptions, SaveRequest, TextSource, WriteOptions, preview, save};
+use mojiscope::model::document::FileBytes;
+use mojiscope::model::save::{PassOptions, SaveRequest, TextSource, WriteOptions, preview, save};
 use mojiscope_core::{
     BomHandling, EncodeErrorMode, Encoder, EncoderResult, Encoding, SHIFT_JIS, UTF_8, WINDOWS_1252,
 };

@@ -8,14 +8,16 @@ use std::time::Instant;
 use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
 use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
 
-use super::{Command, InspectorApp};
-use crate::analysis::{default_panes, detected_panes};
-use crate::document::Document;
-use crate::jobs::{JobEvent, JobKind};
-use crate::state::{MAX_PANES, MIN_PANES, Selection, SelectionOrigin, Session};
+use super::InspectorApp;
+use crate::model::analysis::{default_panes, detected_panes};
+use crate::model::command::Command;
+use crate::model::document::Document;
+use crate::model::jobs::{JobEvent, JobKind};
+use crate::model::selection::{Selection, SelectionOrigin};
+use crate::model::session::{MAX_PANES, MIN_PANES, Session};
+use crate::model::watch::{Change, FileWatch};
 use crate::ui::decode_view::Pane;
 use crate::ui::error_list::error_at;
-use crate::watch::{Change, FileWatch};
 
 /// The most job events handled in one frame (the rest wait for the next).
 const MAX_EVENTS_PER_FRAME: usize = 256;
@@ -337,7 +339,7 @@ impl InspectorApp {
                      with Ctrl+R)"
                         .to_owned(),
                 );
-                ctx.request_repaint_after(crate::watch::SETTLE);
+                ctx.request_repaint_after(crate::model::watch::SETTLE);
             }
             Some(Change::Removed) => {
                 self.session.notice = Some(

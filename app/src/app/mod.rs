@@ -6,7 +6,6 @@
 //! (`logic`), lay out the panels (`ui`), which only push
 //! [`Command`]s, then apply those commands once.
 
-pub mod commands;
 mod logic;
 mod repair;
 mod save;
@@ -18,14 +17,15 @@ use std::sync::{Arc, OnceLock};
 
 use eframe::egui::{self, Context};
 
-pub use self::commands::Command;
-use crate::jobs::{Jobs, Repaint};
-use crate::state::{Session, Settings};
+use crate::model::command::Command;
+use crate::model::jobs::{Jobs, Repaint};
+use crate::model::session::Session;
+use crate::model::settings::Settings;
+use crate::model::watch::FileWatch;
 use crate::ui::about::About;
 use crate::ui::repair_view::RepairView;
 use crate::ui::save_dialog::SaveDialog;
 use crate::ui::teaching::Teaching;
-use crate::watch::FileWatch;
 
 /// The desktop app.
 pub struct InspectorApp {

@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use eframe::egui::{Button, Ui};
 
-use super::{Command, InspectorApp};
-use crate::repair::{RepairRequest, plural};
-use crate::save::TextSource;
+use super::InspectorApp;
+use crate::model::command::Command;
+use crate::model::repair::{RepairRequest, plural};
+use crate::model::save::TextSource;
 use crate::ui::repair_view::RepairJob;
 use crate::ui::save_dialog::OpenRequest;
 

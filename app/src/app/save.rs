@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use eframe::egui::{Button, Ui};
 
-use super::{Command, InspectorApp};
-use crate::save::{Saved, TextSource};
+use super::InspectorApp;
+use crate::model::command::Command;
+use crate::model::save::{Saved, TextSource};
 use crate::theme::Palette;
 use crate::ui::save_dialog::{DialogEnv, OpenRequest, Outcome};
 

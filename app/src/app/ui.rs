@@ -5,10 +5,11 @@ use eframe::egui::{
     self, Button, CentralPanel, Key, MenuBar, Modal, Panel, ProgressBar, RichText, TextEdit, Ui,
 };
 
-use super::commands::parse_offset;
+use super::InspectorApp;
 use super::repair::repair_menu_ui;
-use super::{Command, InspectorApp};
-use crate::state::{MAX_PANES, MIN_PANES, Session, Settings};
+use crate::model::command::{Command, parse_offset};
+use crate::model::session::{MAX_PANES, MIN_PANES, Session};
+use crate::model::settings::Settings;
 use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
 use crate::ui::repair_view::RepairEnv;

@@ -16,8 +16,8 @@ use mojiscope_core::{
 use super::error::{CliError, display_name};
 use super::output::AtomicOutput;
 use super::{Success, count, encoding_for, read_input, stdout_error};
-use crate::analysis::count_errors;
-use crate::repair::{repair_text, repair_threads};
+use crate::model::analysis::count_errors;
+use crate::model::repair::{repair_text, repair_threads};
 
 #[derive(Debug, Args)]
 pub struct FixArgs {

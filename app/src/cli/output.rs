@@ -6,7 +6,7 @@ use std::io;
 use std::path::Path;
 
 use super::error::{CliError, display_name};
-use crate::save::{AtomicFile, SaveError, WriteOptions};
+use crate::model::save::{AtomicFile, SaveError, WriteOptions};
 
 /// A temporary file that becomes the target on [`commit`](Self::commit), and
 /// is removed if dropped before that (see [`AtomicFile`]: it is synced to

@@ -14,9 +14,9 @@ use mojiscope_core::{
 };
 use unicode_width::UnicodeWidthStr as _;
 
-use crate::analysis::{EncodingAnalysis, ErrorCount, LineIndex};
-use crate::app::commands::Command;
-use crate::state::{Selection, SelectionOrigin};
+use crate::model::analysis::{EncodingAnalysis, ErrorCount, LineIndex};
+use crate::model::command::Command;
+use crate::model::selection::{Selection, SelectionOrigin};
 use crate::theme::Palette;
 use crate::ui::error_list::ErrorList;
 use crate::ui::rows::{Marks, RowPosition, VisibleRows, rows_ui};
@@ -875,7 +875,7 @@ mod tests {
             bytes.push(b'\n');
         }
         let never = std::sync::atomic::AtomicBool::new(false);
-        let (analysis, lines) = crate::analysis::analyse_with_rows(
+        let (analysis, lines) = crate::model::analysis::analyse_with_rows(
             &bytes,
             mojiscope_core::UTF_8,
             BomHandling::None,

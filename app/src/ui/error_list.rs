@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use eframe::egui::{ScrollArea, TextStyle, Ui};
 use mojiscope_core::{ByteSpan, DecodeErrorKind};
 
-use crate::analysis::EncodingAnalysis;
-use crate::app::commands::Command;
-use crate::state::{Selection, SelectionOrigin};
+use crate::model::analysis::EncodingAnalysis;
+use crate::model::command::Command;
+use crate::model::selection::{Selection, SelectionOrigin};
 use crate::ui::PanelCtx;
 use crate::ui::decode_view::trace_items;
 

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use eframe::egui::{Align2, FontId, Pos2, Rect, Role, TextStyle, Ui, WidgetInfo, vec2};
 use mojiscope_core::ByteSpan;
 
-use crate::app::commands::Command;
-use crate::state::{Selection, SelectionOrigin};
+use crate::model::command::Command;
+use crate::model::selection::{Selection, SelectionOrigin};
 use crate::theme::ByteClass;
 use crate::ui::PanelCtx;
 use crate::ui::rows::{Marks, RowPosition, VisibleRows, floor_index, rows_ui};

@@ -8,7 +8,7 @@ use eframe::egui::{self, RichText, ScrollArea, Ui};
 use mojiscope_core::{ByteSpan, Encoding, TraceItem, TraceKind};
 use unicode_width::UnicodeWidthStr as _;
 
-use crate::analysis::{EncodingAnalysis, LineIndex};
+use crate::model::analysis::{EncodingAnalysis, LineIndex};
 use crate::ui::PanelCtx;
 use crate::ui::decode_view::{cell_of, overlaps, trace_items};
 use crate::ui::error_list::hex_bytes;

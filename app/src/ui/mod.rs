@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use eframe::egui::{RichText, Ui};
 
-use crate::analysis::EncodingAnalysis;
-use crate::state::Selection;
+use crate::model::analysis::EncodingAnalysis;
+use crate::model::selection::Selection;
 use crate::theme::{ByteClass, Palette};
 
 /// What every panel may read for one frame.

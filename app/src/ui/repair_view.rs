@@ -6,7 +6,7 @@
 //! of one chain; and the selected change in context. Clicking a change
 //! selects its bytes in every view.
 //!
-//! The model is [`crate::repair`]: the window keeps the [`Review`] (the
+//! The model is [`crate::model::repair`]: the window keeps the [`Review`] (the
 //! decode, never modified, and the accepted set), and the accepted text is
 //! made from them only when asked for ([`RepairView::current_review`] is
 //! where Save gets it).
@@ -21,9 +21,9 @@ use eframe::egui::{
 use mojiscope_core::repair::{Change, Lost};
 use mojiscope_core::{ByteSpan, TraceItem, TraceKind};
 
-use crate::app::commands::Command;
-use crate::repair::{PROGRESS_TOTAL, Phase, RepairOutcome, RepairRequest, Review, plural};
-use crate::state::{Selection, SelectionOrigin};
+use crate::model::command::Command;
+use crate::model::repair::{PROGRESS_TOTAL, Phase, RepairOutcome, RepairRequest, Review, plural};
+use crate::model::selection::{Selection, SelectionOrigin};
 use crate::theme::Palette;
 use crate::ui::decode_view::{CellKind, cell_of};
 use crate::ui::progress_fraction;

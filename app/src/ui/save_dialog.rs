@@ -18,8 +18,8 @@ use eframe::egui::{
 };
 use mojiscope_core::{ByteSpan, EncodeErrorMode, Encoding, Group, TraceItem, TraceKind, UTF_8};
 
-use crate::jobs::Repaint;
-use crate::save::{
+use crate::model::jobs::Repaint;
+use crate::model::save::{
     Difference, PassOptions, Place, Preview, SaveEvent, SaveRequest, SaveSettings, SaveWorker,
     Saved, TextSource, WriteOptions, backup_path,
 };

@@ -8,7 +8,7 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use mojiscope::app::InspectorApp;
-use mojiscope::state::Settings;
+use mojiscope::model::settings::Settings;
 
 /// A scratch directory holding `name` with `bytes`.
 pub fn scratch(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {

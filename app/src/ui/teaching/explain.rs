@@ -12,7 +12,7 @@ use mojiscope_core::{
 };
 
 use super::{citation_ui, describe_drawn, hex};
-use crate::analysis::EncodingAnalysis;
+use crate::model::analysis::EncodingAnalysis;
 use crate::theme::Palette;
 use crate::ui::inspector::describe_char;
 
@@ -289,7 +289,7 @@ mod tests {
     use mojiscope_core::{BomHandling, DecodeErrorKind, GB18030, SHIFT_JIS, UTF_8};
 
     use super::*;
-    use crate::analysis::{CHECKPOINT_INTERVAL, analyse};
+    use crate::model::analysis::{CHECKPOINT_INTERVAL, analyse};
 
     fn analysed(bytes: &[u8], encoding: &'static Encoding) -> EncodingAnalysis {
         analyse(

@@ -10,7 +10,7 @@ use eframe::egui::{
 use mojiscope_core::{ISO_2022_JP, Index, IndexLayout};
 
 use super::{View, describe_drawn, drawn, hex, parse_character, parse_hex};
-use crate::app::commands::parse_offset;
+use crate::model::command::parse_offset;
 use crate::theme::Palette;
 
 /// A cell's side.

@@ -23,7 +23,7 @@ use self::code_page::CodePageChart;
 use self::index_browser::IndexBrowser;
 use self::lab::MojibakeLab;
 use self::where_is::WhereIs;
-use crate::app::commands::Command;
+use crate::model::command::Command;
 use crate::ui::decode_view::{CellKind, cell_of};
 use crate::ui::inspector::describe_char;
 

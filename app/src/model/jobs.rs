@@ -23,11 +23,11 @@ use std::thread;
 
 use mojiscope_core::{ALL, BomHandling, Detection, Encoding, detect};
 
-use crate::analysis::{
+use crate::model::analysis::{
     Analyser, EncodingAnalysis, ErrorCount, LineIndex, count_errors_with_progress,
 };
-use crate::document::{Document, FileBytes};
-use crate::repair::{MAX_TEXT_BYTES, RepairOutcome, RepairRequest, repair_file};
+use crate::model::document::{Document, FileBytes};
+use crate::model::repair::{MAX_TEXT_BYTES, RepairOutcome, RepairRequest, repair_file};
 
 /// Events that may wait in the channel; a worker with a result blocks when
 /// it is full (progress events are dropped instead).
@@ -587,7 +587,7 @@ mod tests {
     use mojiscope_core::{GB18030, SHIFT_JIS, UTF_8, UTF_16LE, WINDOWS_1252};
 
     use super::*;
-    use crate::analysis::count_errors;
+    use crate::model::analysis::count_errors;
 
     fn document(bytes: Vec<u8>, generation: u64) -> Document {
         Document::from_bytes(

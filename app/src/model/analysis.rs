@@ -2,7 +2,7 @@
 //! encoding's errors and decoder checkpoints, and the row index.
 //!
 //! Everything here is synchronous and pure: it runs on whatever thread calls
-//! it (the jobs in [`crate::jobs`] call it on theirs) and stops early, returning
+//! it (the jobs in [`crate::model::jobs`] call it on theirs) and stops early, returning
 //! `None`, when its `cancel` flag is set. The one exception is
 //! [`count_errors`], which splits its work over two named threads of its own
 //! and joins them before it returns.

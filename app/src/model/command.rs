@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use mojiscope_core::Encoding;
 
-use crate::state::Selection;
+use crate::model::selection::Selection;
 use crate::ui::teaching::Lesson;
 
 /// One thing the user asked for.

@@ -993,7 +993,7 @@ mod tests {
     use mojiscope_core::{ISO_2022_JP, SHIFT_JIS, UTF_16LE, WINDOWS_1251, WINDOWS_1252};
 
     use super::*;
-    use crate::document::FileBytes;
+    use crate::model::document::FileBytes;
 
     fn preview(source: &TextSource, encoding: &'static Encoding, bom: bool) -> Preview {
         let options = PassOptions {

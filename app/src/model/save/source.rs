@@ -8,7 +8,7 @@ use mojiscope_core::{
     SkipReason,
 };
 
-use crate::document::FileBytes;
+use crate::model::document::FileBytes;
 
 /// Source bytes (or text bytes) read at a time.
 pub const CHUNK_BYTES: usize = 64 * 1024;

@@ -1,5 +1,5 @@
 //! Previews and saves on a named background thread, as the jobs in
-//! [`crate::jobs`] run: progress, cancellation, events tagged with the task
+//! [`crate::model::jobs`] run: progress, cancellation, events tagged with the task
 //! they belong to, and a repaint request whenever one is sent.
 //!
 //! One task runs at a time. A new preview replaces a running one (whose
@@ -19,7 +19,7 @@ use std::thread;
 use super::preview::{self, PassOptions, Preview, Stop};
 use super::source::TextSource;
 use super::{SaveFailure, SaveRequest, Saved, save};
-use crate::jobs::{CancelToken, Repaint};
+use crate::model::jobs::{CancelToken, Repaint};
 
 /// Events that may wait in the channel.
 const CHANNEL_CAPACITY: usize = 16;
@@ -325,7 +325,7 @@ mod tests {
     use mojiscope_core::{EncodeErrorMode, UTF_8, WINDOWS_1252};
 
     use super::*;
-    use crate::save::WriteOptions;
+    use crate::model::save::WriteOptions;
 
     fn worker() -> (SaveWorker, Arc<AtomicUsize>) {
         let repaints = Arc::new(AtomicUsize::new(0));

@@ -38,7 +38,7 @@ pub use self::source::TextSource;
 const WRITE_BUFFER: usize = 256 * 1024;
 
 /// The choices of the last save, remembered between runs (in
-/// [`crate::state::Settings`]). Fields missing from an older settings file
+/// [`crate::model::settings::Settings`]). Fields missing from an older settings file
 /// take their defaults.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use notify::{EventKind, RecursiveMode, Watcher as _};
 
-use crate::jobs::Repaint;
+use crate::model::jobs::Repaint;
 
 /// How long the file must be left alone before the window reacts.
 pub const SETTLE: Duration = Duration::from_millis(250);

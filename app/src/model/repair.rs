@@ -1344,7 +1344,7 @@ mod tests {
     #[test]
     #[ignore = "benchmark: cargo test -p mojiscope --lib -- --ignored --nocapture repair_file_speed"]
     fn repair_file_speed() {
-        const SENTENCES: &str = include_str!("../../core/tests/repair/data/sentences.tsv");
+        const SENTENCES: &str = include_str!("../../../core/tests/repair/data/sentences.tsv");
         let sentences: Vec<&str> = SENTENCES
             .lines()
             .filter(|line| !line.starts_with('#'))
