@@ -4,60 +4,20 @@
 
 use eframe::egui::{Color32, Theme};
 
-/// What a byte is, for colouring it in the hex view. Classification is a pure
-/// function of the byte ([`ByteClass::of`]), kept apart from the colours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ByteClass {
-    /// 0x00.
-    Nul,
-    /// 0x21..=0x7E.
-    AsciiPrintable,
-    /// ASCII whitespace as the standard defines it: TAB, LF, FF, CR, SPACE.
-    AsciiWhitespace,
-    /// Any other byte below 0x80 (the C0 controls but those above, and DEL).
-    AsciiControl,
-    /// 0x80..=0xFF.
-    NonAscii,
-}
-
-impl ByteClass {
-    /// Every class, in the order the legend lists them.
-    pub const ALL: [ByteClass; 5] = [
-        ByteClass::Nul,
-        ByteClass::AsciiPrintable,
-        ByteClass::AsciiWhitespace,
-        ByteClass::AsciiControl,
-        ByteClass::NonAscii,
-    ];
-
-    /// The class of `byte`.
-    pub fn of(byte: u8) -> ByteClass {
-        match byte {
-            0x00 => ByteClass::Nul,
-            0x09 | 0x0A | 0x0C | 0x0D | 0x20 => ByteClass::AsciiWhitespace,
-            0x21..=0x7E => ByteClass::AsciiPrintable,
-            0x01..=0x7F => ByteClass::AsciiControl,
-            0x80..=0xFF => ByteClass::NonAscii,
-        }
-    }
-
-    /// The name the legend shows.
-    pub fn name(self) -> &'static str {
-        match self {
-            ByteClass::Nul => "NUL",
-            ByteClass::AsciiPrintable => "ASCII printable",
-            ByteClass::AsciiWhitespace => "ASCII whitespace",
-            ByteClass::AsciiControl => "ASCII control",
-            ByteClass::NonAscii => "non-ASCII",
-        }
-    }
-}
-
 /// The semantic colours of one variant (light or dark).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Palette {
-    /// Text colour of each [`ByteClass`], indexed as [`ByteClass::ALL`].
-    byte_classes: [Color32; 5],
+    /// Text colour of a NUL byte (the hex view's byte classes, which
+    /// `ui::cells` tells apart).
+    pub nul_fg: Color32,
+    /// Text colour of a printable ASCII byte.
+    pub ascii_printable_fg: Color32,
+    /// Text colour of an ASCII whitespace byte.
+    pub ascii_whitespace_fg: Color32,
+    /// Text colour of an ASCII control byte.
+    pub ascii_control_fg: Color32,
+    /// Text colour of a byte above 0x7F.
+    pub non_ascii_fg: Color32,
     /// Background of bytes (hex view) and text (decode panes) of a decode error.
     pub malformed_bg: Color32,
     /// Text colour of the U+FFFD that an error produced.
@@ -105,13 +65,11 @@ pub struct Palette {
     reason = "theme.rs is the one place colours are written down"
 )]
 const LIGHT: Palette = Palette {
-    byte_classes: [
-        Color32::from_rgb(0x9A, 0x9A, 0x9A), // NUL: grey, like hexyl
-        Color32::from_rgb(0x1F, 0x5F, 0xB0), // printable: blue
-        Color32::from_rgb(0x1E, 0x7A, 0x3C), // whitespace: green
-        Color32::from_rgb(0x8A, 0x3F, 0xB8), // control: purple
-        Color32::from_rgb(0xB0, 0x62, 0x00), // non-ASCII: orange
-    ],
+    nul_fg: Color32::from_rgb(0x9A, 0x9A, 0x9A), // grey, like hexyl
+    ascii_printable_fg: Color32::from_rgb(0x1F, 0x5F, 0xB0), // blue
+    ascii_whitespace_fg: Color32::from_rgb(0x1E, 0x7A, 0x3C), // green
+    ascii_control_fg: Color32::from_rgb(0x8A, 0x3F, 0xB8), // purple
+    non_ascii_fg: Color32::from_rgb(0xB0, 0x62, 0x00), // orange
     malformed_bg: Color32::from_rgb(0xF8, 0xC4, 0xC4),
     malformed_fg: Color32::from_rgb(0xB0, 0x00, 0x20),
     replacement_literal_bg: Color32::from_rgb(0xD6, 0xE4, 0xFF),
@@ -137,13 +95,11 @@ const LIGHT: Palette = Palette {
     reason = "theme.rs is the one place colours are written down"
 )]
 const DARK: Palette = Palette {
-    byte_classes: [
-        Color32::from_rgb(0x80, 0x80, 0x80),
-        Color32::from_rgb(0x7C, 0xB7, 0xFF),
-        Color32::from_rgb(0x7E, 0xD3, 0x8F),
-        Color32::from_rgb(0xD0, 0x9C, 0xFF),
-        Color32::from_rgb(0xFF, 0xB8, 0x5C),
-    ],
+    nul_fg: Color32::from_rgb(0x80, 0x80, 0x80),
+    ascii_printable_fg: Color32::from_rgb(0x7C, 0xB7, 0xFF),
+    ascii_whitespace_fg: Color32::from_rgb(0x7E, 0xD3, 0x8F),
+    ascii_control_fg: Color32::from_rgb(0xD0, 0x9C, 0xFF),
+    non_ascii_fg: Color32::from_rgb(0xFF, 0xB8, 0x5C),
     malformed_bg: Color32::from_rgb(0x7A, 0x1C, 0x24),
     malformed_fg: Color32::from_rgb(0xFF, 0x9A, 0xA4),
     replacement_literal_bg: Color32::from_rgb(0x24, 0x3C, 0x6E),
@@ -170,46 +126,6 @@ impl Palette {
         match theme {
             Theme::Light => &LIGHT,
             Theme::Dark => &DARK,
-        }
-    }
-
-    /// The text colour of a byte class.
-    pub fn byte_class(&self, class: ByteClass) -> Color32 {
-        let index = ByteClass::ALL
-            .iter()
-            .position(|&c| c == class)
-            .unwrap_or_default();
-        self.byte_classes[index]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_byte_has_the_expected_class() {
-        assert_eq!(ByteClass::of(0), ByteClass::Nul);
-        assert_eq!(ByteClass::of(b'A'), ByteClass::AsciiPrintable);
-        assert_eq!(ByteClass::of(b'~'), ByteClass::AsciiPrintable);
-        for b in [b'\t', b'\n', 0x0C, b'\r', b' '] {
-            assert_eq!(ByteClass::of(b), ByteClass::AsciiWhitespace);
-        }
-        for b in [0x01, 0x0B, 0x1B, 0x7F] {
-            assert_eq!(ByteClass::of(b), ByteClass::AsciiControl);
-        }
-        assert_eq!(ByteClass::of(0x80), ByteClass::NonAscii);
-        assert_eq!(ByteClass::of(0xFF), ByteClass::NonAscii);
-    }
-
-    #[test]
-    fn the_palettes_tell_the_classes_apart() {
-        for palette in [&LIGHT, &DARK] {
-            for (i, a) in ByteClass::ALL.iter().enumerate() {
-                for b in &ByteClass::ALL[i + 1..] {
-                    assert_ne!(palette.byte_class(*a), palette.byte_class(*b));
-                }
-            }
         }
     }
 }

@@ -10,10 +10,9 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use mojiscope::app::InspectorApp;
-use mojiscope::model::command::Command;
+use mojiscope::model::command::{Command, Lesson};
 use mojiscope::model::selection::{Selection, SelectionOrigin};
 use mojiscope::model::settings::Settings;
-use mojiscope::ui::teaching::Lesson;
 use mojiscope::ui::teaching::lab::Stage;
 use mojiscope_core::{ByteSpan, SHIFT_JIS, StepKind};
 

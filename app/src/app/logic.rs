@@ -17,7 +17,6 @@ use crate::model::selection::{Selection, SelectionOrigin};
 use crate::model::session::{MAX_PANES, MIN_PANES, Session};
 use crate::model::watch::{Change, FileWatch};
 use crate::ui::decode_view::Pane;
-use crate::ui::error_list::error_at;
 
 /// The most job events handled in one frame (the rest wait for the next).
 const MAX_EVENTS_PER_FRAME: usize = 256;
@@ -600,7 +599,8 @@ impl InspectorApp {
             ));
             return;
         };
-        let span = error_at(&analysis, &document.bytes, byte_offset)
+        let span = analysis
+            .error_at(&document.bytes, byte_offset)
             .map_or(ByteSpan::new(byte_offset, byte_offset + 1), |(span, _)| {
                 span
             });

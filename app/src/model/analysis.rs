@@ -21,7 +21,7 @@ use std::thread;
 
 use mojiscope_core::{
     ALL, BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Detection,
-    Encoding, ErrorCounter, GB18030, GBK, SkipReason, Trace, UTF_8, X_USER_DEFINED,
+    Encoding, ErrorCounter, GB18030, GBK, SkipReason, Trace, TraceKind, UTF_8, X_USER_DEFINED,
 };
 
 /// Bytes between two decoder checkpoints.
@@ -375,6 +375,17 @@ impl EncodingAnalysis {
         let index = usize::try_from(byte_offset / CHECKPOINT_INTERVAL).ok()?;
         let decoder = self.checkpoints.get(index)?;
         Some((index as u64 * CHECKPOINT_INTERVAL, decoder))
+    }
+
+    /// The span and kind of the error that starts at `byte_offset`, from a
+    /// decode of just that window.
+    pub fn error_at(&self, bytes: &[u8], byte_offset: u64) -> Option<(ByteSpan, DecodeErrorKind)> {
+        let window = ByteSpan::new(byte_offset, (byte_offset + 1).min(bytes.len() as u64));
+        let trace = self.decode_window(bytes, window);
+        trace.items().find_map(|item| match item.kind {
+            TraceKind::Error(kind) if item.span.start == byte_offset => Some((item.span, kind)),
+            _ => None,
+        })
     }
 
     /// The offset of the first error after byte `after`, if any (among the

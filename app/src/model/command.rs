@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use mojiscope_core::Encoding;
 
 use crate::model::selection::Selection;
-use crate::ui::teaching::Lesson;
 
 /// One thing the user asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,6 +68,29 @@ pub enum Command {
     SaveAs,
     /// The same, with UTF-8 preselected.
     SaveAsUtf8,
+}
+
+/// The lessons of the Learn menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lesson {
+    /// The 256 bytes of a single-byte encoding, compared with another.
+    CodePageChart,
+    /// The multi-byte indexes, laid out by the pointer arithmetic.
+    IndexBrowser,
+    /// A character's bytes in every encoding.
+    WhereIs,
+    /// Encode and decode, step by step, and watch the mojibake appear.
+    MojibakeLab,
+}
+
+impl Lesson {
+    /// Every lesson, in the order the menu lists them.
+    pub const ALL: [Lesson; 4] = [
+        Lesson::CodePageChart,
+        Lesson::IndexBrowser,
+        Lesson::WhereIs,
+        Lesson::MojibakeLab,
+    ];
 }
 
 /// Parses what the user typed into Go to offset: decimal, or hex with `0x`.

@@ -8,27 +8,20 @@ use eframe::egui::{
     self, Color32, ComboBox, FontId, Galley, Pos2, ProgressBar, RichText, Role, Stroke, StrokeKind,
     TextStyle, Ui, WidgetInfo,
 };
-use mojiscope_core::{
-    BomHandling, ByteSpan, DecodeErrorKind, Detection, Encoding, Group, SkipReason, Trace,
-    TraceItem, TraceKind,
-};
+use mojiscope_core::{BomHandling, ByteSpan, Detection, Encoding, Group, TraceItem};
 use unicode_width::UnicodeWidthStr as _;
 
 use crate::model::analysis::{EncodingAnalysis, ErrorCount, LineIndex};
 use crate::model::command::Command;
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::theme::Palette;
+use crate::ui::cells::{Cell, CellKind, cell_of, overlaps};
 use crate::ui::error_list::ErrorList;
 use crate::ui::rows::{Marks, RowPosition, VisibleRows, rows_ui};
-use crate::ui::{PanelCtx, progress_fraction};
+use crate::ui::{PanelCtx, error_count_text, progress_fraction, score_text};
 
 /// Bands of a pane's error strip beside its scroll bar.
 const MARK_BINS: usize = 512;
-
-/// The items of a trace, in input order.
-pub fn trace_items(trace: &Trace) -> impl Iterator<Item = TraceItem> + '_ {
-    trace.items()
-}
 
 /// One decode pane: its encoding, what the jobs learned, and its view state.
 pub struct Pane {
@@ -58,128 +51,6 @@ impl Pane {
             view: DecodeView::default(),
         }
     }
-}
-
-/// What one cell of a decoded row shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CellKind {
-    /// A character drawn as itself.
-    Text,
-    /// A control character drawn as a visible picture.
-    Control,
-    /// The U+FFFD an error produced.
-    Malformed(DecodeErrorKind),
-    /// A U+FFFD that was in the input.
-    LiteralReplacement,
-    /// Bytes that produced nothing (a BOM, an escape sequence).
-    Skip(SkipReason),
-}
-
-/// One item of a decoded row, as drawn.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cell {
-    /// What to draw.
-    pub text: String,
-    /// How to draw it.
-    pub kind: CellKind,
-    /// The bytes it came from.
-    pub span: ByteSpan,
-}
-
-/// How a decoded item is drawn: control characters visibly (see
-/// `scalar_display`), U+FFFD told apart by origin.
-pub fn cell_of(item: TraceItem) -> Cell {
-    let (text, kind) = match item.kind {
-        TraceKind::Scalar(c) => scalar_display(c),
-        TraceKind::Pair(a, b) => (format!("{a}{b}"), CellKind::Text),
-        TraceKind::Error(kind) => ("\u{FFFD}".to_owned(), CellKind::Malformed(kind)),
-        TraceKind::Skip(reason) => {
-            let text = match reason {
-                SkipReason::Bom => "BOM",
-                SkipReason::EscapeSequence => "ESC",
-                _ => "…",
-            };
-            (text.to_owned(), CellKind::Skip(reason))
-        }
-    };
-    Cell {
-        text,
-        kind,
-        span: item.span,
-    }
-}
-
-/// The standard abbreviations of the C0 controls (Unicode's aliases), by
-/// code point.
-const C0_ABBREVIATIONS: [&str; 32] = [
-    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR",
-    "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC",
-    "FS", "GS", "RS", "US",
-];
-
-/// Controls are drawn as their abbreviation (LF, ESC, DEL) or, for the C1
-/// controls, their code point in hex, in small type: the Control Pictures
-/// block (U+2400) is missing from common fonts such as `DejaVu`.
-fn scalar_display(c: char) -> (String, CellKind) {
-    let code_point = u32::from(c);
-    match code_point {
-        0x00..=0x1F => (
-            C0_ABBREVIATIONS
-                .get(code_point as usize)
-                .copied()
-                .unwrap_or("C0")
-                .to_owned(),
-            CellKind::Control,
-        ),
-        0x7F => ("DEL".to_owned(), CellKind::Control),
-        0x80..=0x9F => (format!("{code_point:02X}"), CellKind::Control),
-        0xFFFD => (c.to_string(), CellKind::LiteralReplacement),
-        _ => match invisible_abbreviation(c) {
-            Some(abbreviation) => (abbreviation.to_owned(), CellKind::Control),
-            None => (c.to_string(), CellKind::Text),
-        },
-    }
-}
-
-/// The abbreviation of a character that draws nothing visible, or nothing
-/// that tells it from a space (Unicode's aliases): an inspector must show
-/// the zero-width, direction and non-breaking characters that make text
-/// misbehave.
-fn invisible_abbreviation(c: char) -> Option<&'static str> {
-    Some(match c {
-        '\u{00A0}' => "NBSP",
-        '\u{00AD}' => "SHY",
-        '\u{034F}' => "CGJ",
-        '\u{061C}' => "ALM",
-        '\u{180E}' => "MVS",
-        '\u{200B}' => "ZWSP",
-        '\u{200C}' => "ZWNJ",
-        '\u{200D}' => "ZWJ",
-        '\u{200E}' => "LRM",
-        '\u{200F}' => "RLM",
-        '\u{2028}' => "LSEP",
-        '\u{2029}' => "PSEP",
-        '\u{202A}' => "LRE",
-        '\u{202B}' => "RLE",
-        '\u{202C}' => "PDF",
-        '\u{202D}' => "LRO",
-        '\u{202E}' => "RLO",
-        '\u{202F}' => "NNBSP",
-        '\u{2060}' => "WJ",
-        '\u{2061}' => "FA",
-        '\u{2062}' => "IT",
-        '\u{2063}' => "IS",
-        '\u{2064}' => "IP",
-        '\u{2066}' => "LRI",
-        '\u{2067}' => "RLI",
-        '\u{2068}' => "FSI",
-        '\u{2069}' => "PDI",
-        '\u{FEFF}' => "ZWNBSP",
-        '\u{FFF9}' => "IAA",
-        '\u{FFFA}' => "IAS",
-        '\u{FFFB}' => "IAT",
-        _ => return None,
-    })
 }
 
 /// Splits the items of a window into rows by where each item starts.
@@ -445,7 +316,7 @@ impl Pane {
                         window.end.min(analysis.byte_len()).max(window.start),
                     );
                     let trace = analysis.decode_window(ctx.bytes, window);
-                    let cells = split_rows(trace_items(&trace), &spans);
+                    let cells = split_rows(trace.items(), &spans);
                     self.view.rows = Some((key, cells));
                 }
                 let Some((_, cells)) = &self.view.rows else {
@@ -741,30 +612,6 @@ fn column_width(columns: usize, column: f32) -> f32 {
     f32::from(u16::try_from(columns).unwrap_or(u16::MAX)) * column
 }
 
-/// Whether two spans share a byte.
-pub fn overlaps(a: ByteSpan, b: ByteSpan) -> bool {
-    a.start < b.end && b.start < a.end
-}
-
-/// A detection score for people: "likely 97%", "likely <1%".
-pub fn score_text(score: f64) -> String {
-    let percent = score * 100.0;
-    if percent > 0.0 && percent < 1.0 {
-        "likely <1%".to_owned()
-    } else {
-        format!("likely {percent:.0}%")
-    }
-}
-
-/// "no errors", "1 error", "12 errors".
-pub fn error_count_text(errors: u64) -> String {
-    match errors {
-        0 => "no errors".to_owned(),
-        1 => "1 error".to_owned(),
-        n => format!("{n} errors"),
-    }
-}
-
 /// The chooser's list: the override choices grouped under the standard's
 /// section headings, each with its whole-file error count once known.
 fn encoding_choices_ui(
@@ -802,6 +649,8 @@ fn encoding_choices_ui(
 
 #[cfg(test)]
 mod tests {
+    use mojiscope_core::TraceKind;
+
     use super::*;
 
     fn item(start: u64, end: u64, kind: TraceKind) -> TraceItem {
@@ -809,30 +658,6 @@ mod tests {
             span: ByteSpan::new(start, end),
             kind,
         }
-    }
-
-    #[test]
-    fn controls_are_drawn_as_abbreviations_and_replacements_told_apart() {
-        let cell = cell_of(item(0, 1, TraceKind::Scalar('\n')));
-        assert_eq!((cell.text.as_str(), cell.kind), ("LF", CellKind::Control));
-        let cell = cell_of(item(0, 1, TraceKind::Scalar('\u{1B}')));
-        assert_eq!(cell.text, "ESC");
-        let cell = cell_of(item(0, 1, TraceKind::Scalar('\u{7F}')));
-        assert_eq!(cell.text, "DEL");
-        let cell = cell_of(item(0, 2, TraceKind::Scalar('\u{85}')));
-        assert_eq!((cell.text.as_str(), cell.kind), ("85", CellKind::Control));
-        let cell = cell_of(item(0, 3, TraceKind::Scalar('\u{200B}')));
-        assert_eq!((cell.text.as_str(), cell.kind), ("ZWSP", CellKind::Control));
-        let cell = cell_of(item(0, 2, TraceKind::Scalar('\u{A0}')));
-        assert_eq!(cell.text, "NBSP");
-        let literal = cell_of(item(0, 3, TraceKind::Scalar('\u{FFFD}')));
-        assert_eq!(literal.kind, CellKind::LiteralReplacement);
-        let error = cell_of(item(0, 1, TraceKind::Error(DecodeErrorKind::InvalidByte)));
-        assert_eq!(error.text, "\u{FFFD}");
-        assert_eq!(
-            error.kind,
-            CellKind::Malformed(DecodeErrorKind::InvalidByte)
-        );
     }
 
     #[test]
@@ -895,12 +720,5 @@ mod tests {
                 "{bins}"
             );
         }
-    }
-
-    #[test]
-    fn error_counts_read_well() {
-        assert_eq!(error_count_text(0), "no errors");
-        assert_eq!(error_count_text(1), "1 error");
-        assert_eq!(error_count_text(4), "4 errors");
     }
 }

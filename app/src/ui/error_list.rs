@@ -11,7 +11,7 @@ use crate::model::analysis::EncodingAnalysis;
 use crate::model::command::Command;
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::ui::PanelCtx;
-use crate::ui::decode_view::trace_items;
+use crate::ui::cells::hex_bytes;
 
 /// How many looked-up errors are kept before the cache starts afresh.
 const CACHE_LIMIT: usize = 4096;
@@ -20,35 +20,6 @@ const CACHE_LIMIT: usize = 4096;
 #[derive(Default)]
 pub struct ErrorList {
     details: HashMap<u64, Option<(ByteSpan, DecodeErrorKind)>>,
-}
-
-/// The span and kind of the error that starts at `byte_offset`, from a
-/// decode of just that window.
-pub fn error_at(
-    analysis: &EncodingAnalysis,
-    bytes: &[u8],
-    byte_offset: u64,
-) -> Option<(ByteSpan, DecodeErrorKind)> {
-    let window = ByteSpan::new(byte_offset, (byte_offset + 1).min(bytes.len() as u64));
-    let trace = analysis.decode_window(bytes, window);
-    trace_items(&trace).find_map(|item| match item.kind {
-        mojiscope_core::TraceKind::Error(kind) if item.span.start == byte_offset => {
-            Some((item.span, kind))
-        }
-        _ => None,
-    })
-}
-
-/// The bytes of `span` as hex, at most eight of them.
-pub fn hex_bytes(bytes: &[u8], span: ByteSpan) -> String {
-    let start = usize::try_from(span.start).unwrap_or(usize::MAX);
-    let end = usize::try_from(span.end).unwrap_or(usize::MAX);
-    let slice = bytes.get(start..end.min(bytes.len())).unwrap_or_default();
-    let mut text: Vec<String> = slice.iter().take(8).map(|b| format!("{b:02X}")).collect();
-    if slice.len() > 8 {
-        text.push("…".to_owned());
-    }
-    text.join(" ")
 }
 
 impl ErrorList {
@@ -84,7 +55,7 @@ impl ErrorList {
                         let detail = *self
                             .details
                             .entry(byte_offset)
-                            .or_insert_with(|| error_at(analysis, ctx.bytes, byte_offset));
+                            .or_insert_with(|| analysis.error_at(ctx.bytes, byte_offset));
                         let (span, text) = match detail {
                             Some((span, kind)) => (
                                 span,
@@ -115,21 +86,5 @@ impl ErrorList {
                     }
                 });
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex_bytes_are_capped_at_eight() {
-        let bytes: Vec<u8> = (0..20).collect();
-        assert_eq!(hex_bytes(&bytes, ByteSpan::new(1, 3)), "01 02");
-        assert_eq!(
-            hex_bytes(&bytes, ByteSpan::new(0, 10)),
-            "00 01 02 03 04 05 06 07 …"
-        );
-        assert_eq!(hex_bytes(&bytes, ByteSpan::new(30, 31)), "");
     }
 }

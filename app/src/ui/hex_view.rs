@@ -10,8 +10,8 @@ use mojiscope_core::ByteSpan;
 
 use crate::model::command::Command;
 use crate::model::selection::{Selection, SelectionOrigin};
-use crate::theme::ByteClass;
 use crate::ui::PanelCtx;
+use crate::ui::cells::{ByteClass, glyph};
 use crate::ui::rows::{Marks, RowPosition, VisibleRows, floor_index, rows_ui};
 
 /// Bands of the scroll bar's error strip.
@@ -42,16 +42,6 @@ struct ErrorsKey {
 struct MarksKey {
     generation: u64,
     analysis: usize,
-}
-
-/// The glyph the glyph column shows for a byte: printable ASCII as itself,
-/// everything else as a dot.
-pub fn glyph(byte: u8) -> char {
-    if byte.is_ascii_graphic() || byte == b' ' {
-        char::from(byte)
-    } else {
-        '·'
-    }
 }
 
 impl HexView {
@@ -152,7 +142,7 @@ impl HexView {
                                 painter.rect_filled(cell, 0.0, palette.malformed_bg);
                             }
                         }
-                        let colour = palette.byte_class(ByteClass::of(byte));
+                        let colour = ByteClass::of(byte).colour(palette);
                         painter.text(
                             hex_cell.left_top() + vec2(char_width * 0.5, 0.0),
                             Align2::LEFT_TOP,
@@ -330,14 +320,6 @@ pub fn font(ui: &Ui) -> FontId {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn glyphs_show_printable_ascii_only() {
-        assert_eq!(glyph(b'A'), 'A');
-        assert_eq!(glyph(b' '), ' ');
-        assert_eq!(glyph(0), '·');
-        assert_eq!(glyph(0xE3), '·');
-    }
 
     #[test]
     fn offsets_take_at_least_eight_digits() {

@@ -10,8 +10,7 @@ use unicode_width::UnicodeWidthStr as _;
 
 use crate::model::analysis::{EncodingAnalysis, LineIndex};
 use crate::ui::PanelCtx;
-use crate::ui::decode_view::{cell_of, overlaps, trace_items};
-use crate::ui::error_list::hex_bytes;
+use crate::ui::cells::{cell_of, describe_char, hex_bytes, overlaps};
 use crate::ui::teaching::explain::ExplainSection;
 
 /// The most items the inspector lists per pane.
@@ -58,22 +57,6 @@ pub fn describe_item(item: TraceItem, bytes: &[u8]) -> String {
     }
 }
 
-/// "U+00E9 LATIN SMALL LETTER E WITH ACUTE"; controls, which have no name,
-/// say so.
-pub fn describe_char(c: char) -> String {
-    let name = unicode_names2::name(c).map_or_else(
-        || {
-            if c.is_control() {
-                "<control>".to_owned()
-            } else {
-                "<unnamed>".to_owned()
-            }
-        },
-        |name| name.to_string(),
-    );
-    format!("U+{:04X} {name}", u32::from(c))
-}
-
 /// The display column at which `byte_offset` starts within its row, counting
 /// each drawn cell's width with `unicode-width`.
 pub fn display_column(
@@ -84,7 +67,8 @@ pub fn display_column(
 ) -> (u64, usize) {
     let row = lines.row_of(byte_offset);
     let trace = analysis.decode_window(bytes, lines.row_span(row));
-    let column = trace_items(&trace)
+    let column = trace
+        .items()
         .take_while(|item| item.span.end <= byte_offset)
         .map(|item| cell_of(item).text.width())
         .sum();
@@ -196,7 +180,8 @@ fn pane_details(
 ) -> PaneDetails {
     let window = ByteSpan::new(span.start.saturating_sub(LOOK_BEHIND), span.end);
     let trace = analysis.decode_window(bytes, window);
-    let mut items: Vec<String> = trace_items(&trace)
+    let mut items: Vec<String> = trace
+        .items()
         .filter(|item| overlaps(item.span, span))
         .take(MAX_ITEMS + 1)
         .map(|item| describe_item(item, bytes))
@@ -217,13 +202,6 @@ mod tests {
     use mojiscope_core::DecodeErrorKind;
 
     use super::*;
-
-    #[test]
-    fn characters_are_described_by_code_point_and_name() {
-        assert_eq!(describe_char('é'), "U+00E9 LATIN SMALL LETTER E WITH ACUTE");
-        assert_eq!(describe_char('\n'), "U+000A <control>");
-        assert_eq!(describe_char('日'), "U+65E5 CJK UNIFIED IDEOGRAPH-65E5");
-    }
 
     #[test]
     fn items_show_their_bytes() {

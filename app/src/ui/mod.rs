@@ -2,6 +2,7 @@
 //! a `ui` method taking a read-only [`PanelCtx`].
 
 pub mod about;
+pub mod cells;
 pub mod decode_view;
 pub mod error_list;
 pub mod hex_view;
@@ -18,7 +19,8 @@ use eframe::egui::{RichText, Ui};
 
 use crate::model::analysis::EncodingAnalysis;
 use crate::model::selection::Selection;
-use crate::theme::{ByteClass, Palette};
+use crate::theme::Palette;
+use crate::ui::cells::ByteClass;
 
 /// What every panel may read for one frame.
 pub struct PanelCtx<'a> {
@@ -48,11 +50,30 @@ pub fn progress_fraction(done: u64, total: u64) -> f32 {
     fraction.clamp(0.0, 1.0) as f32
 }
 
+/// A detection score for people: "likely 97%", "likely <1%".
+pub fn score_text(score: f64) -> String {
+    let percent = score * 100.0;
+    if percent > 0.0 && percent < 1.0 {
+        "likely <1%".to_owned()
+    } else {
+        format!("likely {percent:.0}%")
+    }
+}
+
+/// "no errors", "1 error", "12 errors".
+pub fn error_count_text(errors: u64) -> String {
+    match errors {
+        0 => "no errors".to_owned(),
+        1 => "1 error".to_owned(),
+        n => format!("{n} errors"),
+    }
+}
+
 /// The legend of the hex view's colours, drawn from the theme's table.
 pub fn legend_ui(ui: &mut Ui, palette: &Palette) {
     ui.horizontal_wrapped(|ui| {
         for class in ByteClass::ALL {
-            ui.label(RichText::new(format!("■ {}", class.name())).color(palette.byte_class(class)));
+            ui.label(RichText::new(format!("■ {}", class.name())).color(class.colour(palette)));
         }
         ui.label(
             RichText::new(" error ")
@@ -69,4 +90,16 @@ pub fn legend_ui(ui: &mut Ui, palette: &Palette) {
         );
         ui.label(RichText::new(" selection ").background_color(palette.selection_bg));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_counts_read_well() {
+        assert_eq!(error_count_text(0), "no errors");
+        assert_eq!(error_count_text(1), "1 error");
+        assert_eq!(error_count_text(4), "4 errors");
+    }
 }

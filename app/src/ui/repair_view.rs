@@ -25,7 +25,7 @@ use crate::model::command::Command;
 use crate::model::repair::{PROGRESS_TOTAL, Phase, RepairOutcome, RepairRequest, Review, plural};
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::theme::Palette;
-use crate::ui::decode_view::{CellKind, cell_of};
+use crate::ui::cells::{CellKind, cell_of};
 use crate::ui::progress_fraction;
 use crate::ui::rows::{RowPosition, rows_ui};
 

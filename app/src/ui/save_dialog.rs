@@ -24,8 +24,7 @@ use crate::model::save::{
     Saved, TextSource, WriteOptions, backup_path,
 };
 use crate::theme::Palette;
-use crate::ui::decode_view::cell_of;
-use crate::ui::inspector::describe_char;
+use crate::ui::cells::{cell_of, describe_char};
 use crate::ui::progress_fraction;
 
 /// The Encoding Standard's note on the html error mode, quoted whole (its

@@ -5,7 +5,7 @@ use eframe::egui::{self, Grid, RichText, Ui, Window};
 use mojiscope_core::{Detection, Encoding};
 
 use crate::theme::Palette;
-use crate::ui::decode_view::{error_count_text, score_text};
+use crate::ui::{error_count_text, score_text};
 
 /// Candidates listed for comparison.
 const SHOWN_CANDIDATES: usize = 6;

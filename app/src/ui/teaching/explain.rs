@@ -14,7 +14,7 @@ use mojiscope_core::{
 use super::{citation_ui, describe_drawn, hex};
 use crate::model::analysis::EncodingAnalysis;
 use crate::theme::Palette;
-use crate::ui::inspector::describe_char;
+use crate::ui::cells::describe_char;
 
 /// The most items explained for one selection.
 pub const MAX_EXPLAINED_ITEMS: usize = 64;

@@ -21,7 +21,7 @@ use mojiscope_core::{
 
 use super::{View, encoding_menu_ui, hex};
 use crate::theme::Palette;
-use crate::ui::decode_view::{CellKind, cell_of};
+use crate::ui::cells::{CellKind, cell_of};
 
 /// The most bytes or characters a stage shows.
 const MAX_SHOWN: usize = 2048;

@@ -23,9 +23,8 @@ use self::code_page::CodePageChart;
 use self::index_browser::IndexBrowser;
 use self::lab::MojibakeLab;
 use self::where_is::WhereIs;
-use crate::model::command::Command;
-use crate::ui::decode_view::{CellKind, cell_of};
-use crate::ui::inspector::describe_char;
+use crate::model::command::{Command, Lesson};
+use crate::ui::cells::{CellKind, cell_of, describe_char};
 
 /// A teaching view: a window of its own, listed in the Learn menu.
 pub trait View {
@@ -34,46 +33,6 @@ pub trait View {
 
     /// Shows the view's contents.
     fn ui(&mut self, ui: &mut Ui);
-}
-
-/// The lessons of the Learn menu.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Lesson {
-    /// The 256 bytes of a single-byte encoding, compared with another.
-    CodePageChart,
-    /// The multi-byte indexes, laid out by the pointer arithmetic.
-    IndexBrowser,
-    /// A character's bytes in every encoding.
-    WhereIs,
-    /// Encode and decode, step by step, and watch the mojibake appear.
-    MojibakeLab,
-}
-
-impl Lesson {
-    /// Every lesson, in the order the menu lists them.
-    pub const ALL: [Lesson; 4] = [
-        Lesson::CodePageChart,
-        Lesson::IndexBrowser,
-        Lesson::WhereIs,
-        Lesson::MojibakeLab,
-    ];
-
-    /// Where the window first opens: below the menu bar, each a little
-    /// further in, so that windows opened together do not hide each other.
-    fn default_pos(self) -> egui::Pos2 {
-        let step = 28.0 * f32::from(u8::try_from(slot(self)).unwrap_or(0));
-        egui::pos2(24.0 + step, 64.0 + step)
-    }
-
-    /// The window's size when it first opens.
-    fn default_size(self) -> egui::Vec2 {
-        match self {
-            Lesson::CodePageChart => egui::vec2(900.0, 690.0),
-            Lesson::IndexBrowser => egui::vec2(960.0, 640.0),
-            Lesson::WhereIs => egui::vec2(640.0, 660.0),
-            Lesson::MojibakeLab => egui::vec2(820.0, 640.0),
-        }
-    }
 }
 
 /// The lessons' views and which windows are open.
@@ -131,8 +90,8 @@ impl Teaching {
             let view = self.view_mut(lesson);
             Window::new(view.name())
                 .open(&mut open)
-                .default_pos(lesson.default_pos())
-                .default_size(lesson.default_size())
+                .default_pos(default_pos(lesson))
+                .default_size(default_size(lesson))
                 .vscroll(false)
                 .show(ui.ctx(), |ui| view.ui(ui));
             self.open[slot(lesson)] = open;
@@ -156,6 +115,23 @@ pub fn learn_menu_ui(ui: &mut Ui, teaching: &Teaching, commands: &mut Vec<Comman
         .small()
         .weak(),
     );
+}
+
+/// Where the window first opens: below the menu bar, each a little
+/// further in, so that windows opened together do not hide each other.
+fn default_pos(lesson: Lesson) -> egui::Pos2 {
+    let step = 28.0 * f32::from(u8::try_from(slot(lesson)).unwrap_or(0));
+    egui::pos2(24.0 + step, 64.0 + step)
+}
+
+/// The window's size when it first opens.
+fn default_size(lesson: Lesson) -> egui::Vec2 {
+    match lesson {
+        Lesson::CodePageChart => egui::vec2(900.0, 690.0),
+        Lesson::IndexBrowser => egui::vec2(960.0, 640.0),
+        Lesson::WhereIs => egui::vec2(640.0, 660.0),
+        Lesson::MojibakeLab => egui::vec2(820.0, 640.0),
+    }
 }
 
 fn slot(lesson: Lesson) -> usize {
