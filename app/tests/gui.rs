@@ -120,7 +120,7 @@ fn shift_jis_gets_a_shift_jis_pane_without_errors() {
         .click();
     // A window takes a few frames to size itself and appear.
     harness.run_steps(5);
-    assert_eq!(harness.state().session.why, Some(SHIFT_JIS));
+    assert_eq!(harness.state().views.why, Some(SHIFT_JIS));
     harness.get_by_label_contains("Detection ranks Shift_JIS 1st of 37");
 }
 
@@ -249,7 +249,7 @@ fn go_to_offset_selects_that_byte() {
     harness.run_steps(2);
     let selection = harness.state().session.selection.expect("a selection");
     assert_eq!(selection.span, ByteSpan::new(16, 17));
-    assert!(harness.state().session.goto.is_none());
+    assert!(harness.state().views.goto.is_none());
 }
 
 #[test]
@@ -420,7 +420,7 @@ fn a_50_mib_file_shows_its_first_rows_at_once_and_every_error_in_the_end() {
         Some(ByteSpan::new(last, last + 1))
     );
     assert!(
-        session.pane_position.top_row + 50 >= rows - 1,
+        harness.state().views.pane_position.top_row + 50 >= rows - 1,
         "scrolled to the end"
     );
     assert!(

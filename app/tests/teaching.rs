@@ -86,7 +86,7 @@ fn the_inspector_explains_shift_jis_0x82_0xa0_from_the_standard() {
     assert_eq!(harness.state().session.panes[0].encoding, SHIFT_JIS);
     select(&mut harness, ByteSpan::new(0, 2));
     // Closed until asked for: nothing is computed.
-    assert!(harness.state().session.inspector.explain.shown(0).is_none());
+    assert!(harness.state().views.inspector.explain.shown(0).is_none());
     harness
         .get_by_label("Steps of the Shift_JIS decoder")
         .click_accesskit();
@@ -121,7 +121,7 @@ fn the_inspector_explains_shift_jis_0x82_0xa0_from_the_standard() {
         "0x22 is an ASCII byte, so it is restored to the input and cannot be masked",
     );
     harness.get_by_label("Security background");
-    let shown = harness.state().session.inspector.explain.shown(0).unwrap();
+    let shown = harness.state().views.inspector.explain.shown(0).unwrap();
     let [item] = &shown.items[..] else {
         panic!("{:?}", shown.items)
     };

@@ -9,14 +9,14 @@ use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
 use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
 
 use super::InspectorApp;
+use super::views::DocumentViews;
 use crate::model::analysis::{default_panes, detected_panes};
 use crate::model::command::Command;
 use crate::model::document::Document;
 use crate::model::jobs::{JobEvent, JobKind};
 use crate::model::selection::{Selection, SelectionOrigin};
-use crate::model::session::{MAX_PANES, MIN_PANES, Session};
+use crate::model::session::{MAX_PANES, MIN_PANES, Pane, Session};
 use crate::model::watch::{Change, FileWatch};
-use crate::ui::decode_view::Pane;
 
 /// The most job events handled in one frame (the rest wait for the next).
 const MAX_EVENTS_PER_FRAME: usize = 256;
@@ -167,23 +167,24 @@ impl InspectorApp {
                             target.progress = None;
                         }
                         target.analysis = Some(analysis);
-                        target.view.reset();
+                        if let Some(view) = self.views.panes.get_mut(pane) {
+                            view.reset();
+                        }
                     }
                 }
             }
             JobEvent::Lines { index, .. } => {
                 // After a reload, back to where the panes were, once the rows
                 // reach it.
-                if let Some(byte_offset) = session.pending_pane_top
+                let views = &mut self.views;
+                if let Some(byte_offset) = views.pending_pane_top
                     && (byte_offset < index.byte_len() || index.is_complete())
                 {
-                    session.pending_pane_top = None;
-                    session.pane_position.top_row = index.row_of(byte_offset);
+                    views.pending_pane_top = None;
+                    views.pane_position.top_row = index.row_of(byte_offset);
                 }
                 session.lines = Some(index);
-                for pane in &mut session.panes {
-                    pane.view.reset();
-                }
+                views.reset_panes();
             }
             JobEvent::Repair { outcome, .. } => self.repair.finished(*outcome),
             JobEvent::Failed { job, message, .. } => self.job_failed(job, message),
@@ -236,6 +237,7 @@ impl InspectorApp {
                     generation: self.session.generation,
                     ..Session::default()
                 };
+                self.views = DocumentViews::default();
             }
             Command::SetEncoding { pane, encoding } => {
                 if self.session.forced_by_bom().is_none() && encoding.is_override_choice() {
@@ -272,11 +274,11 @@ impl InspectorApp {
             Command::PreviousError => self.step_error(false),
             Command::ShowGoTo => {
                 if self.session.document.is_some() {
-                    self.session.goto = Some(String::new());
+                    self.views.goto = Some(String::new());
                 }
             }
             Command::GoTo(byte_offset) => {
-                self.session.goto = None;
+                self.views.goto = None;
                 let len = self.document_len();
                 if byte_offset < len {
                     self.session.selection = Some(Selection {
@@ -303,7 +305,7 @@ impl InspectorApp {
             }
             Command::CancelJobs => self.cancel_jobs(),
             Command::ShowAbout => self.about.open(),
-            Command::ShowWhy(encoding) => self.session.why = Some(encoding),
+            Command::ShowWhy(encoding) => self.views.why = Some(encoding),
             Command::ShowLesson(lesson) => self.teaching.open(lesson),
             Command::Repair => self.repair_focused_pane(false),
             Command::RepairAgain => self.repair_focused_pane(true),
@@ -380,12 +382,12 @@ impl InspectorApp {
         };
         let panes = self.session.pane_encodings();
         let selection = self.session.selection;
-        let hex_top = self.session.hex.top_byte(self.settings.hex_width());
+        let hex_top = self.views.hex.top_byte(self.settings.hex_width());
         let pane_top = self
             .session
             .lines
             .as_ref()
-            .map(|lines| lines.row_span(self.session.pane_position.top_row).start);
+            .map(|lines| lines.row_span(self.views.pane_position.top_row).start);
         self.load(&path);
         let len = self.document_len();
         if self.session.document.is_none() {
@@ -400,8 +402,8 @@ impl InspectorApp {
                 span: ByteSpan::new(selection.span.start, selection.span.end.min(len)),
                 ..selection
             });
-        self.session.hex.scroll_to(hex_top.min(len));
-        self.session.pending_pane_top = pane_top;
+        self.views.hex.scroll_to(hex_top.min(len));
+        self.views.pending_pane_top = pane_top;
     }
 
     /// Stops the background jobs; the views keep what was done.
@@ -462,6 +464,7 @@ impl InspectorApp {
                     notice: watch_error,
                     ..Session::default()
                 };
+                self.views = DocumentViews::default();
                 if let Some(document) = &self.session.document {
                     self.jobs.start_counts(document);
                     self.jobs.start_detection(document);
@@ -507,6 +510,8 @@ impl InspectorApp {
             .into_iter()
             .map(Some)
             .collect();
+        // For each pane, the index it had if it is kept.
+        let mut kept_from = Vec::with_capacity(encodings.len());
         for (index, &encoding) in encodings.iter().enumerate() {
             let bom_handling = bom_handling_for(document.bom, encoding);
             // A pane's work is kept if its encoding is unchanged and it stays
@@ -517,13 +522,12 @@ impl InspectorApp {
                     pane.encoding == encoding && pane.bom_handling == bom_handling
                 })
             });
-            let kept = reusable
-                .filter(|&position| {
-                    position == index
-                        || (index != 0
-                            && old[position].as_ref().is_some_and(|p| p.analysis.is_some()))
-                })
-                .and_then(|position| old[position].take());
+            let from = reusable.filter(|&position| {
+                position == index
+                    || (index != 0 && old[position].as_ref().is_some_and(|p| p.analysis.is_some()))
+            });
+            let kept = from.and_then(|position| old[position].take());
+            kept_from.push(from);
             let pane = kept.unwrap_or_else(|| {
                 self.jobs
                     .start_analysis(document, index, encoding, bom_handling);
@@ -541,7 +545,7 @@ impl InspectorApp {
         session.focused_pane = session
             .focused_pane
             .min(session.panes.len().saturating_sub(1));
-        session.inspector.reset();
+        self.views.panes_changed(&kept_from);
     }
 
     /// The override choice with the fewest errors that no pane shows yet.
@@ -566,9 +570,9 @@ impl InspectorApp {
     }
 
     fn reveal(&mut self, byte_offset: u64) {
-        self.session.hex.reveal(byte_offset);
+        self.views.hex.reveal(byte_offset);
         if let Some(lines) = &self.session.lines {
-            self.session.pane_position.reveal(lines.row_of(byte_offset));
+            self.views.pane_position.reveal(lines.row_of(byte_offset));
         }
     }
 

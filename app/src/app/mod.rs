@@ -10,6 +10,7 @@ mod logic;
 mod repair;
 mod save;
 mod ui;
+pub mod views;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
@@ -17,6 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 use eframe::egui::{self, Context};
 
+use self::views::DocumentViews;
 use crate::model::command::Command;
 use crate::model::jobs::{Jobs, Repaint};
 use crate::model::session::Session;
@@ -33,6 +35,8 @@ pub struct InspectorApp {
     pub settings: Settings,
     /// The open document and everything known about it.
     pub session: Session,
+    /// The panels' view state for the open document.
+    pub views: DocumentViews,
     jobs: Jobs,
     /// The egui context, once the first frame has run: the jobs' repaint
     /// callback reaches it through this.
@@ -70,6 +74,7 @@ impl InspectorApp {
         let mut app = Self {
             settings,
             session: Session::default(),
+            views: DocumentViews::default(),
             jobs: Jobs::new(Arc::clone(&repaint)),
             context,
             commands: Vec::new(),

@@ -7,6 +7,7 @@ use eframe::egui::{
 
 use super::InspectorApp;
 use super::repair::repair_menu_ui;
+use super::views::DocumentViews;
 use crate::model::command::{Command, parse_offset};
 use crate::model::session::{MAX_PANES, MIN_PANES, Session};
 use crate::model::settings::Settings;
@@ -42,7 +43,7 @@ impl InspectorApp {
         self.goto_ui(ui);
         why_ui(
             ui.ctx(),
-            &mut self.session.why,
+            &mut self.views.why,
             self.session.detection.as_deref(),
             palette,
         );
@@ -241,13 +242,19 @@ impl InspectorApp {
             lines,
             counts,
             selection,
-            hex,
-            inspector,
-            pane_position,
             focused_pane,
             detection,
             ..
-        } = &mut self.session;
+        } = &self.session;
+        let DocumentViews {
+            hex,
+            panes: pane_views,
+            pane_position,
+            inspector,
+            ..
+        } = &mut self.views;
+        // One view per pane, whatever happened to the panes.
+        pane_views.resize_with(panes.len(), Default::default);
         let Some(document) = document.as_ref() else {
             return;
         };
@@ -283,7 +290,11 @@ impl InspectorApp {
         let before = *pane_position;
         CentralPanel::default().show(ui, |ui| {
             ui.columns(pane_count.max(1), |columns| {
-                for (index, (column, pane)) in columns.iter_mut().zip(panes.iter_mut()).enumerate()
+                for (index, ((column, pane), view)) in columns
+                    .iter_mut()
+                    .zip(panes)
+                    .zip(pane_views.iter_mut())
+                    .enumerate()
                 {
                     let env = PaneEnv {
                         index,
@@ -294,7 +305,7 @@ impl InspectorApp {
                         removable: pane_count > MIN_PANES,
                         focused: index == focused && pane_count > 1,
                     };
-                    pane.ui(column, &ctx, &env, pane_position, commands);
+                    view.ui(column, &ctx, pane, &env, pane_position, commands);
                 }
             });
         });
@@ -305,7 +316,7 @@ impl InspectorApp {
     }
 
     fn goto_ui(&mut self, ui: &mut Ui) {
-        let Some(text) = &mut self.session.goto else {
+        let Some(text) = &mut self.views.goto else {
             return;
         };
         let mut go = None;
@@ -334,7 +345,7 @@ impl InspectorApp {
         if let Some(offset) = go {
             self.commands.push(Command::GoTo(offset));
         } else if close || modal.should_close() {
-            self.session.goto = None;
+            self.views.goto = None;
         }
     }
 }

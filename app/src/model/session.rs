@@ -3,20 +3,45 @@
 
 use std::sync::Arc;
 
-use mojiscope_core::{Detection, Encoding, UTF_16BE, UTF_16LE};
+use mojiscope_core::{BomHandling, Detection, Encoding, UTF_16BE, UTF_16LE};
 
-use crate::model::analysis::{ErrorCount, LineIndex};
+use crate::model::analysis::{EncodingAnalysis, ErrorCount, LineIndex};
 use crate::model::document::Document;
 use crate::model::selection::Selection;
-use crate::ui::decode_view::Pane;
-use crate::ui::hex_view::HexView;
-use crate::ui::inspector::Inspector;
-use crate::ui::rows::RowPosition;
 
 /// The fewest and the most decode panes side by side.
 pub const MIN_PANES: usize = 2;
 /// See [`MIN_PANES`].
 pub const MAX_PANES: usize = 4;
+
+/// One decode pane: its encoding and what its job learned (how it is drawn
+/// is the views' business).
+#[derive(Clone, Debug)]
+pub struct Pane {
+    /// The encoding chosen for the pane.
+    pub encoding: &'static Encoding,
+    /// How its decode treats a byte order mark.
+    pub bom_handling: BomHandling,
+    /// The whole-file analysis, once its job is done.
+    pub analysis: Option<Arc<EncodingAnalysis>>,
+    /// Bytes done and total of the running analysis.
+    pub progress: Option<(u64, u64)>,
+    /// Why the analysis failed, if it did.
+    pub failed: Option<String>,
+}
+
+impl Pane {
+    /// A pane for `encoding`, its analysis not started.
+    pub fn new(encoding: &'static Encoding, bom_handling: BomHandling) -> Self {
+        Self {
+            encoding,
+            bom_handling,
+            analysis: None,
+            progress: None,
+            failed: None,
+        }
+    }
+}
 
 /// Which of the document's whole-file jobs failed or were cancelled (their
 /// results will not come).
@@ -51,27 +76,14 @@ pub struct Session {
     pub failed: Failed,
     /// The ranking of the candidate encodings.
     pub detection: Option<Arc<Detection>>,
-    /// The encoding whose "why?" window is open.
-    pub why: Option<&'static Encoding>,
     /// Progress of the counting or indexing job: done, total.
     pub progress: Option<(u64, u64)>,
     /// The shared selection.
     pub selection: Option<Selection>,
     /// The pane F8 moves in.
     pub focused_pane: usize,
-    /// Where the panes are scrolled to (they scroll together).
-    pub pane_position: RowPosition,
-    /// The hex view's state.
-    pub hex: HexView,
-    /// The inspector's state.
-    pub inspector: Inspector,
-    /// The Go to offset box's text, while it is open.
-    pub goto: Option<String>,
     /// Whether the panes were set from the error counts (or from the recent files).
     pub panes_settled: bool,
-    /// After a reload: the byte offset whose row the panes scroll to once
-    /// the new rows reach it.
-    pub pending_pane_top: Option<u64>,
 }
 
 impl Session {

@@ -8,12 +8,13 @@ use eframe::egui::{
     self, Color32, ComboBox, FontId, Galley, Pos2, ProgressBar, RichText, Role, Stroke, StrokeKind,
     TextStyle, Ui, WidgetInfo,
 };
-use mojiscope_core::{BomHandling, ByteSpan, Detection, Encoding, Group, TraceItem};
+use mojiscope_core::{ByteSpan, Detection, Encoding, Group, TraceItem};
 use unicode_width::UnicodeWidthStr as _;
 
 use crate::model::analysis::{EncodingAnalysis, ErrorCount, LineIndex};
 use crate::model::command::Command;
 use crate::model::selection::{Selection, SelectionOrigin};
+use crate::model::session::Pane;
 use crate::theme::Palette;
 use crate::ui::cells::{Cell, CellKind, cell_of, overlaps};
 use crate::ui::error_list::ErrorList;
@@ -22,36 +23,6 @@ use crate::ui::{PanelCtx, error_count_text, progress_fraction, score_text};
 
 /// Bands of a pane's error strip beside its scroll bar.
 const MARK_BINS: usize = 512;
-
-/// One decode pane: its encoding, what the jobs learned, and its view state.
-pub struct Pane {
-    /// The encoding chosen for the pane.
-    pub encoding: &'static Encoding,
-    /// How its decode treats a byte order mark.
-    pub bom_handling: BomHandling,
-    /// The whole-file analysis, once its job is done.
-    pub analysis: Option<Arc<EncodingAnalysis>>,
-    /// Bytes done and total of the running analysis.
-    pub progress: Option<(u64, u64)>,
-    /// Why the analysis failed, if it did.
-    pub failed: Option<String>,
-    /// Layout caches and the error list.
-    pub view: DecodeView,
-}
-
-impl Pane {
-    /// A pane for `encoding`, its analysis not started.
-    pub fn new(encoding: &'static Encoding, bom_handling: BomHandling) -> Self {
-        Self {
-            encoding,
-            bom_handling,
-            analysis: None,
-            progress: None,
-            failed: None,
-            view: DecodeView::default(),
-        }
-    }
-}
 
 /// Splits the items of a window into rows by where each item starts.
 pub fn split_rows(
@@ -79,7 +50,8 @@ struct RowsKey {
     rows: (u64, u64),
 }
 
-/// A pane's view state.
+/// A decode pane's view state: its layout caches, drag anchor and error
+/// list. What it shows is the model's [`Pane`].
 #[derive(Default)]
 pub struct DecodeView {
     rows: Option<(RowsKey, Vec<Vec<Cell>>)>,
@@ -127,12 +99,13 @@ pub struct PaneEnv<'a> {
     pub focused: bool,
 }
 
-impl Pane {
-    /// Shows the pane, scrolled to `position` (which every pane shares).
+impl DecodeView {
+    /// Shows `pane`, scrolled to `position` (which every pane shares).
     pub fn ui(
         &mut self,
         ui: &mut Ui,
         ctx: &PanelCtx<'_>,
+        pane: &Pane,
         env: &PaneEnv<'_>,
         position: &mut RowPosition,
         commands: &mut Vec<Command>,
@@ -146,14 +119,14 @@ impl Pane {
                 StrokeKind::Inside,
             );
         }
-        self.header_ui(ui, ctx, env, commands);
+        self.header_ui(ui, ctx, pane, env, commands);
         ui.separator();
         let Some(lines) = env.lines else {
             ui.label("Indexing lines…");
             return;
         };
-        let Some(analysis) = self.analysis.clone() else {
-            if let Some(message) = &self.failed {
+        let Some(analysis) = pane.analysis.clone() else {
+            if let Some(message) = &pane.failed {
                 ui.colored_label(ctx.palette.malformed_fg, message);
             } else {
                 ui.label("Decoding…");
@@ -167,6 +140,7 @@ impl Pane {
         &mut self,
         ui: &mut Ui,
         ctx: &PanelCtx<'_>,
+        pane: &Pane,
         env: &PaneEnv<'_>,
         commands: &mut Vec<Command>,
     ) {
@@ -182,15 +156,15 @@ impl Pane {
                         .show_ui(ui, |_| {});
                 });
             } else {
-                let mut chosen = self.encoding;
+                let mut chosen = pane.encoding;
                 ComboBox::new(("encoding", index), label)
-                    .selected_text(self.encoding.name())
+                    .selected_text(pane.encoding.name())
                     .width(width)
                     .height(600.0)
                     .show_ui(ui, |ui| {
                         encoding_choices_ui(ui, &mut chosen, env.counts, env.detection);
                     });
-                if chosen != self.encoding {
+                if chosen != pane.encoding {
                     commands.push(Command::SetEncoding {
                         pane: index,
                         encoding: chosen,
@@ -199,7 +173,7 @@ impl Pane {
             }
         });
         ui.horizontal(|ui| {
-            if let Some(analysis) = &self.analysis {
+            if let Some(analysis) = &pane.analysis {
                 let mut text = error_count_text(analysis.errors);
                 if !analysis.is_complete() {
                     text.push_str(" so far");
@@ -211,27 +185,27 @@ impl Pane {
                 };
                 ui.label(RichText::new(text).color(colour));
                 let analysis = Arc::clone(analysis);
-                self.view.errors.ui(ui, ctx, index, &analysis, commands);
+                self.errors.ui(ui, ctx, index, &analysis, commands);
                 if env.detection.is_some()
                     && ui
                         .small_button("Why?")
                         .on_hover_text("How detection ranks this encoding, and the evidence")
                         .clicked()
                 {
-                    commands.push(Command::ShowWhy(self.encoding));
+                    commands.push(Command::ShowWhy(pane.encoding));
                 }
-                if analysis.encoding != self.encoding {
+                if analysis.encoding != pane.encoding {
                     ui.label(format!("(decoded as {})", analysis.encoding.name()));
                 }
             }
-            if let Some((done, total)) = self.progress {
+            if let Some((done, total)) = pane.progress {
                 let fraction = progress_fraction(done, total);
                 ui.add(
                     ProgressBar::new(fraction)
                         .desired_width(80.0)
                         .show_percentage(),
                 );
-            } else if self.analysis.is_none() {
+            } else if pane.analysis.is_none() {
                 ui.label("decoding…");
             }
             if env.removable {
@@ -280,7 +254,7 @@ impl Pane {
         let row_step = row_step(ui);
         let index = env.index;
         let marks = self.marks(lines, analysis);
-        let content_width = self.view.content_width;
+        let content_width = self.content_width;
         rows_ui(
             ui,
             ui.scope_id().with(("pane rows", index)),
@@ -304,7 +278,7 @@ impl Pane {
                     lines: Arc::as_ptr(lines) as usize,
                     rows: (visible.rows.start, visible.rows.end),
                 };
-                if self.view.rows.as_ref().is_none_or(|(k, _)| *k != key) {
+                if self.rows.as_ref().is_none_or(|(k, _)| *k != key) {
                     let spans = lines.row_spans(visible.rows.clone());
                     let window = match (spans.first(), spans.last()) {
                         (Some(first), Some(last)) => ByteSpan::new(first.start, last.end),
@@ -317,9 +291,9 @@ impl Pane {
                     );
                     let trace = analysis.decode_window(ctx.bytes, window);
                     let cells = split_rows(trace.items(), &spans);
-                    self.view.rows = Some((key, cells));
+                    self.rows = Some((key, cells));
                 }
-                let Some((_, cells)) = &self.view.rows else {
+                let Some((_, cells)) = &self.rows else {
                     return;
                 };
                 let laid_key = LaidOutKey {
@@ -329,7 +303,7 @@ impl Pane {
                     font_size: font.size,
                     pixels_per_point: ui.ctx().pixels_per_point(),
                 };
-                let laid_out = match &self.view.laid_out {
+                let laid_out = match &self.laid_out {
                     Some((k, laid_out)) if *k == laid_key => Arc::clone(laid_out),
                     _ => {
                         let laid_out: Arc<Vec<LaidOutRow>> = Arc::new(
@@ -338,7 +312,7 @@ impl Pane {
                                 .map(|row| layout_row(ui, row, &font, ctx.palette, ctx.selection))
                                 .collect(),
                         );
-                        self.view.laid_out = Some((laid_key, Arc::clone(&laid_out)));
+                        self.laid_out = Some((laid_key, Arc::clone(&laid_out)));
                         laid_out
                     }
                 };
@@ -348,8 +322,8 @@ impl Pane {
                     let origin = Pos2::new(visible.origin.x, visible.row_top(row));
                     laid.paint(ui.painter(), origin, height);
                 }
-                let clicked = clicked_span(&mut self.view.anchor, visible, &laid_out, cells);
-                self.view.content_width = self.view.content_width.max(widest);
+                let clicked = clicked_span(&mut self.anchor, visible, &laid_out, cells);
+                self.content_width = self.content_width.max(widest);
                 if let Some(span) = clicked {
                     commands.push(Command::FocusPane(index));
                     commands.push(Command::Select(Selection {
@@ -367,12 +341,11 @@ impl Pane {
             analysis: Arc::as_ptr(analysis) as usize,
             lines: Arc::as_ptr(lines) as usize,
         };
-        if self.view.marks.as_ref().is_none_or(|(k, _)| *k != key) {
+        if self.marks.as_ref().is_none_or(|(k, _)| *k != key) {
             let marks = error_marks(lines, &analysis.error_offsets, MARK_BINS);
-            self.view.marks = Some((key, marks));
+            self.marks = Some((key, marks));
         }
-        self.view
-            .marks
+        self.marks
             .as_ref()
             .map(|(_, marks)| marks.clone())
             .unwrap_or_default()
@@ -703,7 +676,7 @@ mod tests {
         let (analysis, lines) = crate::model::analysis::analyse_with_rows(
             &bytes,
             mojiscope_core::UTF_8,
-            BomHandling::None,
+            mojiscope_core::BomHandling::None,
             &never,
         )
         .unwrap();

@@ -1,0 +1,60 @@
+//! The view state of the open document's panels: where each view is
+//! scrolled, its layout caches, what its windows are showing. The model
+//! ([`Session`](crate::model::session::Session)) knows nothing of it; the
+//! app keeps the two in step (a pane moved or replaced in the model moves
+//! or resets its view here).
+
+use mojiscope_core::Encoding;
+
+use crate::ui::decode_view::DecodeView;
+use crate::ui::hex_view::HexView;
+use crate::ui::inspector::Inspector;
+use crate::ui::rows::RowPosition;
+
+/// The panels' state for one load of a document: a new load starts afresh
+/// (a reload then restores the places it kept).
+#[derive(Default)]
+pub struct DocumentViews {
+    /// The hex view's state.
+    pub hex: HexView,
+    /// Each decode pane's view, as the session's panes.
+    pub panes: Vec<DecodeView>,
+    /// Where the panes are scrolled to (they scroll together).
+    pub pane_position: RowPosition,
+    /// After a reload: the byte offset whose row the panes scroll to once
+    /// the new rows reach it.
+    pub pending_pane_top: Option<u64>,
+    /// The inspector's state.
+    pub inspector: Inspector,
+    /// The Go to offset box's text, while it is open.
+    pub goto: Option<String>,
+    /// The encoding whose "why?" window is open.
+    pub why: Option<&'static Encoding>,
+}
+
+impl DocumentViews {
+    /// Follows the session's panes after they changed: `kept[i]` is the
+    /// index pane `i` had before, if it is a pane kept; the others start
+    /// with a fresh view.
+    pub fn panes_changed(&mut self, kept: &[Option<usize>]) {
+        let mut old: Vec<Option<DecodeView>> = std::mem::take(&mut self.panes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.panes = kept
+            .iter()
+            .map(|from| {
+                from.and_then(|from| old.get_mut(from).and_then(Option::take))
+                    .unwrap_or_default()
+            })
+            .collect();
+        self.inspector.reset();
+    }
+
+    /// Forgets every pane's cached rows (the rows or an analysis changed).
+    pub fn reset_panes(&mut self) {
+        for view in &mut self.panes {
+            view.reset();
+        }
+    }
+}
