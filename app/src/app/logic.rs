@@ -10,12 +10,12 @@ use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
 
 use super::InspectorApp;
 use super::views::DocumentViews;
-use crate::model::analysis::{default_panes, detected_panes};
 use crate::model::command::Command;
 use crate::model::document::Document;
 use crate::model::jobs::{JobEvent, JobKind};
+use crate::model::panes::{MAX_PANES, MIN_PANES, best_unused, default_panes, detected_panes};
 use crate::model::selection::{Selection, SelectionOrigin};
-use crate::model::session::{MAX_PANES, MIN_PANES, Pane, Session};
+use crate::model::session::Session;
 use crate::model::watch::{Change, FileWatch};
 
 /// The most job events handled in one frame (the rest wait for the next).
@@ -37,19 +37,6 @@ pub(super) const SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(
 );
 const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
 const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
-
-/// How a pane decodes: a byte order mark picks the encoding when it is the
-/// pane's own encoding or a UTF-16 one (which nothing overrides); any other
-/// pane shows how its encoding's decoder reads every byte.
-pub fn bom_handling_for(
-    bom: Option<&'static Encoding>,
-    encoding: &'static Encoding,
-) -> BomHandling {
-    match bom {
-        Some(bom) if bom == encoding || !bom.is_override_choice() => BomHandling::Sniff,
-        _ => BomHandling::None,
-    }
-}
 
 impl InspectorApp {
     /// Drains job events, the dialog's answer, dropped files and shortcuts.
@@ -251,7 +238,7 @@ impl InspectorApp {
             Command::AddPane => {
                 let mut encodings = self.session.pane_encodings();
                 if encodings.len() < MAX_PANES && self.session.forced_by_bom().is_none() {
-                    let next = self.best_unused(&encodings);
+                    let next = best_unused(&encodings, self.session.counts.as_deref());
                     encodings.push(next);
                     self.set_panes(&encodings);
                 }
@@ -489,84 +476,12 @@ impl InspectorApp {
         }
     }
 
-    /// Sets the panes' encodings, keeping the analyses of panes whose
-    /// encoding and place did not change and starting jobs for the others.
+    /// Sets the panes' encodings (see [`Session::set_panes`]); the panes'
+    /// views follow.
     pub(super) fn set_panes(&mut self, encodings: &[&'static Encoding]) {
-        let session = &mut self.session;
-        session.panes_settled = true;
-        let Some(document) = &session.document else {
-            return;
-        };
-        let forced = session
-            .document
-            .as_ref()
-            .and_then(|d| d.bom)
-            .filter(|bom| !bom.is_override_choice());
-        let encodings: Vec<&'static Encoding> = match forced {
-            Some(bom) => vec![bom],
-            None => encodings.to_vec(),
-        };
-        let mut old: Vec<Option<Pane>> = std::mem::take(&mut session.panes)
-            .into_iter()
-            .map(Some)
-            .collect();
-        // For each pane, the index it had if it is kept.
-        let mut kept_from = Vec::with_capacity(encodings.len());
-        for (index, &encoding) in encodings.iter().enumerate() {
-            let bom_handling = bom_handling_for(document.bom, encoding);
-            // A pane's work is kept if its encoding is unchanged and it stays
-            // in place, or moves with a finished analysis (the primary pane
-            // must not move: the line index comes from its job).
-            let reusable = old.iter().position(|pane| {
-                pane.as_ref().is_some_and(|pane| {
-                    pane.encoding == encoding && pane.bom_handling == bom_handling
-                })
-            });
-            let from = reusable.filter(|&position| {
-                position == index
-                    || (index != 0 && old[position].as_ref().is_some_and(|p| p.analysis.is_some()))
-            });
-            let kept = from.and_then(|position| old[position].take());
-            kept_from.push(from);
-            let pane = kept.unwrap_or_else(|| {
-                self.jobs
-                    .start_analysis(document, index, encoding, bom_handling);
-                if index == 0 {
-                    session.lines = None;
-                    session.failed.lines = false;
-                }
-                Pane::new(encoding, bom_handling)
-            });
-            session.panes.push(pane);
+        if let Some(kept) = self.session.set_panes(&mut self.jobs, encodings) {
+            self.views.panes_changed(&kept);
         }
-        for index in encodings.len()..MAX_PANES {
-            self.jobs.cancel_pane(index);
-        }
-        session.focused_pane = session
-            .focused_pane
-            .min(session.panes.len().saturating_sub(1));
-        self.views.panes_changed(&kept_from);
-    }
-
-    /// The override choice with the fewest errors that no pane shows yet.
-    fn best_unused(&self, used: &[&'static Encoding]) -> &'static Encoding {
-        let mut candidates: Vec<(u64, usize, &'static Encoding)> = mojiscope_core::ALL
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(|(_, e)| e.is_override_choice() && !used.contains(e))
-            .map(|(order, e)| {
-                let errors = self
-                    .session
-                    .counts
-                    .as_ref()
-                    .and_then(|counts| counts.iter().find(|c| c.encoding == e))
-                    .map_or(u64::MAX, |c| c.errors);
-                (errors, order, e)
-            })
-            .collect();
-        candidates.sort_by_key(|&(errors, order, _)| (errors, order));
-        candidates.first().map_or(UTF_8, |&(_, _, e)| e)
     }
 
     fn reveal(&mut self, byte_offset: u64) {
@@ -614,26 +529,5 @@ impl InspectorApp {
         });
         self.session.notice = None;
         self.reveal(byte_offset);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use mojiscope_core::{SHIFT_JIS, UTF_16LE, WINDOWS_1252};
-
-    use super::*;
-
-    #[test]
-    fn a_bom_decides_only_where_it_may() {
-        assert_eq!(bom_handling_for(None, UTF_8), BomHandling::None);
-        assert_eq!(bom_handling_for(Some(UTF_8), UTF_8), BomHandling::Sniff);
-        assert_eq!(
-            bom_handling_for(Some(UTF_8), WINDOWS_1252),
-            BomHandling::None
-        );
-        assert_eq!(
-            bom_handling_for(Some(UTF_16LE), SHIFT_JIS),
-            BomHandling::Sniff
-        );
     }
 }

@@ -16,7 +16,7 @@ use mojiscope_core::{
 use super::error::{CliError, display_name};
 use super::output::AtomicOutput;
 use super::{Success, count, encoding_for, read_input, stdout_error};
-use crate::model::analysis::count_errors;
+use crate::model::analysis::counts::count_errors;
 use crate::model::repair::{repair_text, repair_threads};
 
 #[derive(Debug, Args)]

@@ -12,11 +12,11 @@ use serde::Serialize;
 
 use super::error::display_name;
 use super::{CliError, Success, stdout_error};
-use crate::model::analysis::{ErrorCount, count_errors};
+use crate::model::analysis::counts::{ErrorCount, count_errors};
 use crate::model::document::{FileBytes, LoadError};
 
 /// Offsets shown per encoding in the plain-text report (the JSON has all
-/// [`FIRST_ERROR_OFFSETS`](crate::model::analysis::FIRST_ERROR_OFFSETS)).
+/// [`FIRST_ERROR_OFFSETS`](crate::model::analysis::counts::FIRST_ERROR_OFFSETS)).
 const SHOWN_OFFSETS: usize = 8;
 
 /// The JSON report: field names are part of the command-line contract.

@@ -23,9 +23,9 @@ use std::thread;
 
 use mojiscope_core::{ALL, BomHandling, Detection, Encoding, detect};
 
-use crate::model::analysis::{
-    Analyser, EncodingAnalysis, ErrorCount, LineIndex, count_errors_with_progress,
-};
+use crate::model::analysis::counts::{ErrorCount, count_errors_with_progress};
+use crate::model::analysis::lines::LineIndex;
+use crate::model::analysis::{Analyser, EncodingAnalysis};
 use crate::model::document::{Document, FileBytes};
 use crate::model::repair::{MAX_TEXT_BYTES, RepairOutcome, RepairRequest, repair_file};
 
@@ -587,7 +587,7 @@ mod tests {
     use mojiscope_core::{GB18030, SHIFT_JIS, UTF_8, UTF_16LE, WINDOWS_1252};
 
     use super::*;
-    use crate::model::analysis::count_errors;
+    use crate::model::analysis::counts::count_errors;
 
     fn document(bytes: Vec<u8>, generation: u64) -> Document {
         Document::from_bytes(

@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod command;
 pub mod document;
 pub mod jobs;
+pub mod panes;
 pub mod repair;
 pub mod save;
 pub mod selection;

@@ -5,14 +5,11 @@ use std::sync::Arc;
 
 use mojiscope_core::{BomHandling, Detection, Encoding, UTF_16BE, UTF_16LE};
 
-use crate::model::analysis::{EncodingAnalysis, ErrorCount, LineIndex};
+use crate::model::analysis::EncodingAnalysis;
+use crate::model::analysis::counts::ErrorCount;
+use crate::model::analysis::lines::LineIndex;
 use crate::model::document::Document;
 use crate::model::selection::Selection;
-
-/// The fewest and the most decode panes side by side.
-pub const MIN_PANES: usize = 2;
-/// See [`MIN_PANES`].
-pub const MAX_PANES: usize = 4;
 
 /// One decode pane: its encoding and what its job learned (how it is drawn
 /// is the views' business).

@@ -8,7 +8,6 @@ use mojiscope_core::Encoding;
 use serde::{Deserialize, Serialize};
 
 use crate::model::save::SaveSettings;
-use crate::model::session::MAX_PANES;
 
 /// How many files File ▸ Open Recent remembers.
 pub const MAX_RECENT: usize = 10;
@@ -57,18 +56,6 @@ impl Settings {
             },
         );
         self.recent.truncate(MAX_RECENT);
-    }
-
-    /// The panes' encodings last used for `path`, if it is a recent file and
-    /// they are all still override choices.
-    pub fn panes_for(&self, path: &Path) -> Option<Vec<&'static Encoding>> {
-        let recent = self.recent.iter().find(|recent| recent.path == path)?;
-        let panes: Option<Vec<_>> = recent
-            .panes
-            .iter()
-            .map(|name| Encoding::for_label(name.as_bytes()).filter(|e| e.is_override_choice()))
-            .collect();
-        panes.filter(|panes| (1..=MAX_PANES).contains(&panes.len()))
     }
 
     /// The hex width, forced into [`Settings::HEX_WIDTHS`].
@@ -146,7 +133,7 @@ pub struct RecentFile {
 
 #[cfg(test)]
 mod tests {
-    use mojiscope_core::{SHIFT_JIS, UTF_8, UTF_16LE};
+    use mojiscope_core::{SHIFT_JIS, UTF_8};
 
     use super::*;
 
@@ -205,12 +192,5 @@ mod tests {
             (old.hex_width, old.dark_mode, how),
             (8, true, Restored::Read)
         );
-    }
-
-    #[test]
-    fn remembered_panes_must_be_override_choices() {
-        let mut settings = Settings::default();
-        settings.remember(Path::new("/a"), &[UTF_16LE]);
-        assert_eq!(settings.panes_for(Path::new("/a")), None);
     }
 }

@@ -11,7 +11,9 @@ use eframe::egui::{
 use mojiscope_core::{ByteSpan, Detection, Encoding, Group, TraceItem};
 use unicode_width::UnicodeWidthStr as _;
 
-use crate::model::analysis::{EncodingAnalysis, ErrorCount, LineIndex};
+use crate::model::analysis::EncodingAnalysis;
+use crate::model::analysis::counts::ErrorCount;
+use crate::model::analysis::lines::LineIndex;
 use crate::model::command::Command;
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::model::session::Pane;

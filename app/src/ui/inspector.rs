@@ -8,7 +8,8 @@ use eframe::egui::{self, RichText, ScrollArea, Ui};
 use mojiscope_core::{ByteSpan, Encoding, TraceItem, TraceKind};
 use unicode_width::UnicodeWidthStr as _;
 
-use crate::model::analysis::{EncodingAnalysis, LineIndex};
+use crate::model::analysis::EncodingAnalysis;
+use crate::model::analysis::lines::LineIndex;
 use crate::ui::PanelCtx;
 use crate::ui::cells::{cell_of, describe_char, hex_bytes, overlaps};
 use crate::ui::teaching::explain::ExplainSection;
