@@ -9,10 +9,11 @@ use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
 use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
 
 use super::InspectorApp;
+use super::dialogs::{Answer, FileDialog};
 use super::views::DocumentViews;
 use crate::model::command::Command;
 use crate::model::document::Document;
-use crate::model::jobs::{JobEvent, JobKind};
+use crate::model::document_jobs::{JobEvent, JobKind};
 use crate::model::panes::{MAX_PANES, MIN_PANES, best_unused, default_panes, detected_panes};
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::model::session::Session;
@@ -47,17 +48,8 @@ impl InspectorApp {
             };
             self.handle_event(event);
         }
-        if let Some(receiver) = &self.dialog {
-            match receiver.try_recv() {
-                Ok(picked) => {
-                    self.dialog = None;
-                    if let Some(path) = picked {
-                        self.commands.push(Command::Open(path));
-                    }
-                }
-                Err(std::sync::mpsc::TryRecvError::Empty) => {}
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.dialog = None,
-            }
+        while let Some((dialog, answer)) = self.dialogs.try_recv() {
+            self.dialog_answered(dialog, answer);
         }
         self.watch_logic(ctx);
         let dropped = ctx.input(|i| {
@@ -213,7 +205,7 @@ impl InspectorApp {
     /// Applies one command.
     pub(super) fn apply(&mut self, command: Command) {
         match command {
-            Command::OpenDialog => self.spawn_dialog(),
+            Command::OpenDialog | Command::BrowseSaveTarget => self.show_file_dialog(&command),
             Command::Open(path) => self.load(&path),
             Command::Reload => self.reload(),
             Command::Close => {
@@ -303,6 +295,31 @@ impl InspectorApp {
             Command::SaveRepaired => self.save_repaired_text(),
             Command::SaveAs => self.open_save_dialog(false),
             Command::SaveAsUtf8 => self.open_save_dialog(true),
+        }
+    }
+
+    /// Shows File ▸ Open's dialog, or Save as's Browse (never in tests).
+    fn show_file_dialog(&mut self, command: &Command) {
+        if !self.dialogs_enabled {
+            return;
+        }
+        if *command == Command::OpenDialog {
+            self.dialogs.open_file();
+        } else if let Some((directory, name)) = self.save.browse_target() {
+            self.dialogs.pick_save_target(directory, name);
+        }
+    }
+
+    /// What a native file dialog answered.
+    fn dialog_answered(&mut self, dialog: FileDialog, answer: Answer) {
+        match (dialog, answer) {
+            (FileDialog::Open, Ok(Some(path))) => self.commands.push(Command::Open(path)),
+            (FileDialog::SaveTarget, Ok(Some(path))) => self.save.browsed(&path),
+            (_, Ok(None)) => {}
+            (FileDialog::Open, Err(message)) => {
+                self.session.notice = Some(format!("cannot show the file dialog: {message}"));
+            }
+            (FileDialog::SaveTarget, Err(message)) => self.save.browse_failed(&message),
         }
     }
 

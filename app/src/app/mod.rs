@@ -6,21 +6,23 @@
 //! (`logic`), lay out the panels (`ui`), which only push
 //! [`Command`]s, then apply those commands once.
 
+mod dialogs;
 mod logic;
 mod repair;
 mod save;
 mod ui;
 pub mod views;
 
-use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use eframe::egui::{self, Context};
 
+use self::dialogs::FileDialogs;
 use self::views::DocumentViews;
 use crate::model::command::Command;
-use crate::model::jobs::{Jobs, Repaint};
+use crate::model::document_jobs::DocumentJobs;
+use crate::model::jobs::Repaint;
 use crate::model::session::Session;
 use crate::model::settings::Settings;
 use crate::model::watch::FileWatch;
@@ -37,14 +39,14 @@ pub struct InspectorApp {
     pub session: Session,
     /// The panels' view state for the open document.
     pub views: DocumentViews,
-    jobs: Jobs,
+    jobs: DocumentJobs,
     /// The egui context, once the first frame has run: the jobs' repaint
     /// callback reaches it through this.
     context: Arc<OnceLock<Context>>,
     /// Commands collected during the frame.
     commands: Vec<Command>,
-    /// The file dialog's answer, while it is open.
-    dialog: Option<Receiver<Option<PathBuf>>>,
+    /// The native file dialogs, each a job while it is open.
+    dialogs: FileDialogs,
     /// Whether the native file dialog may be used (never in tests).
     pub dialogs_enabled: bool,
     /// The watch on the open file.
@@ -75,10 +77,10 @@ impl InspectorApp {
             settings,
             session: Session::default(),
             views: DocumentViews::default(),
-            jobs: Jobs::new(Arc::clone(&repaint)),
+            jobs: DocumentJobs::new(Arc::clone(&repaint)),
             context,
             commands: Vec::new(),
-            dialog: None,
+            dialogs: FileDialogs::new(Arc::clone(&repaint)),
             dialogs_enabled: false,
             watch: None,
             repaint,
@@ -131,6 +133,7 @@ impl InspectorApp {
     pub fn is_idle(&self) -> bool {
         self.session.pending_jobs() == 0
             && self.save.is_idle()
+            && self.dialogs.is_idle()
             && !self
                 .repair
                 .is_waiting(self.session.document.as_ref().map(|d| d.generation))
@@ -144,30 +147,6 @@ impl InspectorApp {
         let commands = std::mem::take(&mut self.commands);
         for command in commands {
             self.apply(command);
-        }
-    }
-
-    fn spawn_dialog(&mut self) {
-        if !self.dialogs_enabled || self.dialog.is_some() {
-            return;
-        }
-        let (sender, receiver) = mpsc::channel();
-        let context = Arc::clone(&self.context);
-        let spawned = std::thread::Builder::new()
-            .name("file dialog".to_owned())
-            .spawn(move || {
-                let picked = rfd::FileDialog::new().pick_file();
-                // The app may have quit meanwhile; then nobody is listening.
-                sender.send(picked).ok();
-                if let Some(ctx) = context.get() {
-                    ctx.request_repaint();
-                }
-            });
-        match spawned {
-            Ok(_) => self.dialog = Some(receiver),
-            Err(error) => {
-                self.session.notice = Some(format!("cannot show the file dialog: {error}"));
-            }
         }
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use eframe::egui::{Button, Ui};
 
 use super::InspectorApp;
+use super::dialogs::FileDialog;
 use crate::model::command::Command;
 use crate::model::save::{Saved, TextSource};
 use crate::theme::Palette;
@@ -58,12 +59,13 @@ impl InspectorApp {
             palette: Palette::for_theme(ui.ctx().theme()),
             generation: self.session.document.as_ref().map(|d| d.generation),
             dialogs_enabled: self.dialogs_enabled,
+            browsing: self.dialogs.is_open(FileDialog::SaveTarget),
         };
         let Some(Outcome::Saved {
             saved,
             settings,
             replaced_open_file,
-        }) = self.save.ui(ui, &env)
+        }) = self.save.ui(ui, &env, &mut self.commands)
         else {
             return;
         };

@@ -66,6 +66,8 @@ pub enum Command {
     SaveRepaired,
     /// Open File ▸ Save as on the focused pane's text.
     SaveAs,
+    /// Show the native dialog that picks where Save as writes.
+    BrowseSaveTarget,
     /// The same, with UTF-8 preselected.
     SaveAsUtf8,
 }

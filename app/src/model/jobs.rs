@@ -1,44 +1,43 @@
-//! Background work: whole-file error counts and per-pane analyses, each on a
-//! named thread, with progress, cancellation and a repaint request when
-//! something arrives.
+//! The one way the app works off the window's thread: a [`Runner`] starts
+//! each job on a named thread of its own, hands it a [`Worker`] to report
+//! through, and gives the window its events, never blocking.
 //!
-//! The window owns one [`Jobs`]. It starts jobs for a [`Document`] and drains
-//! [`JobEvent`]s with [`Jobs::try_recv`] once per frame; it never blocks.
-//! Every event carries the generation of the document it was computed for,
-//! so results for a file that has since been reloaded can be told apart.
+//! Jobs run in slots (the open document's error counts, each pane's
+//! analysis, the save, a file dialog, ...): starting a job cancels the one
+//! in its slot, and from then on events of the replaced job are dropped by
+//! [`Runner::try_recv`] even if they were already on their way, so what
+//! comes out is always from the latest job of each slot. Events wait in a
+//! bounded channel: a job with a result waits for room, progress is dropped
+//! rather than waited for, and the window is asked to repaint ([`Repaint`])
+//! after every event sent.
 //!
-//! There is one job slot for the error counts and one per pane. Starting a
-//! job cancels the one in its slot, and events of a replaced or cancelled job
-//! are dropped by [`Jobs::try_recv`] even if they were already on their way:
-//! what comes out is always from the latest job of each slot.
+//! A job that panics (a bug) or whose thread cannot start does not vanish:
+//! its slot receives the event its `failed` function makes of the message,
+//! which names the crash report when the panic hook saved one
+//! ([`crate::crash`]).
+//!
+//! The users: the document's whole-file work
+//! ([`DocumentJobs`](crate::model::document_jobs::DocumentJobs)), Save as's
+//! previews and saves ([`SaveWorker`](crate::model::save::job::SaveWorker))
+//! and the native file dialogs. Threads start nowhere else; work that fans
+//! out inside one job (`std::thread::scope`, which joins before it returns)
+//! says so where it does.
 
 use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::Hash;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
-use mojiscope_core::{ALL, BomHandling, Detection, Encoding, detect};
-
-use crate::model::analysis::counts::{ErrorCount, count_errors_with_progress};
-use crate::model::analysis::lines::LineIndex;
-use crate::model::analysis::{Analyser, EncodingAnalysis};
-use crate::model::document::{Document, FileBytes};
-use crate::model::repair::{MAX_TEXT_BYTES, RepairOutcome, RepairRequest, repair_file};
-
-/// Events that may wait in the channel; a worker with a result blocks when
-/// it is full (progress events are dropped instead).
-const CHANNEL_CAPACITY: usize = 64;
-
 /// The callback that asks the window to repaint: `ctx.request_repaint()` in
-/// the app, a counter in tests.
+/// the app (which keeps egui out of the model), a counter in tests.
 pub type Repaint = Arc<dyn Fn() + Send + Sync>;
 
-/// A flag a job looks at between chunks of work; once set, the job stops
-/// and reports nothing more.
+/// A flag a job looks at between chunks of work; once set, the job stops.
 #[derive(Clone, Debug, Default)]
 pub struct CancelToken(Arc<AtomicBool>);
 
@@ -58,135 +57,17 @@ impl CancelToken {
         self.0.load(Ordering::Relaxed)
     }
 
-    /// The flag itself, for the analysis functions.
+    /// The flag itself, for the functions that do the work.
     pub fn flag(&self) -> &AtomicBool {
         &self.0
     }
 }
 
-/// Which job an event is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum JobKind {
-    /// The error counts of every override choice.
-    Counts,
-    /// The analysis of one pane's encoding.
-    Analysis {
-        /// The pane.
-        pane: usize,
-    },
-    /// The row index (built with pane 0's analysis).
-    Lines,
-    /// Encoding detection.
-    Detect,
-    /// Repairing the mojibake of a pane's decode.
-    Repair,
-}
-
-impl fmt::Display for JobKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            JobKind::Counts => f.write_str("counting errors"),
-            JobKind::Analysis { pane } => write!(f, "analysing pane {}", pane + 1),
-            JobKind::Lines => f.write_str("indexing rows"),
-            JobKind::Detect => f.write_str("detecting the encoding"),
-            JobKind::Repair => f.write_str("repairing mojibake"),
-        }
-    }
-}
-
-/// What a job has to say.
-#[derive(Debug)]
-pub enum JobEvent {
-    /// Work done so far, out of `total` (in units of the job's choosing;
-    /// `done / total` is the fraction).
-    Progress {
-        /// The document's generation.
-        generation: u64,
-        /// Which job.
-        job: JobKind,
-        /// Work done.
-        done: u64,
-        /// All the work.
-        total: u64,
-    },
-    /// The error counts of every override choice, in the standard's order.
-    Counts {
-        /// The document's generation.
-        generation: u64,
-        /// One per override choice.
-        counts: Vec<ErrorCount>,
-    },
-    /// A pane's analysis.
-    Analysis {
-        /// The document's generation.
-        generation: u64,
-        /// The pane it was started for.
-        pane: usize,
-        /// The result.
-        analysis: Arc<EncodingAnalysis>,
-    },
-    /// The row index, from pane 0's analysis (it follows that pane's
-    /// [`JobEvent::Analysis`]).
-    Lines {
-        /// The document's generation.
-        generation: u64,
-        /// The result.
-        index: Arc<LineIndex>,
-    },
-    /// The ranking of the candidate encodings.
-    Detection {
-        /// The document's generation.
-        generation: u64,
-        /// The result.
-        detection: Arc<Detection>,
-    },
-    /// A pane's decode repaired.
-    Repair {
-        /// The document's generation.
-        generation: u64,
-        /// The result.
-        outcome: Box<RepairOutcome>,
-    },
-    /// A job could not be done.
-    Failed {
-        /// The document's generation.
-        generation: u64,
-        /// Which job.
-        job: JobKind,
-        /// Why, for people.
-        message: String,
-    },
-}
-
-impl JobEvent {
-    /// The generation of the document the event is about.
-    pub fn generation(&self) -> u64 {
-        match self {
-            JobEvent::Progress { generation, .. }
-            | JobEvent::Counts { generation, .. }
-            | JobEvent::Analysis { generation, .. }
-            | JobEvent::Lines { generation, .. }
-            | JobEvent::Detection { generation, .. }
-            | JobEvent::Repair { generation, .. }
-            | JobEvent::Failed { generation, .. } => *generation,
-        }
-    }
-}
-
-/// Where a job runs: a new job replaces the one in its slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Slot {
-    Counts,
-    Detect,
-    Pane(usize),
-    Repair,
-}
-
 /// An event with the job it came from.
-struct Envelope {
-    slot: Slot,
+struct Envelope<S, E> {
+    slot: S,
     serial: u64,
-    event: JobEvent,
+    event: E,
 }
 
 /// The latest job of a slot.
@@ -198,27 +79,32 @@ struct Running {
     finished: Arc<AtomicBool>,
 }
 
-/// The background jobs of one window.
-pub struct Jobs {
-    sender: SyncSender<Envelope>,
-    receiver: Receiver<Envelope>,
+/// Jobs in slots `S`, each on a named thread, reporting events `E`.
+pub struct Runner<S, E> {
+    sender: SyncSender<Envelope<S, E>>,
+    receiver: Receiver<Envelope<S, E>>,
     repaint: Repaint,
-    running: HashMap<Slot, Running>,
+    running: HashMap<S, Running>,
     next_serial: u64,
 }
 
-impl fmt::Debug for Jobs {
+impl<S: fmt::Debug, E> fmt::Debug for Runner<S, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Jobs")
+        f.debug_struct("Runner")
             .field("running", &self.running)
             .finish_non_exhaustive()
     }
 }
 
-impl Jobs {
-    /// No jobs yet; `repaint` is called after every event a job sends.
-    pub fn new(repaint: Repaint) -> Self {
-        let (sender, receiver) = sync_channel(CHANNEL_CAPACITY);
+impl<S, E> Runner<S, E>
+where
+    S: Copy + Eq + Hash + Send + Sync + 'static,
+    E: Send + 'static,
+{
+    /// No jobs yet; at most `capacity` events wait to be received, and
+    /// `repaint` is called after every event a job sends.
+    pub fn new(capacity: usize, repaint: Repaint) -> Self {
+        let (sender, receiver) = sync_channel(capacity);
         Self {
             sender,
             receiver,
@@ -228,117 +114,16 @@ impl Jobs {
         }
     }
 
-    /// Counts the errors of every override choice over the whole document
-    /// ([`JobEvent::Counts`]), replacing any counting job still running.
-    pub fn start_counts(&mut self, document: &Document) {
-        let worker = self.worker(Slot::Counts, document.generation);
-        let bytes = document.bytes.clone();
-        spawn(
-            worker,
-            JobKind::Counts,
-            "counts".to_owned(),
-            move |worker| {
-                count_job(worker, &bytes);
-            },
-        );
-    }
-
-    /// Ranks the candidate encodings of the document
-    /// ([`JobEvent::Detection`]), replacing any detection still running.
-    /// Detection samples large files, so it takes a fraction of a second
-    /// whatever the size.
-    pub fn start_detection(&mut self, document: &Document) {
-        let worker = self.worker(Slot::Detect, document.generation);
-        let bytes = document.bytes.clone();
-        spawn(
-            worker,
-            JobKind::Detect,
-            "detect".to_owned(),
-            move |worker| {
-                let detection = detect(&bytes);
-                worker.send(JobEvent::Detection {
-                    generation: worker.generation,
-                    detection: Arc::new(detection),
-                });
-            },
-        );
-    }
-
-    /// Analyses the document with `encoding` for pane `pane`
-    /// ([`JobEvent::Analysis`]; for pane 0 also [`JobEvent::Lines`]),
-    /// replacing that pane's previous job.
-    pub fn start_analysis(
+    /// Runs `body` on a thread named `name` as the job of `slot`, cancelling
+    /// the job there (nothing more arrives from it). If `body` panics, or
+    /// the thread cannot start, the slot receives `failed(message)`.
+    pub fn start(
         &mut self,
-        document: &Document,
-        pane: usize,
-        encoding: &'static Encoding,
-        bom_handling: BomHandling,
+        slot: S,
+        name: String,
+        failed: impl Fn(String) -> E + Clone + Send + 'static,
+        body: impl FnOnce(&Worker<S, E>) + Send + 'static,
     ) {
-        let worker = self.worker(Slot::Pane(pane), document.generation);
-        let bytes = document.bytes.clone();
-        let name = format!("analyse:{}", encoding.name());
-        spawn(worker, JobKind::Analysis { pane }, name, move |worker| {
-            analysis_job(worker, &bytes, pane, encoding, bom_handling);
-        });
-    }
-
-    /// Repairs the mojibake of the decode `request` names
-    /// ([`JobEvent::Repair`], or [`JobEvent::Failed`] when the text is too
-    /// large), replacing any repair still running.
-    pub fn start_repair(&mut self, document: &Document, request: RepairRequest) {
-        let worker = self.worker(Slot::Repair, document.generation);
-        let bytes = document.bytes.clone();
-        let name = format!("repair:{}", request.encoding.name());
-        spawn(worker, JobKind::Repair, name, move |worker| {
-            repair_job(worker, &bytes, request);
-        });
-    }
-
-    /// Cancels the repair, if one is running; nothing more arrives from it.
-    pub fn cancel_repair(&mut self) {
-        if let Some(running) = self.running.remove(&Slot::Repair) {
-            running.cancel.cancel();
-        }
-    }
-
-    /// Cancels pane `pane`'s job, if any; nothing more arrives from it.
-    pub fn cancel_pane(&mut self, pane: usize) {
-        if let Some(running) = self.running.remove(&Slot::Pane(pane)) {
-            running.cancel.cancel();
-        }
-    }
-
-    /// Cancels every job; nothing more arrives from any of them.
-    pub fn cancel_all(&mut self) {
-        for (_, running) in self.running.drain() {
-            running.cancel.cancel();
-        }
-    }
-
-    /// The next event of a current job, if one is waiting. Never blocks.
-    pub fn try_recv(&self) -> Option<JobEvent> {
-        loop {
-            let envelope = self.receiver.try_recv().ok()?;
-            let current = self
-                .running
-                .get(&envelope.slot)
-                .is_some_and(|running| running.serial == envelope.serial);
-            if current {
-                return Some(envelope.event);
-            }
-            // From a replaced or cancelled job: dropped.
-        }
-    }
-
-    /// Whether a current job's thread is still working.
-    pub fn is_busy(&self) -> bool {
-        self.running
-            .values()
-            .any(|running| !running.finished.load(Ordering::Acquire))
-    }
-
-    /// Cancels the job in `slot` and makes the handle of its successor.
-    fn worker(&mut self, slot: Slot, generation: u64) -> Worker {
         let serial = self.next_serial;
         self.next_serial += 1;
         let cancel = CancelToken::new();
@@ -354,34 +139,134 @@ impl Jobs {
         if let Some(replaced) = replaced {
             replaced.cancel.cancel();
         }
-        Worker {
+        let worker = Arc::new(Worker {
             sender: self.sender.clone(),
             repaint: Arc::clone(&self.repaint),
             slot,
             serial,
-            generation,
             cancel,
             finished,
             last_percent: AtomicU64::new(u64::MAX),
+        });
+        let on_thread = Arc::clone(&worker);
+        let failed_on_thread = failed.clone();
+        let spawned = thread::Builder::new().name(name).spawn(move || {
+            let result = panic::catch_unwind(AssertUnwindSafe(|| body(&on_thread)));
+            if let Err(payload) = result {
+                on_thread.answer(failed_on_thread(panic_report(&*payload)));
+            }
+            on_thread.finished.store(true, Ordering::Release);
+        });
+        if let Err(error) = spawned {
+            // On the window's thread: never wait for room in the channel.
+            let event = failed(format!("cannot start a thread: {error}"));
+            worker.sender.try_send(worker.envelope(event)).ok();
+            worker.finished.store(true, Ordering::Release);
+            (worker.repaint)();
+        }
+    }
+
+    /// Cancels the job of `slot`, if any: it stops at its next look at the
+    /// flag, and nothing more arrives from it.
+    pub fn cancel(&mut self, slot: S) {
+        if let Some(running) = self.running.remove(&slot) {
+            running.cancel.cancel();
+        }
+    }
+
+    /// Cancels every job; nothing more arrives from any of them.
+    pub fn cancel_all(&mut self) {
+        for (_, running) in self.running.drain() {
+            running.cancel.cancel();
+        }
+    }
+
+    /// Asks the job of `slot` to stop, still listening to it: a job that
+    /// must say how it ended (a save: written, or not) answers all the same.
+    pub fn ask_to_stop(&self, slot: S) {
+        if let Some(running) = self.running.get(&slot) {
+            running.cancel.cancel();
+        }
+    }
+
+    /// Stops listening to the job of `slot` without stopping it (its answer
+    /// has come).
+    pub fn forget(&mut self, slot: S) {
+        self.running.remove(&slot);
+    }
+
+    /// The next event of a current job, and its slot, if one is waiting.
+    /// Never blocks.
+    pub fn try_recv(&self) -> Option<(S, E)> {
+        loop {
+            let envelope = self.receiver.try_recv().ok()?;
+            let current = self
+                .running
+                .get(&envelope.slot)
+                .is_some_and(|running| running.serial == envelope.serial);
+            if current {
+                return Some((envelope.slot, envelope.event));
+            }
+            // From a replaced or cancelled job: dropped.
+        }
+    }
+
+    /// Whether a job is listened to in `slot` (started, and neither
+    /// cancelled nor forgotten).
+    pub fn is_current(&self, slot: S) -> bool {
+        self.running.contains_key(&slot)
+    }
+
+    /// Whether a current job's thread is still working.
+    pub fn is_busy(&self) -> bool {
+        self.running
+            .values()
+            .any(|running| !running.finished.load(Ordering::Acquire))
+    }
+
+    /// The cancel flag and the "finished" flag of the job of `slot`, for
+    /// tests that watch a job stop.
+    #[cfg(test)]
+    pub(crate) fn flags(&self, slot: S) -> Option<(CancelToken, Arc<AtomicBool>)> {
+        self.running
+            .get(&slot)
+            .map(|running| (running.cancel.clone(), Arc::clone(&running.finished)))
+    }
+
+    /// The flags of every current job, for tests that watch jobs stop.
+    #[cfg(test)]
+    pub(crate) fn all_flags(&self) -> Vec<(CancelToken, Arc<AtomicBool>)> {
+        self.running
+            .values()
+            .map(|running| (running.cancel.clone(), Arc::clone(&running.finished)))
+            .collect()
+    }
+
+    /// The next event in the channel, current or not, for tests that check
+    /// what a replaced job sent.
+    #[cfg(test)]
+    pub(crate) fn try_recv_any(&self) -> Option<E> {
+        self.receiver.try_recv().ok().map(|envelope| envelope.event)
+    }
+}
+
+impl<S, E> Drop for Runner<S, E> {
+    fn drop(&mut self) {
+        // The threads see the flag at their next look; one blocked on a
+        // full channel wakes when the receiver goes. A save about to rename
+        // its file finishes (it never leaves a partial file either way).
+        for running in self.running.values() {
+            running.cancel.cancel();
         }
     }
 }
 
-impl Drop for Jobs {
-    fn drop(&mut self) {
-        // The threads see the flag within a MiB of work; one blocked on a
-        // full channel wakes when the receiver goes.
-        self.cancel_all();
-    }
-}
-
 /// A job's side of the channel.
-struct Worker {
-    sender: SyncSender<Envelope>,
+pub struct Worker<S, E> {
+    sender: SyncSender<Envelope<S, E>>,
     repaint: Repaint,
-    slot: Slot,
+    slot: S,
     serial: u64,
-    generation: u64,
     cancel: CancelToken,
     finished: Arc<AtomicBool>,
     /// The percentage last reported, so that progress is sent at most a
@@ -389,10 +274,20 @@ struct Worker {
     last_percent: AtomicU64,
 }
 
-impl Worker {
+impl<S: Copy, E> Worker<S, E> {
+    /// Whether the job was cancelled (or asked to stop).
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// The cancel flag, for the functions that do the work.
+    pub fn cancel_flag(&self) -> &AtomicBool {
+        self.cancel.flag()
+    }
+
     /// Sends a result, waiting if the channel is full. Returns false if the
     /// job was cancelled or the window has gone: stop working.
-    fn send(&self, event: JobEvent) -> bool {
+    pub fn send(&self, event: E) -> bool {
         if self.cancel.is_cancelled() {
             return false;
         }
@@ -401,74 +296,45 @@ impl Worker {
         sent
     }
 
-    /// Reports progress, unless the percentage is unchanged or the channel
-    /// is full (progress is not worth waiting for).
-    fn progress(&self, job: JobKind, done: u64, total: u64) {
+    /// Sends the job's last word, waiting for room, even when it was asked
+    /// to stop (the window may be gone: then nobody listens).
+    pub fn answer(&self, event: E) {
+        self.sender.send(self.envelope(event)).ok();
+        (self.repaint)();
+    }
+
+    /// Reports progress, `done` out of `total`, as the event `progress`
+    /// makes: only when the percentage changes, and never waiting for room
+    /// (progress is not worth waiting for).
+    pub fn progress(&self, done: u64, total: u64, progress: impl FnOnce() -> E) {
         let percent = done.saturating_mul(100).checked_div(total).unwrap_or(100);
-        if self.last_percent.swap(percent, Ordering::Relaxed) == percent
-            || self.cancel.is_cancelled()
-        {
+        if self.last_percent.swap(percent, Ordering::Relaxed) == percent {
             return;
         }
-        let event = JobEvent::Progress {
-            generation: self.generation,
-            job,
-            done,
-            total,
-        };
-        if self.sender.try_send(self.envelope(event)).is_ok() {
+        if self.sender.try_send(self.envelope(progress())).is_ok() {
             (self.repaint)();
         }
     }
 
-    fn envelope(&self, event: JobEvent) -> Envelope {
+    fn envelope(&self, event: E) -> Envelope<S, E> {
         Envelope {
             slot: self.slot,
             serial: self.serial,
             event,
         }
     }
-
-    /// Reports that the job failed.
-    fn fail(&self, job: JobKind, message: String) {
-        self.send(JobEvent::Failed {
-            generation: self.generation,
-            job,
-            message,
-        });
-    }
 }
 
-/// Runs `body` on a thread named `name`, turning a panic (a bug) or a
-/// failure to start the thread into a [`JobEvent::Failed`].
-fn spawn(worker: Worker, job: JobKind, name: String, body: impl FnOnce(&Worker) + Send + 'static) {
-    let worker = Arc::new(worker);
-    let on_thread = Arc::clone(&worker);
-    let spawned = thread::Builder::new().name(name).spawn(move || {
-        let result = panic::catch_unwind(AssertUnwindSafe(|| body(&on_thread)));
-        if let Err(payload) = result {
-            // The panic hook, if installed, saved a report: say where.
-            let message = crate::crash::last()
-                .filter(|crash| crash.summary.starts_with(panic_message(&*payload)))
-                .map_or_else(
-                    || format!("internal error: {}", panic_message(&*payload)),
-                    |crash| crash.message(),
-                );
-            on_thread.fail(job, message);
-        }
-        on_thread.finished.store(true, Ordering::Release);
-    });
-    if let Err(error) = spawned {
-        // On the window's thread: never wait for room in the channel.
-        let event = JobEvent::Failed {
-            generation: worker.generation,
-            job,
-            message: format!("cannot start a thread: {error}"),
-        };
-        worker.sender.try_send(worker.envelope(event)).ok();
-        worker.finished.store(true, Ordering::Release);
-        (worker.repaint)();
-    }
+/// What a job's panic says: the crash report's message when the panic hook
+/// saved one for it, else the panic's own text.
+fn panic_report(payload: &(dyn Any + Send)) -> String {
+    let text = panic_message(payload);
+    crate::crash::last()
+        .filter(|crash| crash.summary.starts_with(text))
+        .map_or_else(
+            || format!("internal error: {text}"),
+            |crash| crash.message(),
+        )
 }
 
 /// The text of a panic's payload.
@@ -482,397 +348,69 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
     }
 }
 
-fn count_job(worker: &Worker, bytes: &FileBytes) {
-    let choices: Vec<&'static Encoding> = ALL
-        .iter()
-        .copied()
-        .filter(|encoding| encoding.is_override_choice())
-        .collect();
-    let progress = |done, total| worker.progress(JobKind::Counts, done, total);
-    if let Some(counts) =
-        count_errors_with_progress(bytes, &choices, worker.cancel.flag(), &progress)
-    {
-        worker.send(JobEvent::Counts {
-            generation: worker.generation,
-            counts,
-        });
-    }
-}
-
-fn repair_job(worker: &Worker, bytes: &FileBytes, request: RepairRequest) {
-    let mut progress = |done, total| worker.progress(JobKind::Repair, done, total);
-    match repair_file(
-        bytes,
-        request,
-        MAX_TEXT_BYTES,
-        worker.cancel.flag(),
-        &mut progress,
-    ) {
-        Ok(Some(outcome)) => {
-            worker.send(JobEvent::Repair {
-                generation: worker.generation,
-                outcome: Box::new(outcome),
-            });
-        }
-        // Cancelled: nobody waits for it.
-        Ok(None) => {}
-        Err(error) => worker.fail(JobKind::Repair, error.to_string()),
-    }
-}
-
-/// The first snapshot of an analysis is sent after this many bytes, the
-/// next after four times as many, and so on: a huge file shows its first
-/// screen at once, and the copies the snapshots cost add up to a third of
-/// the final analysis at most.
-const FIRST_SNAPSHOT: u64 = 1024 * 1024;
-
-fn analysis_job(
-    worker: &Worker,
-    bytes: &FileBytes,
-    pane: usize,
-    encoding: &'static Encoding,
-    bom_handling: BomHandling,
-) {
-    let job = JobKind::Analysis { pane };
-    let total = bytes.len() as u64;
-    // Pane 0's decode also gives the rows every pane is laid out in.
-    let mut analyser = Analyser::new(encoding, bom_handling, pane == 0);
-    let mut next_snapshot = FIRST_SNAPSHOT;
-    while !analyser.step(bytes) {
-        if worker.cancel.is_cancelled() {
-            return;
-        }
-        worker.progress(job, analyser.done(), total);
-        if analyser.done() >= next_snapshot {
-            next_snapshot = next_snapshot.saturating_mul(4);
-            let (analysis, rows) = analyser.snapshot();
-            if !send_analysis(worker, pane, analysis, rows) {
-                return;
-            }
-        }
-    }
-    worker.progress(job, total, total);
-    let (analysis, rows) = analyser.finish(bytes);
-    send_analysis(worker, pane, analysis, rows);
-}
-
-/// Sends an analysis and, after it, its rows. Returns false if the job is to
-/// stop.
-fn send_analysis(
-    worker: &Worker,
-    pane: usize,
-    analysis: EncodingAnalysis,
-    rows: Option<LineIndex>,
-) -> bool {
-    let sent = worker.send(JobEvent::Analysis {
-        generation: worker.generation,
-        pane,
-        analysis: Arc::new(analysis),
-    });
-    match rows {
-        Some(index) if sent => worker.send(JobEvent::Lines {
-            generation: worker.generation,
-            index: Arc::new(index),
-        }),
-        _ => sent,
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-    use std::sync::atomic::AtomicUsize;
     use std::time::{Duration, Instant};
 
-    use mojiscope_core::{GB18030, SHIFT_JIS, UTF_8, UTF_16LE, WINDOWS_1252};
-
     use super::*;
-    use crate::model::analysis::counts::count_errors;
 
-    fn document(bytes: Vec<u8>, generation: u64) -> Document {
-        Document::from_bytes(
-            PathBuf::from("test.txt"),
-            FileBytes::from(bytes),
-            generation,
-        )
+    fn runner() -> Runner<u8, String> {
+        Runner::new(4, Arc::new(|| {}))
     }
 
-    fn counting_jobs() -> (Jobs, Arc<AtomicUsize>) {
-        let repaints = Arc::new(AtomicUsize::new(0));
-        let counter = Arc::clone(&repaints);
-        let jobs = Jobs::new(Arc::new(move || {
-            counter.fetch_add(1, Ordering::Relaxed);
-        }));
-        (jobs, repaints)
-    }
-
-    /// Drains events until `done` says so (or a generous timeout fails).
-    fn collect_until(jobs: &Jobs, done: impl Fn(&[JobEvent]) -> bool) -> Vec<JobEvent> {
+    /// The next current event (a generous timeout fails).
+    fn next(runner: &Runner<u8, String>) -> (u8, String) {
         let started = Instant::now();
-        let mut events = Vec::new();
-        while !done(&events) {
-            assert!(
-                started.elapsed() < Duration::from_mins(1),
-                "timed out; events so far: {events:?}"
-            );
-            match jobs.try_recv() {
-                Some(event) => events.push(event),
-                None => thread::sleep(Duration::from_millis(1)),
+        loop {
+            if let Some(event) = runner.try_recv() {
+                return event;
             }
-        }
-        events
-    }
-
-    fn wait_idle(jobs: &Jobs) {
-        let started = Instant::now();
-        while jobs.is_busy() {
-            assert!(started.elapsed() < Duration::from_mins(1), "still busy");
+            assert!(started.elapsed() < Duration::from_mins(1), "no event");
             thread::sleep(Duration::from_millis(1));
         }
     }
 
-    fn pseudo_random(len: usize) -> Vec<u8> {
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        (0..len)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                (state >> 32) as u8
-            })
-            .collect()
-    }
-
-    #[test]
-    fn counts_arrive_with_the_generation_and_a_repaint() {
-        let (mut jobs, repaints) = counting_jobs();
-        let bytes = b"caf\xC3\xA9 \x93\xFA\x96\x7B \xFF".to_vec();
-        let expected = count_errors(
-            &bytes,
-            &ALL.iter()
-                .copied()
-                .filter(|e| e.is_override_choice())
-                .collect::<Vec<_>>(),
-            &AtomicBool::new(false),
-        )
-        .unwrap();
-        jobs.start_counts(&document(bytes, 7));
-        let events = collect_until(&jobs, |events| {
-            events
-                .iter()
-                .any(|event| matches!(event, JobEvent::Counts { .. }))
-        });
-        assert!(events.iter().all(|event| event.generation() == 7));
-        let Some(JobEvent::Counts { counts, .. }) = events.last() else {
-            panic!("the counts come last: {events:?}");
-        };
-        assert_eq!(counts.len(), 37);
-        assert_eq!(*counts, expected);
-        assert!(counts.iter().any(|count| count.errors == 0));
-        assert!(repaints.load(Ordering::Relaxed) >= 1);
-        wait_idle(&jobs);
-        assert!(jobs.try_recv().is_none());
-    }
-
-    #[test]
-    fn pane_0_gets_its_analysis_then_the_rows_and_other_panes_only_analyses() {
-        let (mut jobs, _) = counting_jobs();
-        let mut bytes = vec![0xFF, 0xFE];
-        bytes.extend("one\ntwo\nthree".encode_utf16().flat_map(u16::to_le_bytes));
-        let document = document(bytes, 3);
-        jobs.start_analysis(&document, 0, UTF_8, BomHandling::Sniff);
-        jobs.start_analysis(&document, 1, WINDOWS_1252, BomHandling::None);
-        let events = collect_until(&jobs, |events| {
-            let analyses = events
-                .iter()
-                .filter(|event| matches!(event, JobEvent::Analysis { .. }))
-                .count();
-            let lines = events
-                .iter()
-                .any(|event| matches!(event, JobEvent::Lines { .. }));
-            analyses == 2 && lines
-        });
-        let mut pane_0_seen = false;
-        for event in &events {
-            assert_eq!(event.generation(), 3);
-            match event {
-                JobEvent::Analysis {
-                    pane: 0, analysis, ..
-                } => {
-                    assert_eq!(analysis.encoding, UTF_16LE, "the BOM picked it");
-                    assert_eq!(analysis.errors, 0);
-                    pane_0_seen = true;
-                }
-                JobEvent::Analysis {
-                    pane: 1, analysis, ..
-                } => {
-                    assert_eq!(analysis.encoding, WINDOWS_1252);
-                }
-                JobEvent::Lines { index, .. } => {
-                    assert!(pane_0_seen, "rows follow pane 0's analysis");
-                    assert_eq!(index.row_count(), 3);
-                    assert_eq!(index.row_span(1).start, 10);
-                }
-                JobEvent::Progress { .. } => {}
-                other => panic!("unexpected {other:?}"),
-            }
-        }
-        wait_idle(&jobs);
-        assert!(jobs.try_recv().is_none(), "pane 1 builds no row index");
-    }
-
-    #[test]
-    fn starting_a_pane_again_cancels_and_replaces_its_job() {
-        let (mut jobs, _) = counting_jobs();
-        // Long enough that the first job cannot finish before it is
-        // cancelled (it looks at the flag every MiB).
-        let big = document(pseudo_random(64 << 20), 1);
-        jobs.start_analysis(&big, 2, GB18030, BomHandling::None);
-        let first = jobs.running.get(&Slot::Pane(2)).unwrap();
-        let (first_cancel, first_finished) = (first.cancel.clone(), Arc::clone(&first.finished));
-        let small = document(b"\x93\xFA\x96\x7B".to_vec(), 2);
-        jobs.start_analysis(&small, 2, SHIFT_JIS, BomHandling::None);
-        assert!(first_cancel.is_cancelled());
-        let events = collect_until(&jobs, |events| {
-            events
-                .iter()
-                .any(|event| matches!(event, JobEvent::Analysis { .. }))
-        });
-        for event in &events {
-            assert_eq!(
-                event.generation(),
-                2,
-                "nothing from the replaced job: {event:?}"
-            );
-        }
-        let Some(JobEvent::Analysis { pane, analysis, .. }) = events.last() else {
-            panic!("{events:?}");
-        };
-        assert_eq!(
-            (*pane, analysis.encoding, analysis.errors),
-            (2, SHIFT_JIS, 0)
-        );
-        // The first job stops well before it would have finished, and sent
-        // no result, not even one that try_recv would drop.
-        let started = Instant::now();
-        while !first_finished.load(Ordering::Acquire) {
-            assert!(started.elapsed() < Duration::from_secs(30));
+    /// Waits for the flag, then says so.
+    fn until_stopped(worker: &Worker<u8, String>) {
+        while !worker.is_cancelled() {
             thread::sleep(Duration::from_millis(1));
         }
-        while let Ok(envelope) = jobs.receiver.try_recv() {
-            assert!(
-                matches!(envelope.event, JobEvent::Progress { .. }),
-                "{:?}",
-                envelope.event
-            );
-        }
+        worker.answer("stopped".to_owned());
     }
 
     #[test]
-    fn cancel_all_stops_everything_and_silences_it() {
-        let (mut jobs, _) = counting_jobs();
-        let big = document(pseudo_random(32 << 20), 5);
-        jobs.start_counts(&big);
-        jobs.start_analysis(&big, 0, UTF_8, BomHandling::Sniff);
-        jobs.start_analysis(&big, 1, GB18030, BomHandling::None);
-        let tokens: Vec<(CancelToken, Arc<AtomicBool>)> = jobs
-            .running
-            .values()
-            .map(|running| (running.cancel.clone(), Arc::clone(&running.finished)))
-            .collect();
-        assert_eq!(tokens.len(), 3);
-        jobs.cancel_all();
-        assert!(!jobs.is_busy(), "no current job");
-        let started = Instant::now();
-        for (cancel, finished) in &tokens {
-            assert!(cancel.is_cancelled());
-            while !finished.load(Ordering::Acquire) {
-                assert!(started.elapsed() < Duration::from_secs(30), "a job went on");
-                thread::sleep(Duration::from_millis(1));
-            }
-        }
-        assert!(jobs.try_recv().is_none());
-        // A new document's jobs work as before.
-        jobs.start_analysis(&document(b"abc".to_vec(), 6), 0, UTF_8, BomHandling::Sniff);
-        let events = collect_until(&jobs, |events| {
-            events
-                .iter()
-                .any(|event| matches!(event, JobEvent::Lines { .. }))
-        });
-        assert!(events.iter().all(|event| event.generation() == 6));
-    }
-
-    #[test]
-    fn progress_is_reported_in_order_for_the_current_job() {
-        let (mut jobs, _) = counting_jobs();
-        let bytes = vec![b'a'; 8 << 20];
-        let total = bytes.len() as u64;
-        jobs.start_analysis(&document(bytes, 9), 1, WINDOWS_1252, BomHandling::None);
-        let events = collect_until(&jobs, |events| {
-            events.iter().any(|event| {
-                matches!(event, JobEvent::Analysis { analysis, .. } if analysis.is_complete())
-            })
-        });
-        // Snapshots came first, each covering more of the file.
-        let covered: Vec<u64> = events
-            .iter()
-            .filter_map(|event| match event {
-                JobEvent::Analysis { analysis, .. } => Some(analysis.byte_len()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(covered, [1 << 20, 4 << 20, total], "{covered:?}");
-        let progress: Vec<u64> = events
-            .iter()
-            .filter_map(|event| match event {
-                JobEvent::Progress {
-                    job,
-                    done,
-                    total: t,
-                    ..
-                } => {
-                    assert_eq!((*job, *t), (JobKind::Analysis { pane: 1 }, total));
-                    Some(*done)
-                }
-                _ => None,
-            })
-            .collect();
-        assert!(progress.is_sorted(), "{progress:?}");
-        assert!(
-            progress.last().is_some_and(|&done| done == total),
-            "{progress:?}"
-        );
-    }
-
-    #[test]
-    fn a_panicking_job_fails_with_a_message() {
-        let (mut jobs, repaints) = counting_jobs();
-        let worker = jobs.worker(Slot::Pane(4), 11);
-        spawn(
-            worker,
-            JobKind::Analysis { pane: 4 },
+    fn a_panic_in_any_job_is_its_slots_failure() {
+        let mut runner = runner();
+        runner.start(
+            3,
             "panics".to_owned(),
-            |_| {
-                panic!("deliberately");
-            },
+            |message| format!("failed: {message}"),
+            |_| panic!("on purpose"),
         );
-        let events = collect_until(&jobs, |events| !events.is_empty());
-        match &events[0] {
-            JobEvent::Failed {
-                generation,
-                job,
-                message,
-            } => {
-                assert_eq!((*generation, *job), (11, JobKind::Analysis { pane: 4 }));
-                assert_eq!(message, "internal error: deliberately");
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(repaints.load(Ordering::Relaxed) >= 1);
-        wait_idle(&jobs);
         assert_eq!(
-            JobKind::Analysis { pane: 4 }.to_string(),
-            "analysing pane 5"
+            next(&runner),
+            (3, "failed: internal error: on purpose".to_owned())
         );
+    }
+
+    #[test]
+    fn a_job_asked_to_stop_still_answers_and_a_cancelled_one_is_silenced() {
+        let mut runner = runner();
+        runner.start(1, "asked".to_owned(), |message| message, until_stopped);
+        runner.start(2, "cancelled".to_owned(), |message| message, until_stopped);
+        let (_, cancelled_finished) = runner.flags(2).expect("slot 2 runs");
+        runner.ask_to_stop(1);
+        runner.cancel(2);
+        assert!(runner.is_current(1) && !runner.is_current(2));
+        assert_eq!(next(&runner), (1, "stopped".to_owned()));
+        let started = Instant::now();
+        while !cancelled_finished.load(Ordering::Acquire) {
+            assert!(started.elapsed() < Duration::from_mins(1), "slot 2 went on");
+            thread::sleep(Duration::from_millis(1));
+        }
+        // Slot 2's answer was sent, and dropped.
+        assert!(runner.try_recv().is_none());
+        runner.forget(1);
+        assert!(!runner.is_current(1));
     }
 }

@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod command;
 pub mod document;
+pub mod document_jobs;
 pub mod jobs;
 pub mod panes;
 pub mod repair;

@@ -8,7 +8,7 @@ use std::path::Path;
 use mojiscope_core::{ALL, BomHandling, Detection, Encoding, UTF_8};
 
 use crate::model::analysis::counts::{ErrorCount, is_bytewise, same_decoder};
-use crate::model::jobs::Jobs;
+use crate::model::document_jobs::DocumentJobs;
 use crate::model::session::{Pane, Session};
 use crate::model::settings::Settings;
 
@@ -138,7 +138,7 @@ impl Session {
     /// view goes with it); `None` when no document is open.
     pub fn set_panes(
         &mut self,
-        jobs: &mut Jobs,
+        jobs: &mut DocumentJobs,
         encodings: &[&'static Encoding],
     ) -> Option<Vec<Option<usize>>> {
         let session = self;

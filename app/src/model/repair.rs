@@ -284,6 +284,10 @@ pub fn repair_text(
     let mut found: Vec<Option<Repair>> = vec![None; pieces.len()];
     let next = AtomicUsize::new(0);
     let pieces = &pieces;
+    // Scoped fan-out inside one job, not jobs of their own (which start
+    // only through `model::jobs`): the threads borrow the text and its
+    // pieces, and are joined before this returns, whoever called it (the
+    // repair job, or `mojiscope fix` on its own thread).
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
         let mut started = 0;

@@ -5,19 +5,20 @@
 //! The dialog owns a [`SaveWorker`]: choosing an encoding (or the byte
 //! order mark) starts a preview in the background; Save runs the save
 //! there too. Nothing here decodes, encodes or writes on the window's
-//! thread.
+//! thread, and Browse asks the app for the native dialog
+//! ([`Command::BrowseSaveTarget`]) rather than waiting for it here.
 
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver};
 
 use eframe::egui::{
     self, Button, ComboBox, Id, Modal, ProgressBar, RichText, ScrollArea, TextEdit, TextStyle, Ui,
 };
 use mojiscope_core::{ByteSpan, EncodeErrorMode, Encoding, Group, TraceItem, TraceKind, UTF_8};
 
+use crate::model::command::Command;
 use crate::model::jobs::Repaint;
 use crate::model::save::{
     Difference, PassOptions, Place, Preview, SaveEvent, SaveRequest, SaveSettings, SaveWorker,
@@ -61,6 +62,8 @@ pub struct DialogEnv<'a> {
     pub generation: Option<u64>,
     /// Whether the native file dialog may be used (never in tests).
     pub dialogs_enabled: bool,
+    /// Whether Browse's dialog is open.
+    pub browsing: bool,
 }
 
 /// What happened, for the window.
@@ -144,8 +147,6 @@ struct Open {
     saving: Option<(Option<(u64, u64)>, bool)>,
     /// Why the last save failed.
     message: Option<String>,
-    /// The native file dialog's answer, while it is open.
-    browse: Option<Receiver<Option<PathBuf>>>,
     /// The folder a relative target goes in, as shown under it: worked out
     /// once per folder, not every frame.
     folder_shown: Option<(PathBuf, String)>,
@@ -191,7 +192,6 @@ impl SaveDialog {
             previewed: None,
             saving: None,
             message: None,
-            browse: None,
             folder_shown: None,
         };
         open.target = open.suggested_target();
@@ -211,9 +211,7 @@ impl SaveDialog {
 
     /// Whether no background work runs.
     pub fn is_idle(&self) -> bool {
-        self.open
-            .as_ref()
-            .is_none_or(|open| !open.worker.is_busy() && open.browse.is_none())
+        self.open.as_ref().is_none_or(|open| !open.worker.is_busy())
     }
 
     /// The preview shown, once it is done.
@@ -224,10 +222,41 @@ impl SaveDialog {
         }
     }
 
+    /// Where Browse's dialog starts: the folder a relative target goes in,
+    /// and the target's file name. `None` while the dialog is closed.
+    pub fn browse_target(&self) -> Option<(PathBuf, String)> {
+        let open = self.open.as_ref()?;
+        let name = open
+            .target_path()
+            .and_then(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        Some((open.directory(), name))
+    }
+
+    /// Browse's dialog picked `path`: the target from now on.
+    pub fn browsed(&mut self, path: &Path) {
+        if let Some(open) = &mut self.open {
+            open.target = path.display().to_string();
+            open.target_edited = true;
+        }
+    }
+
+    /// Browse's dialog could not be shown: says why in the dialog.
+    pub fn browse_failed(&mut self, message: &str) {
+        if let Some(open) = &mut self.open {
+            open.message = Some(format!("cannot show the file dialog: {message}"));
+        }
+    }
+
     /// Shows the dialog, if it is open, and tells what happened.
-    pub fn ui(&mut self, ui: &mut Ui, env: &DialogEnv<'_>) -> Option<Outcome> {
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        env: &DialogEnv<'_>,
+        commands: &mut Vec<Command>,
+    ) -> Option<Outcome> {
         let open = self.open.as_mut()?;
-        let outcome = open.frame(ui, env);
+        let outcome = open.frame(ui, env, commands);
         if outcome.is_some() {
             self.open = None;
         }
@@ -327,7 +356,12 @@ impl Open {
     }
 
     /// One frame: news from the background, then the window.
-    fn frame(&mut self, ui: &mut Ui, env: &DialogEnv<'_>) -> Option<Outcome> {
+    fn frame(
+        &mut self,
+        ui: &mut Ui,
+        env: &DialogEnv<'_>,
+        commands: &mut Vec<Command>,
+    ) -> Option<Outcome> {
         if let Some(outcome) = self.drain() {
             return Some(outcome);
         }
@@ -362,7 +396,7 @@ impl Open {
                     ui.separator();
                     self.preview_ui(ui, env.palette);
                     ui.separator();
-                    ui.add_enabled_ui(!saving, |ui| self.target_ui(ui, env));
+                    ui.add_enabled_ui(!saving, |ui| self.target_ui(ui, env, commands));
                 });
             ui.add_space(6.0);
             (save, close) = self.buttons_ui(ui, env.palette);
@@ -425,21 +459,8 @@ impl Open {
         (save, close)
     }
 
-    /// Handles what the background work and the file dialog sent.
+    /// Handles what the background work sent.
     fn drain(&mut self) -> Option<Outcome> {
-        if let Some(receiver) = &self.browse {
-            match receiver.try_recv() {
-                Ok(picked) => {
-                    self.browse = None;
-                    if let Some(path) = picked {
-                        self.target = path.display().to_string();
-                        self.target_edited = true;
-                    }
-                }
-                Err(mpsc::TryRecvError::Empty) => {}
-                Err(mpsc::TryRecvError::Disconnected) => self.browse = None,
-            }
-        }
         while let Some(event) = self.worker.try_recv() {
             match event {
                 SaveEvent::Progress { done, total, .. } => {
@@ -803,7 +824,7 @@ impl Open {
             });
     }
 
-    fn target_ui(&mut self, ui: &mut Ui, env: &DialogEnv<'_>) {
+    fn target_ui(&mut self, ui: &mut Ui, env: &DialogEnv<'_>, commands: &mut Vec<Command>) {
         ui.horizontal(|ui| {
             let label = ui.label("Save to");
             let width = ui.available_width() - 90.0;
@@ -820,13 +841,10 @@ impl Open {
                 self.confirm.replace_open = false;
             }
             if ui
-                .add_enabled(
-                    env.dialogs_enabled && self.browse.is_none(),
-                    Button::new("Browse…"),
-                )
+                .add_enabled(env.dialogs_enabled && !env.browsing, Button::new("Browse…"))
                 .clicked()
             {
-                self.spawn_browse(ui.ctx());
+                commands.push(Command::BrowseSaveTarget);
             }
         });
         let Some(target) = self.target_path() else {
@@ -875,34 +893,6 @@ impl Open {
         } else if status.exists && !status.is_directory {
             ui.colored_label(env.palette.malformed_fg, format!("{name} already exists."));
             ui.checkbox(&mut self.confirm.replace, "Replace the existing file");
-        }
-    }
-
-    /// Shows the native save dialog on a worker thread.
-    fn spawn_browse(&mut self, ctx: &egui::Context) {
-        let (sender, receiver) = mpsc::channel();
-        let directory = self.directory();
-        let name = self
-            .target_path()
-            .and_then(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_default();
-        let ctx = ctx.clone();
-        let spawned = std::thread::Builder::new()
-            .name("save dialog".to_owned())
-            .spawn(move || {
-                let picked = rfd::FileDialog::new()
-                    .set_directory(directory)
-                    .set_file_name(name)
-                    .save_file();
-                // The window may have gone; then nobody listens.
-                sender.send(picked).ok();
-                ctx.request_repaint();
-            });
-        match spawned {
-            Ok(_) => self.browse = Some(receiver),
-            Err(error) => {
-                self.message = Some(format!("cannot show the file dialog: {error}"));
-            }
         }
     }
 }

@@ -94,6 +94,10 @@ pub fn count_errors_with_progress(
         }
         Some(counted)
     };
+    // Scoped fan-out inside one job, not jobs of their own (which start
+    // only through `model::jobs`): the threads borrow the bytes and the
+    // tasks, and are joined before this returns, whoever called it (the
+    // counting job, or `mojiscope inspect` on its own thread).
     let results = thread::scope(|scope| {
         let workers: Vec<_> = (0..COUNT_THREADS.min(tasks.len()))
             .map(|worker| {

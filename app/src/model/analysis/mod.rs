@@ -9,7 +9,7 @@
 //! - [`counts`]: error counts of every candidate encoding at once.
 //!
 //! Everything here is synchronous and pure: it runs on whatever thread calls
-//! it (the document's jobs in [`crate::model::jobs`] call it on
+//! it (the document's jobs in [`crate::model::document_jobs`] call it on
 //! theirs) and stops early, returning `None`, when its `cancel` flag is set.
 //! The one exception is [`counts::count_errors`], which splits its work over
 //! two named threads of its own and joins them before it returns.

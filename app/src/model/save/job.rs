@@ -1,6 +1,6 @@
-//! Previews and saves on a named background thread, as the jobs in
-//! [`crate::model::jobs`] run: progress, cancellation, events tagged with the task
-//! they belong to, and a repaint request whenever one is sent.
+//! Previews and saves as jobs of the app's [`Runner`]: progress,
+//! cancellation, events tagged with the task they belong to, and a repaint
+//! request whenever one is sent.
 //!
 //! One task runs at a time. A new preview replaces a running one (whose
 //! events are dropped from then on); a save is refused while another save
@@ -8,18 +8,13 @@
 //! answer (saved, or not) still arrives, because once its file is being
 //! renamed into place it finishes.
 
-use std::any::Any;
 use std::fmt;
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::thread;
 
 use super::preview::{self, PassOptions, Preview, Stop};
 use super::source::TextSource;
 use super::{SaveFailure, SaveRequest, Saved, save};
-use crate::model::jobs::{CancelToken, Repaint};
+use crate::model::jobs::{Repaint, Runner, Worker};
 
 /// Events that may wait in the channel.
 const CHANNEL_CAPACITY: usize = 16;
@@ -72,48 +67,22 @@ impl fmt::Display for Busy {
 
 impl std::error::Error for Busy {}
 
-/// An event and the task it came from.
-struct Envelope {
-    serial: u64,
-    event: SaveEvent,
-}
-
-/// The current task.
-#[derive(Debug)]
-struct Running {
-    serial: u64,
-    task: TaskKind,
-    cancel: CancelToken,
-}
-
 /// Runs previews and saves in the background; the window drains its events
 /// with [`SaveWorker::try_recv`] once a frame.
+#[derive(Debug)]
 pub struct SaveWorker {
-    sender: SyncSender<Envelope>,
-    receiver: Receiver<Envelope>,
-    repaint: Repaint,
-    running: Option<Running>,
-    next_serial: u64,
-}
-
-impl fmt::Debug for SaveWorker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SaveWorker")
-            .field("running", &self.running)
-            .finish_non_exhaustive()
-    }
+    /// One slot: one task at a time.
+    runner: Runner<(), SaveEvent>,
+    /// What the task listened to does, until its answer has been received.
+    task: Option<TaskKind>,
 }
 
 impl SaveWorker {
     /// No task yet; `repaint` is called after every event a task sends.
     pub fn new(repaint: Repaint) -> Self {
-        let (sender, receiver) = sync_channel(CHANNEL_CAPACITY);
         Self {
-            sender,
-            receiver,
-            repaint,
-            running: None,
-            next_serial: 0,
+            runner: Runner::new(CHANNEL_CAPACITY, repaint),
+            task: None,
         }
     }
 
@@ -127,12 +96,12 @@ impl SaveWorker {
             return Err(Busy);
         }
         let name = format!("preview:{}", options.encoding.name());
-        self.start(TaskKind::Preview, name, move |context| {
+        self.start(TaskKind::Preview, name, move |worker| {
             let result = preview::run(
                 &source,
                 &options,
-                context.cancel.flag(),
-                &mut |done, total| context.progress(TaskKind::Preview, done, total),
+                worker.cancel_flag(),
+                &mut |done, total| progress(worker, TaskKind::Preview, done, total),
                 None,
             );
             match result {
@@ -156,9 +125,9 @@ impl SaveWorker {
             return Err(Busy);
         }
         let name = format!("save:{}", request.pass.encoding.name());
-        self.start(TaskKind::Save, name, move |context| {
-            let result = save(&request, context.cancel.flag(), &mut |done, total| {
-                context.progress(TaskKind::Save, done, total);
+        self.start(TaskKind::Save, name, move |worker| {
+            let result = save(&request, worker.cancel_flag(), &mut |done, total| {
+                progress(worker, TaskKind::Save, done, total);
             });
             SaveEvent::Saved(Box::new(result))
         });
@@ -168,42 +137,35 @@ impl SaveWorker {
     /// Asks the current task to stop. A preview's events are dropped from
     /// now on; a save still answers (see the module's documentation).
     pub fn cancel(&mut self) {
-        let Some(running) = &self.running else {
-            return;
-        };
-        running.cancel.cancel();
-        if running.task == TaskKind::Preview {
-            self.running = None;
+        match self.task {
+            Some(TaskKind::Preview) => {
+                self.runner.cancel(());
+                self.task = None;
+            }
+            Some(TaskKind::Save) => self.runner.ask_to_stop(()),
+            None => {}
         }
     }
 
     /// Whether a save runs (until its answer has been received).
     pub fn is_saving(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|running| running.task == TaskKind::Save)
+        self.task == Some(TaskKind::Save)
     }
 
     /// Whether a task runs (until its answer has been received).
     pub fn is_busy(&self) -> bool {
-        self.running.is_some()
+        self.task.is_some()
     }
 
     /// The next event of the current task, if one is waiting. Never blocks.
     pub fn try_recv(&mut self) -> Option<SaveEvent> {
-        loop {
-            let envelope = self.receiver.try_recv().ok()?;
-            let Some(running) = &self.running else {
-                continue;
-            };
-            if running.serial != envelope.serial {
-                continue;
-            }
-            if !matches!(envelope.event, SaveEvent::Progress { .. }) {
-                self.running = None;
-            }
-            return Some(envelope.event);
+        let ((), event) = self.runner.try_recv()?;
+        if !matches!(event, SaveEvent::Progress { .. }) {
+            // The task's answer: nothing more comes from it.
+            self.runner.forget(());
+            self.task = None;
         }
+        Some(event)
     }
 
     /// Replaces the current task with one running `body` on a thread named
@@ -212,114 +174,27 @@ impl SaveWorker {
         &mut self,
         task: TaskKind,
         name: String,
-        body: impl FnOnce(&Context) -> SaveEvent + Send + 'static,
+        body: impl FnOnce(&Worker<(), SaveEvent>) -> SaveEvent + Send + 'static,
     ) {
-        if let Some(running) = self.running.take() {
-            running.cancel.cancel();
-        }
-        let serial = self.next_serial;
-        self.next_serial += 1;
-        let cancel = CancelToken::new();
-        self.running = Some(Running {
-            serial,
-            task,
-            cancel: cancel.clone(),
+        self.task = Some(task);
+        let failed = move |message| SaveEvent::Failed { task, message };
+        self.runner.start((), name, failed, move |worker| {
+            let answer = body(worker);
+            worker.answer(answer);
         });
-        let context = Context {
-            sender: self.sender.clone(),
-            repaint: Arc::clone(&self.repaint),
-            serial,
-            cancel,
-            last_percent: AtomicU64::new(u64::MAX),
-        };
-        let sender = self.sender.clone();
-        let repaint = Arc::clone(&self.repaint);
-        let spawned = thread::Builder::new().name(name).spawn(move || {
-            let event = panic::catch_unwind(AssertUnwindSafe(|| body(&context))).unwrap_or_else(
-                |payload| SaveEvent::Failed {
-                    task,
-                    message: format!("internal error: {}", panic_message(&*payload)),
-                },
-            );
-            context.send(event);
-        });
-        if let Err(error) = spawned {
-            // On the window's thread: never wait for room in the channel.
-            let event = SaveEvent::Failed {
-                task,
-                message: format!("cannot start a thread: {error}"),
-            };
-            sender.try_send(Envelope { serial, event }).ok();
-            repaint();
-        }
     }
 }
 
-impl Drop for SaveWorker {
-    fn drop(&mut self) {
-        // A preview stops at its next chunk; a save goes on to its end (it
-        // sees the flag, and never leaves a partial file either way).
-        if let Some(running) = &self.running {
-            running.cancel.cancel();
-        }
-    }
-}
-
-/// A task's side of the channel.
-struct Context {
-    sender: SyncSender<Envelope>,
-    repaint: Repaint,
-    serial: u64,
-    cancel: CancelToken,
-    /// The percentage last reported.
-    last_percent: AtomicU64,
-}
-
-impl Context {
-    /// Sends the task's answer, waiting for room; the window may be gone.
-    fn send(&self, event: SaveEvent) {
-        self.sender
-            .send(Envelope {
-                serial: self.serial,
-                event,
-            })
-            .ok();
-        (self.repaint)();
-    }
-
-    /// Reports progress when the percentage changes, unless the channel is
-    /// full (progress is not worth waiting for).
-    fn progress(&self, task: TaskKind, done: u64, total: u64) {
-        let percent = done.saturating_mul(100).checked_div(total).unwrap_or(100);
-        if self.last_percent.swap(percent, Ordering::Relaxed) == percent {
-            return;
-        }
-        let event = SaveEvent::Progress { task, done, total };
-        let envelope = Envelope {
-            serial: self.serial,
-            event,
-        };
-        if self.sender.try_send(envelope).is_ok() {
-            (self.repaint)();
-        }
-    }
-}
-
-/// The text of a panic's payload.
-fn panic_message(payload: &(dyn Any + Send)) -> &str {
-    if let Some(message) = payload.downcast_ref::<&str>() {
-        message
-    } else if let Some(message) = payload.downcast_ref::<String>() {
-        message
-    } else {
-        "a panic"
-    }
+/// Reports a task's progress in source bytes, at most once per percent.
+fn progress(worker: &Worker<(), SaveEvent>, task: TaskKind, done: u64, total: u64) {
+    worker.progress(done, total, || SaveEvent::Progress { task, done, total });
 }
 
 #[cfg(test)]
 mod tests {
     use std::fs;
-    use std::sync::atomic::AtomicUsize;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::thread;
     use std::time::{Duration, Instant};
 
     use mojiscope_core::{EncodeErrorMode, UTF_8, WINDOWS_1252};
