@@ -36,7 +36,10 @@ fn repair(harness: &mut Harness<'_, InspectorApp>) {
         egui::Key::R,
     );
     harness.run_steps(2);
-    assert!(harness.state().repair.is_open(), "Ctrl+Shift+R opens it");
+    assert!(
+        harness.state().repair_window.is_open(),
+        "Ctrl+Shift+R opens it"
+    );
     run_until(harness, |app| app.repair.review().is_some());
 }
 

@@ -8,8 +8,8 @@
 
 mod dialogs;
 mod logic;
-mod repair;
-mod save;
+mod repair_mojibake;
+mod save_as;
 mod ui;
 pub mod views;
 
@@ -23,6 +23,7 @@ use self::views::DocumentViews;
 use crate::model::command::Command;
 use crate::model::document_jobs::DocumentJobs;
 use crate::model::jobs::Repaint;
+use crate::model::repair::task::RepairTask;
 use crate::model::session::Session;
 use crate::model::settings::Settings;
 use crate::model::watch::FileWatch;
@@ -58,7 +59,9 @@ pub struct InspectorApp {
     /// The Learn menu's windows.
     pub teaching: Teaching,
     /// Repair ▸ Repair mojibake…: the repair and which changes are accepted.
-    pub repair: RepairView,
+    pub repair: RepairTask,
+    /// The Repair window.
+    pub repair_window: RepairView,
     /// File ▸ Save as.
     pub save: SaveDialog,
 }
@@ -86,7 +89,8 @@ impl InspectorApp {
             repaint,
             about: About::default(),
             teaching: Teaching::default(),
-            repair: RepairView::default(),
+            repair: RepairTask::default(),
+            repair_window: RepairView::default(),
             save: SaveDialog::default(),
         };
         if let Some(file) = file {

@@ -6,7 +6,7 @@ use eframe::egui::{
 };
 
 use super::InspectorApp;
-use super::repair::repair_menu_ui;
+use super::repair_mojibake::repair_menu_ui;
 use super::views::DocumentViews;
 use crate::model::command::{Command, parse_offset};
 use crate::model::panes::{MAX_PANES, MIN_PANES};
@@ -34,7 +34,8 @@ impl InspectorApp {
             .as_ref()
             .map(|d| (d.generation, d.path.as_path()));
         let env = RepairEnv { document, palette };
-        self.repair.ui(ui.ctx(), &env, &mut self.commands);
+        self.repair_window
+            .ui(ui.ctx(), &mut self.repair, &env, &mut self.commands);
         self.save_dialog_ui(ui);
         if self.session.document.is_none() {
             CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
@@ -87,7 +88,7 @@ impl InspectorApp {
                     commands.push(Command::Close);
                 }
                 ui.separator();
-                super::save::save_menu_ui(ui, commands, has_document);
+                super::save_as::save_menu_ui(ui, commands, has_document);
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);

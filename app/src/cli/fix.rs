@@ -17,7 +17,7 @@ use super::error::{CliError, display_name};
 use super::output::AtomicOutput;
 use super::{Success, count, encoding_for, read_input, stdout_error};
 use crate::model::analysis::counts::count_errors;
-use crate::model::repair::{repair_text, repair_threads};
+use crate::model::repair::run::{repair_text, repair_threads};
 
 #[derive(Debug, Args)]
 pub struct FixArgs {

@@ -26,7 +26,8 @@ use crate::model::analysis::lines::LineIndex;
 use crate::model::analysis::{Analyser, EncodingAnalysis};
 use crate::model::document::{Document, FileBytes};
 use crate::model::jobs::{Repaint, Runner, Worker};
-use crate::model::repair::{MAX_TEXT_BYTES, RepairOutcome, RepairRequest, repair_file};
+use crate::model::repair::run::repair_file;
+use crate::model::repair::{MAX_TEXT_BYTES, RepairOutcome, RepairRequest};
 
 /// Events that may wait in the channel; a worker with a result blocks when
 /// it is full (progress events are dropped instead).

@@ -6,13 +6,13 @@
 //! of one chain; and the selected change in context. Clicking a change
 //! selects its bytes in every view.
 //!
-//! The model is [`crate::model::repair`]: the window keeps the [`Review`] (the
-//! decode, never modified, and the accepted set), and the accepted text is
-//! made from them only when asked for ([`RepairView::current_review`] is
-//! where Save gets it).
+//! The model is [`crate::model::repair`]: the app keeps the
+//! [`RepairTask`] (the job's lifecycle, then the [`Review`]: the decode,
+//! never modified, and the accepted set); this window keeps only where its
+//! list is scrolled and which change it shows in context.
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use eframe::egui::{
     self, Button, Checkbox, Color32, FontId, Grid, Label, ProgressBar, RichText, Role, ScrollArea,
@@ -22,7 +22,10 @@ use mojiscope_core::repair::{Change, Lost};
 use mojiscope_core::{ByteSpan, TraceItem, TraceKind};
 
 use crate::model::command::Command;
-use crate::model::repair::{PROGRESS_TOTAL, Phase, RepairOutcome, RepairRequest, Review, plural};
+use crate::model::repair::diff::{changed_chars, context_window};
+use crate::model::repair::review::Review;
+use crate::model::repair::task::{RepairState, RepairTask};
+use crate::model::repair::{PROGRESS_TOTAL, Phase, plural};
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::theme::Palette;
 use crate::ui::cells::{CellKind, cell_of};
@@ -31,11 +34,6 @@ use crate::ui::rows::{RowPosition, rows_ui};
 
 /// The most characters of a change's before or after a list row shows.
 const ROW_CHARS: usize = 48;
-/// The most bytes of context shown on each side of the selected change.
-pub const CONTEXT_BYTES: usize = 600;
-/// Past this many characters on a side, the changed characters are found
-/// by trimming what both sides start and end with, not by a full diff.
-const DIFF_CHARS: usize = 512;
 /// Widths of the list's columns.
 const LOCATION_WIDTH: f32 = 150.0;
 const TEXT_WIDTH: f32 = 340.0;
@@ -44,58 +42,13 @@ const CONFIDENCE_WIDTH: f32 = 90.0;
 /// The height of the context view at the bottom of the window.
 const CONTEXT_HEIGHT: f32 = 170.0;
 
-/// Where a repair job came from: which decode of which load of which file.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RepairJob {
-    /// The decode.
-    pub request: RepairRequest,
-    /// The document's generation when it started.
-    pub generation: u64,
-    /// The document's path.
-    pub path: PathBuf,
-}
-
-/// What the window shows.
-#[derive(Debug, Default)]
-pub enum RepairState {
-    /// No repair asked for yet.
-    #[default]
-    Idle,
-    /// The job is running.
-    Running {
-        /// What it repairs.
-        job: RepairJob,
-        /// Its progress, out of [`PROGRESS_TOTAL`].
-        progress: u64,
-    },
-    /// The repair is done: what it found and what the user accepts.
-    Done(Box<Review>),
-    /// The job could not be done.
-    Failed {
-        /// What it was to repair.
-        job: RepairJob,
-        /// Why, for people.
-        message: String,
-    },
-    /// The user cancelled the job.
-    Cancelled {
-        /// What it was to repair.
-        job: RepairJob,
-    },
-}
-
-/// The Repair window and its state.
+/// The Repair window's own state.
 #[derive(Debug, Default)]
 pub struct RepairView {
     open: bool,
-    /// The repair.
-    pub state: RepairState,
     position: RowPosition,
     /// The proposal shown in context, by index.
     selected: Option<usize>,
-    /// Why the last "Save repaired text as…" was refused, until the next
-    /// repair.
-    save_refused: Option<String>,
 }
 
 /// What the window needs from the rest of the app for one frame.
@@ -117,112 +70,11 @@ impl RepairView {
         self.open
     }
 
-    /// A repair of `job` has started: what was shown before is dropped.
-    pub fn start(&mut self, job: RepairJob) {
-        self.state = RepairState::Running { job, progress: 0 };
+    /// A new repair has started: back to the top of its list, no change
+    /// selected.
+    pub fn restart(&mut self) {
         self.position.reset();
         self.selected = None;
-        self.save_refused = None;
-    }
-
-    /// "Save repaired text as…" was refused: says why in the window.
-    pub fn refuse_save(&mut self, message: &str) {
-        self.save_refused = Some(message.to_owned());
-    }
-
-    /// The running job did `done` of `total`.
-    pub fn progress(&mut self, done: u64, total: u64) {
-        if let RepairState::Running { progress, .. } = &mut self.state {
-            *progress = done.saturating_mul(PROGRESS_TOTAL) / total.max(1);
-        }
-    }
-
-    /// The running job finished with `outcome`.
-    pub fn finished(&mut self, outcome: RepairOutcome) {
-        self.state = match std::mem::take(&mut self.state) {
-            RepairState::Running { job, .. } => RepairState::Done(Box::new(Review::new(
-                job.request,
-                job.generation,
-                job.path,
-                outcome,
-            ))),
-            other => other,
-        };
-    }
-
-    /// The running job failed.
-    pub fn failed(&mut self, message: String) {
-        if let RepairState::Running { job, .. } = &self.state {
-            self.state = RepairState::Failed {
-                job: job.clone(),
-                message,
-            };
-        }
-    }
-
-    /// The running job was cancelled.
-    pub fn cancelled(&mut self) {
-        if let RepairState::Running { job, .. } = &self.state {
-            self.state = RepairState::Cancelled { job: job.clone() };
-        }
-    }
-
-    /// The job the window is about, if any.
-    pub fn job(&self) -> Option<RepairJob> {
-        match &self.state {
-            RepairState::Idle => None,
-            RepairState::Running { job, .. }
-            | RepairState::Failed { job, .. }
-            | RepairState::Cancelled { job } => Some(job.clone()),
-            RepairState::Done(review) => Some(RepairJob {
-                request: review.request(),
-                generation: review.generation(),
-                path: review.path().to_path_buf(),
-            }),
-        }
-    }
-
-    /// Whether a repair for load `generation` of the open document is
-    /// running (`None`: no document is open).
-    pub fn is_waiting(&self, generation: Option<u64>) -> bool {
-        matches!(&self.state, RepairState::Running { job, .. } if Some(job.generation) == generation)
-    }
-
-    /// Whether the repair running or done is of `request` for `generation`
-    /// (asking again would find the same).
-    pub fn is_current(&self, request: RepairRequest, generation: u64) -> bool {
-        matches!(
-            &self.state,
-            RepairState::Running { .. } | RepairState::Done(_)
-        ) && self
-            .job()
-            .is_some_and(|job| job.request == request && job.generation == generation)
-    }
-
-    /// The finished repair, stale or not.
-    pub fn review(&self) -> Option<&Review> {
-        match &self.state {
-            RepairState::Done(review) => Some(review),
-            _ => None,
-        }
-    }
-
-    /// The finished repair, stale or not, to accept or reject its changes.
-    pub fn review_mut(&mut self) -> Option<&mut Review> {
-        match &mut self.state {
-            RepairState::Done(review) => Some(review),
-            _ => None,
-        }
-    }
-
-    /// The finished repair if it is of load `generation` of the open
-    /// document (`None` when no document is open): the one Save may write,
-    /// as [`Review::accepted_text`], in place of the decode of
-    /// [`Review::encoding`]. A repair of an earlier load is stale: its text
-    /// is not what is open now.
-    pub fn current_review(&self, generation: Option<u64>) -> Option<&Review> {
-        self.review()
-            .filter(|review| Some(review.generation()) == generation)
     }
 
     /// The proposal shown in context, if any.
@@ -230,8 +82,14 @@ impl RepairView {
         self.selected
     }
 
-    /// Shows the window, if it is open.
-    pub fn ui(&mut self, ctx: &egui::Context, env: &RepairEnv<'_>, commands: &mut Vec<Command>) {
+    /// Shows the window on `task`, if it is open.
+    pub fn ui(
+        &mut self,
+        ctx: &egui::Context,
+        task: &mut RepairTask,
+        env: &RepairEnv<'_>,
+        commands: &mut Vec<Command>,
+    ) {
         if !self.open {
             return;
         }
@@ -243,13 +101,19 @@ impl RepairView {
             .default_size(egui::vec2(960.0, 660.0))
             .resizable(true)
             .vscroll(false)
-            .show(ctx, |ui| self.contents_ui(ui, env, commands));
+            .show(ctx, |ui| self.contents_ui(ui, task, env, commands));
         self.open = open;
     }
 
-    fn contents_ui(&mut self, ui: &mut Ui, env: &RepairEnv<'_>, commands: &mut Vec<Command>) {
+    fn contents_ui(
+        &mut self,
+        ui: &mut Ui,
+        task: &mut RepairTask,
+        env: &RepairEnv<'_>,
+        commands: &mut Vec<Command>,
+    ) {
         let palette = env.palette;
-        let Some(job) = self.job() else {
+        let Some(job) = task.job() else {
             ui.label(
                 "Repair ▸ Repair mojibake… (Ctrl+Shift+R) repairs the decode of the focused \
                  pane: open a file first.",
@@ -259,13 +123,13 @@ impl RepairView {
         let stale = Some(job.generation) != env.document.map(|(generation, _)| generation);
         // A load or a close cancels every job: a repair of an earlier load
         // is not running any more.
-        let running = matches!(self.state, RepairState::Running { .. }) && !stale;
+        let running = matches!(task.state, RepairState::Running { .. }) && !stale;
         ui.horizontal(|ui| {
             let file = job.path.file_name().map_or_else(
                 || job.path.display().to_string(),
                 |name| name.display().to_string(),
             );
-            let encoding = match self.review() {
+            let encoding = match task.review() {
                 Some(review) if review.encoding() != job.request.encoding => format!(
                     "{} (its byte order mark's, for {})",
                     review.encoding(),
@@ -293,7 +157,7 @@ impl RepairView {
             {
                 commands.push(Command::RepairAgain);
             }
-            if let RepairState::Done(review) = &self.state
+            if let RepairState::Done(review) = &task.state
                 && ui
                     .add_enabled(
                         env.document.is_some(),
@@ -308,7 +172,7 @@ impl RepairView {
                 commands.push(Command::SaveRepaired);
             }
         });
-        if let Some(message) = &self.save_refused {
+        if let Some(message) = task.save_refused() {
             ui.label(RichText::new(message).color(palette.malformed_fg));
         }
         if stale {
@@ -324,7 +188,7 @@ impl RepairView {
             };
             ui.label(RichText::new(format!("Stale: {why}.")).color(palette.malformed_fg));
         }
-        match &self.state {
+        match &mut task.state {
             RepairState::Idle => {}
             RepairState::Running { .. } if stale => {
                 ui.label("Cancelled.");
@@ -337,31 +201,26 @@ impl RepairView {
                 );
             }
             RepairState::Failed { message, .. } => {
-                ui.label(RichText::new(message).color(palette.malformed_fg));
+                ui.label(RichText::new(message.as_str()).color(palette.malformed_fg));
             }
             RepairState::Cancelled { .. } => {
                 ui.label("Cancelled.");
             }
-            RepairState::Done(_) => self.review_ui(ui, palette, stale, commands),
+            RepairState::Done(review) => self.review_ui(ui, review, palette, stale, commands),
         }
     }
 
     fn review_ui(
         &mut self,
         ui: &mut Ui,
+        review: &mut Review,
         palette: &'static Palette,
         stale: bool,
         commands: &mut Vec<Command>,
     ) {
         let Self {
-            state,
-            position,
-            selected,
-            ..
+            position, selected, ..
         } = self;
-        let RepairState::Done(review) = state else {
-            return;
-        };
         for sentence in review.summary() {
             ui.label(sentence);
         }
@@ -659,31 +518,6 @@ fn context_ui(ui: &mut Ui, review: &Review, selected: Option<usize>, palette: &P
         });
 }
 
-/// The span of `text` shown around `range`: from the start of the line
-/// before its line to the end of the line after, at most
-/// [`CONTEXT_BYTES`] beyond `range` on each side.
-pub fn context_window(text: &str, range: &Range<usize>) -> Range<usize> {
-    let floor = text.floor_char_boundary(range.start.saturating_sub(CONTEXT_BYTES));
-    let ceiling = text.ceil_char_boundary(range.end.saturating_add(CONTEXT_BYTES).min(text.len()));
-    // Back past the line feed that starts the change's line, to the one
-    // that starts the line before; on past the one that ends the change's
-    // line, to the one that ends the line after.
-    let start = text.as_bytes()[floor..range.start]
-        .iter()
-        .enumerate()
-        .rev()
-        .filter(|&(_, &byte)| byte == b'\n')
-        .nth(1)
-        .map_or(floor, |(offset, _)| floor + offset + 1);
-    let end = text.as_bytes()[range.end..ceiling]
-        .iter()
-        .enumerate()
-        .filter(|&(_, &byte)| byte == b'\n')
-        .nth(1)
-        .map_or(ceiling, |(offset, _)| range.end + offset);
-    start..end
-}
-
 /// The text of `window` as a layout: before the repair (each proposal
 /// marked) or after it (the accepted ones applied and marked, with their
 /// lost characters marked as errors); `selected` in the selection colour.
@@ -899,123 +733,5 @@ fn push_marked(
             palette,
             true,
         );
-    }
-}
-
-/// Which characters of `before` and of `after` a change changed: those
-/// outside a longest common subsequence of the two (for long texts, those
-/// between what both start and end with).
-pub fn changed_chars(before: &str, after: &str) -> (Vec<bool>, Vec<bool>) {
-    let a: Vec<char> = before.chars().collect();
-    let b: Vec<char> = after.chars().collect();
-    let mut changed_a = vec![true; a.len()];
-    let mut changed_b = vec![true; b.len()];
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..]
-        .iter()
-        .rev()
-        .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    for i in 0..prefix {
-        changed_a[i] = false;
-        changed_b[i] = false;
-    }
-    for i in 0..suffix {
-        changed_a[a.len() - 1 - i] = false;
-        changed_b[b.len() - 1 - i] = false;
-    }
-    let middle_a = &a[prefix..a.len() - suffix];
-    let middle_b = &b[prefix..b.len() - suffix];
-    if middle_a.len() > DIFF_CHARS || middle_b.len() > DIFF_CHARS {
-        return (changed_a, changed_b);
-    }
-    // lengths[i][j]: the longest common subsequence of middle_a[i..] and
-    // middle_b[j..].
-    let width = middle_b.len() + 1;
-    let mut lengths = vec![0_u16; (middle_a.len() + 1) * width];
-    for i in (0..middle_a.len()).rev() {
-        for j in (0..middle_b.len()).rev() {
-            lengths[i * width + j] = if middle_a[i] == middle_b[j] {
-                lengths[(i + 1) * width + j + 1] + 1
-            } else {
-                lengths[(i + 1) * width + j].max(lengths[i * width + j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    while i < middle_a.len() && j < middle_b.len() {
-        if middle_a[i] == middle_b[j] {
-            changed_a[prefix + i] = false;
-            changed_b[prefix + j] = false;
-            i += 1;
-            j += 1;
-        } else if lengths[(i + 1) * width + j] >= lengths[i * width + j + 1] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    (changed_a, changed_b)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn changed_characters_are_those_outside_the_common_ones() {
-        let marks = |before: &str, after: &str| {
-            let (a, b) = changed_chars(before, after);
-            let show = |text: &str, marks: Vec<bool>| -> String {
-                text.chars()
-                    .zip(marks)
-                    .map(|(c, changed)| if changed { c } else { '.' })
-                    .collect()
-            };
-            (show(before, a), show(after, b))
-        };
-        assert_eq!(
-            marks("Ã©tÃ©", "été"),
-            ("Ã©.Ã©".to_owned(), "é.é".to_owned())
-        );
-        assert_eq!(
-            marks("cafÃ©", "café"),
-            ("...Ã©".to_owned(), "...é".to_owned())
-        );
-        assert_eq!(
-            marks("GarcÃ\u{ad}a LÃ³pez", "García López"),
-            ("....Ã\u{ad}...Ã³...".to_owned(), "....í...ó...".to_owned())
-        );
-        assert_eq!(marks("abc", "abc"), ("...".to_owned(), "...".to_owned()));
-        assert_eq!(marks("", "x"), (String::new(), "x".to_owned()));
-        // Long texts: only the common ends are left unmarked.
-        let long_a = format!("<{}>", "Ã©".repeat(DIFF_CHARS));
-        let long_b = format!("<{}>", "é".repeat(DIFF_CHARS));
-        let (a, b) = changed_chars(&long_a, &long_b);
-        assert_eq!((a.first(), a.last()), (Some(&false), Some(&false)));
-        assert_eq!(a.iter().filter(|&&m| m).count(), 2 * DIFF_CHARS);
-        assert_eq!(b.iter().filter(|&&m| m).count(), DIFF_CHARS);
-    }
-
-    #[test]
-    fn the_context_is_the_lines_around_the_change() {
-        let text = "one\ntwo\nthree Ã©tÃ© three\nfour\nfive\n";
-        let start = text.find("Ã©").unwrap();
-        let window = context_window(text, &(start..start + 9));
-        assert_eq!(&text[window], "two\nthree Ã©tÃ© three\nfour");
-        // At the ends of the text.
-        let window = context_window("Ã©tÃ©", &(0..9));
-        assert_eq!(window, 0..9);
-        let text = "Ã©tÃ©\nnext";
-        assert_eq!(&text[context_window(text, &(0..9))], text);
-        // A very long line is cut CONTEXT_BYTES from the change, on a
-        // character boundary.
-        let text = format!("{}Ã©tÃ©{}", "é".repeat(1000), "ü".repeat(1000));
-        let start = 2000;
-        let window = context_window(&text, &(start..start + 9));
-        assert!(window.start <= start - CONTEXT_BYTES && window.start >= start - CONTEXT_BYTES - 1);
-        assert!(window.end >= start + 9 + CONTEXT_BYTES);
-        assert!(text.is_char_boundary(window.start) && text.is_char_boundary(window.end));
     }
 }

@@ -1,5 +1,6 @@
 //! Repair ▸ Repair mojibake…: starting the repair of the focused pane's
-//! decode. The window and what it shows are `ui::repair_view`'s.
+//! decode, and saving the repaired text. The repair is the model's
+//! (`model::repair`); the window is `ui::repair_view`'s.
 
 use std::sync::Arc;
 
@@ -7,9 +8,9 @@ use eframe::egui::{Button, Ui};
 
 use super::InspectorApp;
 use crate::model::command::Command;
+use crate::model::repair::task::RepairJob;
 use crate::model::repair::{RepairRequest, plural};
 use crate::model::save::TextSource;
-use crate::ui::repair_view::RepairJob;
 use crate::ui::save_dialog::OpenRequest;
 
 impl InspectorApp {
@@ -18,7 +19,7 @@ impl InspectorApp {
     /// or done for this load of the file: reopening the window keeps what
     /// was accepted.
     pub(super) fn repair_focused_pane(&mut self, again: bool) {
-        self.repair.open();
+        self.repair_window.open();
         let session = &self.session;
         let Some(document) = &session.document else {
             return;
@@ -40,6 +41,7 @@ impl InspectorApp {
             generation: document.generation,
             path: document.path.clone(),
         });
+        self.repair_window.restart();
     }
 }
 
