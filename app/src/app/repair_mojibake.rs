@@ -8,9 +8,10 @@ use eframe::egui::{Button, Ui};
 
 use super::InspectorApp;
 use crate::model::command::Command;
+use crate::model::repair::RepairRequest;
 use crate::model::repair::task::RepairJob;
-use crate::model::repair::{RepairRequest, plural};
 use crate::model::save::TextSource;
+use crate::model::wording::plural;
 use crate::ui::save_dialog::OpenRequest;
 
 impl InspectorApp {

@@ -6,6 +6,8 @@ use std::path::Path;
 use mojiscope_core::{DecodeErrorKind, Encoding};
 use thiserror::Error;
 
+use crate::model::wording::reason;
+
 /// Exit status of a data error in fatal mode (a decoding error, an
 /// unencodable character).
 pub const EXIT_DATA_ERROR: u8 = 1;
@@ -211,29 +213,6 @@ pub fn display_name(path: &Path) -> String {
     name
 }
 
-/// An I/O error's message, without the " (os error N)" suffix and starting
-/// lowercase, to sit inside our own sentence.
-fn reason(error: &io::Error) -> String {
-    let mut message = error.to_string();
-    if let Some(code) = error.raw_os_error() {
-        let suffix = format!(" (os error {code})");
-        if message.ends_with(&suffix) {
-            message.truncate(message.len() - suffix.len());
-        }
-    }
-    let mut chars = message.chars();
-    match chars.next() {
-        Some(first)
-            if first.is_ascii_uppercase()
-                && chars.next().is_some_and(|c| c.is_ascii_lowercase()) =>
-        {
-            message[..1].make_ascii_lowercase();
-            message
-        }
-        _ => message,
-    }
-}
-
 /// Bytes as `0xE3 0x81`.
 fn hex(bytes: &[u8]) -> String {
     bytes
@@ -246,13 +225,6 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn io_reasons_read_as_part_of_a_sentence() {
-        let error = io::Error::from_raw_os_error(2);
-        assert_eq!(reason(&error), "no such file or directory");
-        assert_eq!(reason(&io::Error::other("UTF-8 trouble")), "UTF-8 trouble");
-    }
 
     #[test]
     fn names_stay_on_one_line() {

@@ -16,3 +16,4 @@ pub mod selection;
 pub mod session;
 pub mod settings;
 pub mod watch;
+pub mod wording;

@@ -10,6 +10,7 @@ use unicode_width::UnicodeWidthStr as _;
 
 use crate::model::analysis::EncodingAnalysis;
 use crate::model::analysis::lines::LineIndex;
+use crate::model::wording::plural;
 use crate::ui::PanelCtx;
 use crate::ui::cells::{cell_of, describe_char, hex_bytes, overlaps};
 use crate::ui::teaching::explain::ExplainSection;
@@ -128,11 +129,10 @@ impl Inspector {
         let explain = &mut self.explain;
         ui.label(
             RichText::new(format!(
-                "Selection: bytes {:#X}..{:#X} ({} byte{}): {}",
+                "Selection: bytes {:#X}..{:#X} ({}): {}",
                 span.start,
                 span.end,
-                span.len(),
-                if span.len() == 1 { "" } else { "s" },
+                plural(span.len(), "byte", "bytes"),
                 hex_bytes(ctx.bytes, span)
             ))
             .strong(),

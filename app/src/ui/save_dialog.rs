@@ -24,6 +24,7 @@ use crate::model::save::{
     Difference, PassOptions, Place, Preview, SaveEvent, SaveRequest, SaveSettings, SaveWorker,
     Saved, TextSource, WriteOptions, backup_path,
 };
+use crate::model::wording::plural;
 use crate::theme::Palette;
 use crate::ui::cells::{cell_of, describe_char};
 use crate::ui::progress_fraction;
@@ -959,7 +960,7 @@ fn round_trip_ui(ui: &mut Ui, palette: &Palette, preview: &Preview, confirm: &mu
             .unwrap_or_default();
         ui.label(format!(
             "{} read back differently{stopped}:",
-            count(round_trip.differences, "place", "places")
+            plural(round_trip.differences, "place", "places")
         ));
         ScrollArea::vertical()
             .id_salt("differences")
@@ -1008,11 +1009,7 @@ pub fn difference_text(difference: &Difference) -> String {
 
 /// "1 character", "3 characters".
 fn characters(n: u64) -> String {
-    count(n, "character", "characters")
-}
-
-fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    plural(n, "character", "characters")
 }
 
 #[cfg(test)]

@@ -160,8 +160,3 @@ fn scaled(from: u64, to: u64, done: usize, total: usize) -> u64 {
     let share = u128::from(to - from) * done as u128 / total as u128;
     from + u64::try_from(share).unwrap_or(to - from)
 }
-
-/// "1 change", "3 changes".
-pub fn plural(count: usize, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
-}

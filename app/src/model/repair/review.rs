@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use mojiscope_core::Encoding;
 use mojiscope_core::repair::{Chain, Change};
 
-use super::{Proposal, RepairOutcome, RepairRequest, plural};
+use super::{Proposal, RepairOutcome, RepairRequest};
+use crate::model::wording::plural;
 
 /// How many changes and suggestions one chain made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 use tempfile::{NamedTempFile, PersistError};
 use thiserror::Error;
 
+use crate::model::wording::reason;
+
 /// How temporary files begin: with the suffix, what stale-file cleanup looks for.
 pub const TEMP_PREFIX: &str = ".mojiscope-";
 /// How temporary files end.
@@ -181,26 +183,6 @@ impl SaveError {
             }
         )
     }
-}
-
-/// An I/O error's message without " (os error N)", lowercase, to sit inside
-/// a sentence.
-fn reason(error: &io::Error) -> String {
-    let mut message = error.to_string();
-    if let Some(code) = error.raw_os_error() {
-        let suffix = format!(" (os error {code})");
-        if message.ends_with(&suffix) {
-            message.truncate(message.len() - suffix.len());
-        }
-    }
-    let mut chars = message.chars();
-    if let (Some(first), Some(second)) = (chars.next(), chars.next())
-        && first.is_ascii_uppercase()
-        && second.is_ascii_lowercase()
-    {
-        message[..1].make_ascii_lowercase();
-    }
-    message
 }
 
 /// Where the backup of `target` goes: `target` with [`BACKUP_SUFFIX`].

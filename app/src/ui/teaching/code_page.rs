@@ -13,6 +13,7 @@ use mojiscope_core::{
 };
 
 use super::{View, citation_ui, describe_drawn, drawn};
+use crate::model::wording::plural;
 use crate::theme::Palette;
 
 /// The comparisons the chart offers with one click.
@@ -275,9 +276,9 @@ impl CodePageChart {
         });
         let defined = if undefined > 0 {
             format!(
-                "{} leaves {undefined} byte{} undefined (—): they decode as errors.",
+                "{} leaves {} undefined (—): they decode as errors.",
                 self.first.page.name(),
-                if undefined == 1 { "" } else { "s" }
+                plural(undefined, "byte", "bytes")
             )
         } else {
             format!("{} defines all 256 bytes.", self.first.page.name())

@@ -20,6 +20,7 @@ use mojiscope_core::{
 };
 
 use super::{View, encoding_menu_ui, hex};
+use crate::model::wording::plural;
 use crate::theme::Palette;
 use crate::ui::cells::{CellKind, cell_of};
 
@@ -476,18 +477,14 @@ fn stage_ui(ui: &mut Ui, palette: &Palette, stage: &Stage) {
                 1 => ", 1 error (U+FFFD, marked)".to_owned(),
                 errors => format!(", {errors} errors (U+FFFD, marked)"),
             };
-            let summary = format!(
-                "{characters} character{}{errors}",
-                if characters == 1 { "" } else { "s" }
-            );
+            let summary = format!("{}{errors}", plural(characters, "character", "characters"));
             ui.label(RichText::new(summary).small().color(palette.weak_fg));
         }
         Stage::Bytes(bytes) => {
             ui.add(Label::new(bytes_job(ui, palette, bytes)).wrap());
             let mut parts = vec![format!(
-                "{} byte{} of {}",
-                bytes.bytes.len(),
-                if bytes.bytes.len() == 1 { "" } else { "s" },
+                "{} of {}",
+                plural(bytes.bytes.len(), "byte", "bytes"),
                 bytes.encoding.name()
             )];
             for (range, c) in &bytes.references {
