@@ -374,7 +374,7 @@ fn convert_command(args: &ConvertArgs, stdin: &mut dyn Read) -> Result<Success, 
 
 fn explain_command(args: &ExplainArgs, stdout: &mut dyn Write) -> Result<Success, CliError> {
     let encoding = encoding_for(&args.encoding)?;
-    let bytes = explain::parse_hex(&args.hex)?;
+    let bytes = explain::bytes_of(&args.hex)?;
     writeln!(stdout, "{}", encoding.explain(&bytes)).map_err(stdout_error)?;
     stdout.flush().map_err(stdout_error)?;
     Ok(Success::default())

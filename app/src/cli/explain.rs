@@ -3,47 +3,22 @@
 use std::ffi::OsString;
 
 use super::error::CliError;
+use crate::model::hex::parse_hex_into;
 
-/// Parses the bytes of `explain`'s arguments, written in hex as people type
-/// them: `82 A0`, `82A0`, `0x82 0xA0`, `0x82A0`, `\x82\xA0`, `%82%A0`, or
-/// with commas, colons, semicolons or hyphens between bytes; any case. Each
-/// byte is two hex digits.
+/// The bytes of `explain`'s arguments, each in hex as
+/// [`crate::model::hex`] reads it.
 ///
 /// # Errors
-/// [`CliError::BadHex`] naming the argument: a character that is not a hex
-/// digit, an odd number of digits, or no bytes at all.
-pub(super) fn parse_hex(arguments: &[OsString]) -> Result<Vec<u8>, CliError> {
+/// [`CliError::BadHex`] naming the argument that is not hex, or all of
+/// them when they hold no bytes at all.
+pub(super) fn bytes_of(arguments: &[OsString]) -> Result<Vec<u8>, CliError> {
     let mut bytes = Vec::new();
     for argument in arguments {
         let text = argument.to_string_lossy();
-        let bad = |reason: String| CliError::BadHex {
+        parse_hex_into(&text, &mut bytes).map_err(|error| CliError::BadHex {
             argument: text.clone().into_owned(),
-            reason,
-        };
-        let spaced = text
-            .replace("\\x", " ")
-            .replace("\\X", " ")
-            .replace('%', " ");
-        for token in spaced.split(|c: char| c.is_whitespace() || ",:;-".contains(c)) {
-            let digits = token
-                .strip_prefix("0x")
-                .or_else(|| token.strip_prefix("0X"))
-                .unwrap_or(token);
-            if let Some(c) = digits.chars().find(|c| !c.is_ascii_hexdigit()) {
-                return Err(bad(format!("{c:?} is not a hex digit")));
-            }
-            if digits.len() % 2 == 1 {
-                return Err(bad(format!(
-                    "{digits:?} has an odd number of hex digits (each byte is two)"
-                )));
-            }
-            for pair in digits.as_bytes().chunks(2) {
-                let pair = std::str::from_utf8(pair).map_err(|_| bad("not hex".to_owned()))?;
-                let byte = u8::from_str_radix(pair, 16)
-                    .map_err(|_| bad(format!("{pair:?} is not hex")))?;
-                bytes.push(byte);
-            }
-        }
+            reason: error.to_string(),
+        })?;
     }
     if bytes.is_empty() {
         return Err(CliError::BadHex {
@@ -64,7 +39,7 @@ mod tests {
 
     fn parse(arguments: &[&str]) -> Result<Vec<u8>, String> {
         let arguments: Vec<OsString> = arguments.iter().map(OsString::from).collect();
-        parse_hex(&arguments).map_err(|error| error.to_string())
+        bytes_of(&arguments).map_err(|error| error.to_string())
     }
 
     #[test]

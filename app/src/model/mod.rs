@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod command;
 pub mod document;
 pub mod document_jobs;
+pub mod hex;
 pub mod jobs;
 pub mod panes;
 pub mod repair;

@@ -9,7 +9,7 @@ use eframe::egui::{
 };
 use mojiscope_core::{ISO_2022_JP, Index, IndexLayout};
 
-use super::{View, describe_drawn, drawn, hex, parse_character, parse_hex};
+use super::{View, describe_drawn, drawn, hex, parse_character, typed_bytes};
 use crate::model::command::parse_offset;
 use crate::theme::Palette;
 
@@ -67,7 +67,7 @@ pub fn search(layout: IndexLayout, by: SearchBy, query: &str) -> Result<Vec<u32>
             }
         }
         SearchBy::Bytes => {
-            let mut bytes = parse_hex(query)?;
+            let mut bytes = typed_bytes(query)?;
             // ISO-2022-JP's two bytes come after an escape sequence to JIS X
             // 0208: allow it to be typed too.
             if layout.encoding() == ISO_2022_JP

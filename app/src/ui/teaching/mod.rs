@@ -24,6 +24,7 @@ use self::index_browser::IndexBrowser;
 use self::lab::MojibakeLab;
 use self::where_is::WhereIs;
 use crate::model::command::{Command, Lesson};
+use crate::model::hex::{HexError, parse_hex};
 use crate::ui::cells::{CellKind, cell_of, describe_char};
 
 /// A teaching view: a window of its own, listed in the Learn menu.
@@ -147,37 +148,19 @@ pub fn hex(bytes: &[u8]) -> String {
     spaced.join(" ")
 }
 
-/// Parses bytes typed in hex: "82 A0", "82A0", "0x82, 0xA0" or "\x82\xA0".
+/// The bytes typed in a byte field, in hex as [`crate::model::hex`] reads
+/// them (as `mojiscope explain` does).
 ///
 /// # Errors
 /// What is wrong with the text, for the user.
-pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    let cleaned = text.replace("\\x", " ");
-    for token in cleaned
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|token| !token.is_empty())
-    {
-        let digits = token
-            .strip_prefix("0x")
-            .or_else(|| token.strip_prefix("0X"))
-            .unwrap_or(token);
-        let digits = if digits.len() % 2 == 1 {
-            format!("0{digits}")
-        } else {
-            digits.to_owned()
-        };
-        for pair in digits.as_bytes().chunks(2) {
-            let pair = std::str::from_utf8(pair).unwrap_or_default();
-            let byte = u8::from_str_radix(pair, 16)
-                .map_err(|_| format!("{token:?} is not hex (type bytes as 82 A0)"))?;
-            bytes.push(byte);
+pub fn typed_bytes(text: &str) -> Result<Vec<u8>, String> {
+    parse_hex(text).map_err(|error| match error {
+        HexError::NotHexDigit { token, .. } => {
+            format!("{token:?} is not hex (type bytes as 82 A0)")
         }
-    }
-    if bytes.is_empty() {
-        return Err("type bytes in hex, such as 82 A0".to_owned());
-    }
-    Ok(bytes)
+        HexError::Empty => "type bytes in hex, such as 82 A0".to_owned(),
+        error @ HexError::OddDigits { .. } => format!("{error} (type bytes as 82 A0)"),
+    })
 }
 
 /// A character the user typed: itself, or `U+XXXX`.
@@ -295,12 +278,12 @@ mod tests {
             "\\x82\\xA0",
             " 82  a0 ",
         ] {
-            assert_eq!(parse_hex(text), Ok(vec![0x82, 0xA0]), "{text:?}");
+            assert_eq!(typed_bytes(text), Ok(vec![0x82, 0xA0]), "{text:?}");
         }
-        assert_eq!(parse_hex("8"), Ok(vec![0x08]));
-        assert_eq!(parse_hex("81 30 81 30"), Ok(vec![0x81, 0x30, 0x81, 0x30]));
-        assert!(parse_hex("").is_err());
-        assert!(parse_hex("zz").unwrap_err().contains("not hex"));
+        assert_eq!(typed_bytes("8"), Ok(vec![0x08]));
+        assert_eq!(typed_bytes("81 30 81 30"), Ok(vec![0x81, 0x30, 0x81, 0x30]));
+        assert!(typed_bytes("").is_err());
+        assert!(typed_bytes("zz").unwrap_err().contains("not hex"));
         assert_eq!(hex(&[0x82, 0xA0]), "82 A0");
         assert_eq!(hex(&[]), "");
     }
