@@ -1,9 +1,44 @@
-//! `explain`: the decoder's steps for bytes given in hex on the command line.
+//! `mojiscope explain --encoding LABEL HEX...`: the decoder's steps for
+//! bytes given in hex on the command line.
 
 use std::ffi::OsString;
+use std::io::{Read, Write};
 
+use clap::Args;
+
+use super::args::encoding_for;
 use super::error::CliError;
+use super::output::{Success, stdout_error};
 use crate::model::hex::parse_hex_into;
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The encoding's decoder runs from its initial state over exactly these bytes, \
+                  their end being the end of the input (no byte order mark handling). \
+                  Each decoded item is shown with its bytes and result, then one line per step, \
+                  the standard's step number in brackets."
+)]
+pub struct ExplainArgs {
+    /// The encoding whose decoder to explain
+    #[arg(long, value_name = "LABEL")]
+    encoding: OsString,
+    /// The bytes, in hex: 82 A0, 82A0, 0x82 0xA0, \x82\xA0, ...
+    #[arg(value_name = "HEX", required = true, num_args = 1.., allow_hyphen_values = true)]
+    hex: Vec<OsString>,
+}
+
+/// Runs `explain`.
+pub fn run(
+    args: &ExplainArgs,
+    _stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+) -> Result<Success, CliError> {
+    let encoding = encoding_for(&args.encoding)?;
+    let bytes = bytes_of(&args.hex)?;
+    writeln!(stdout, "{}", encoding.explain(&bytes)).map_err(stdout_error)?;
+    stdout.flush().map_err(stdout_error)?;
+    Ok(Success::default())
+}
 
 /// The bytes of `explain`'s arguments, each in hex as
 /// [`crate::model::hex`] reads it.
@@ -11,7 +46,7 @@ use crate::model::hex::parse_hex_into;
 /// # Errors
 /// [`CliError::BadHex`] naming the argument that is not hex, or all of
 /// them when they hold no bytes at all.
-pub(super) fn bytes_of(arguments: &[OsString]) -> Result<Vec<u8>, CliError> {
+fn bytes_of(arguments: &[OsString]) -> Result<Vec<u8>, CliError> {
     let mut bytes = Vec::new();
     for argument in arguments {
         let text = argument.to_string_lossy();

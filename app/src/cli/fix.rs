@@ -13,11 +13,13 @@ use mojiscope_core::{
     BomHandling, Encoding, UTF_8, bom_sniff, detect, utf8_decode_without_bom_or_fail,
 };
 
+use super::args::encoding_for;
 use super::error::{CliError, display_name};
-use super::output::AtomicOutput;
-use super::{Success, count, encoding_for, read_input, stdout_error};
+use super::input::read_input;
+use super::output::{AtomicOutput, Success, stdout_error};
 use crate::model::analysis::counts::count_errors;
 use crate::model::repair::run::{repair_text, repair_threads};
+use crate::model::wording::plural;
 
 #[derive(Debug, Args)]
 pub struct FixArgs {
@@ -104,7 +106,8 @@ pub fn decode_for_repair(bytes: &[u8], requested: Option<&'static Encoding>) -> 
     }
 }
 
-pub fn fix_command(
+/// Runs `fix`.
+pub fn run(
     args: &FixArgs,
     stdin: &mut dyn Read,
     stdout: &mut dyn Write,
@@ -183,7 +186,7 @@ fn decoding_errors(file: &str, decoded: &Decoded, bytes: &[u8]) -> Option<String
     let first = *counted.first_error_offsets.first()? + decoded.bom_len as u64;
     Some(format!(
         "{file}: {} as {} (the first at byte offset {first}); each is U+FFFD in the output, and the bytes are lost",
-        count(
+        plural(
             counted.errors,
             "byte sequence did not decode",
             "byte sequences did not decode"
@@ -201,19 +204,19 @@ fn summary(file: &str, repair: &Repair, explain: bool) -> Option<String> {
     }
     let mut parts = vec![format!(
         "repaired {}",
-        count(repair.changes.len() as u64, "span", "spans")
+        plural(repair.changes.len(), "span", "spans")
     )];
     if lost > 0 {
         parts.push(format!(
             "{} could not be recovered and {} U+FFFD",
-            count(lost as u64, "character", "characters"),
+            plural(lost, "character", "characters"),
             if lost == 1 { "is" } else { "are" }
         ));
     }
     if !repair.suggestions.is_empty() {
         parts.push(format!(
             "{} left as {} (not sure)",
-            count(repair.suggestions.len() as u64, "span", "spans"),
+            plural(repair.suggestions.len(), "span", "spans"),
             if repair.suggestions.len() == 1 {
                 "it was"
             } else {
@@ -238,7 +241,7 @@ fn explain(file: &str, decoded: &Decoded, bytes: &[u8], repair: &Repair) -> Vec<
     let chains = repair.chains();
     lines.push(format!(
         "{file}: {} by {}",
-        count(repair.changes.len() as u64, "change", "changes"),
+        plural(repair.changes.len(), "change", "changes"),
         chains
             .iter()
             .map(|(chain, uses)| format!("{chain} ({uses})"))

@@ -4,16 +4,29 @@
 //! first ones are.
 
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+use clap::Args;
 use mojiscope_core::{ALL, Encoding};
 use serde::Serialize;
 
-use super::error::display_name;
-use super::{CliError, Success, stdout_error};
+use super::error::{CliError, display_name};
+use super::input::read_file_bytes;
+use super::output::{Success, stdout_error};
 use crate::model::analysis::counts::{ErrorCount, count_errors};
-use crate::model::document::{FileBytes, LoadError};
+use crate::model::wording::plural;
+
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// Write the report as JSON: size, bom, and candidates with encoding,
+    /// errors and `first_error_offsets` (the first 100)
+    #[arg(long)]
+    json: bool,
+    /// The file to inspect ("-" for standard input)
+    #[arg(value_name = "FILE")]
+    input: PathBuf,
+}
 
 /// Offsets shown per encoding in the plain-text report (the JSON has all
 /// [`FIRST_ERROR_OFFSETS`](crate::model::analysis::counts::FIRST_ERROR_OFFSETS)).
@@ -34,26 +47,14 @@ struct Candidate<'a> {
     first_error_offsets: &'a [u64],
 }
 
-/// Runs `inspect` on `path` (standard input for `-`).
-pub(super) fn inspect_command(
-    path: &Path,
-    json: bool,
+/// Runs `inspect` on its file (standard input for `-`).
+pub fn run(
+    args: &InspectArgs,
     stdin: &mut dyn Read,
     stdout: &mut dyn Write,
 ) -> Result<Success, CliError> {
-    let file = display_name(path);
-    let bytes = if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        stdin
-            .read_to_end(&mut bytes)
-            .map_err(|source| CliError::Read {
-                file: file.clone(),
-                source,
-            })?;
-        FileBytes::from(bytes)
-    } else {
-        FileBytes::read(path).map_err(|error| load_error(error, &file))?
-    };
+    let file = display_name(&args.input);
+    let bytes = read_file_bytes(&args.input, stdin)?;
     let bom = mojiscope_core::bom_sniff(&bytes);
     let choices: Vec<&'static Encoding> = ALL
         .iter()
@@ -64,7 +65,7 @@ pub(super) fn inspect_command(
     let counts = count_errors(&bytes, &choices, &never)
         .expect("counting is only cancelled through its flag, which stays unset");
     let size = bytes.len() as u64;
-    if json {
+    if args.json {
         write_json(size, bom, &counts, stdout)
     } else {
         write_text(&file, size, bom, &counts, stdout)
@@ -104,11 +105,7 @@ fn write_text(
     stdout: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(stdout, "file: {file}")?;
-    writeln!(
-        stdout,
-        "size: {size} {}",
-        if size == 1 { "byte" } else { "bytes" }
-    )?;
+    writeln!(stdout, "size: {}", plural(size, "byte", "bytes"))?;
     match bom {
         Some(bom) => writeln!(
             stdout,
@@ -145,16 +142,4 @@ fn write_text(
         writeln!(stdout)?;
     }
     Ok(())
-}
-
-/// The command line's error for a file the document loader could not read.
-fn load_error(error: LoadError, file: &str) -> CliError {
-    let file = file.to_owned();
-    match error {
-        LoadError::IsDirectory { .. } => CliError::IsDirectory { file },
-        LoadError::Read { source, .. } => CliError::Read { file, source },
-        LoadError::NotFound { source, .. }
-        | LoadError::PermissionDenied { source, .. }
-        | LoadError::Open { source, .. } => CliError::Open { file, source },
-    }
 }

@@ -1,5 +1,7 @@
-//! An output file that appears whole or not at all: the desktop app's
-//! [`AtomicFile`], with the command line's messages.
+//! What the commands give back: what a successful command reports
+//! ([`Success`]), standard output's errors, and an output file that appears
+//! whole or not at all ([`AtomicOutput`]: the desktop app's [`AtomicFile`],
+//! with the command line's messages).
 
 use std::fs::File;
 use std::io;
@@ -7,6 +9,27 @@ use std::path::Path;
 
 use super::error::{CliError, display_name};
 use crate::model::save::{AtomicFile, SaveError, WriteOptions};
+
+/// What a successful command has to report.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Success {
+    /// A one-line summary for standard error (how many characters html mode
+    /// wrote as references, say).
+    pub summary: Option<String>,
+    /// More lines for standard error, each whole (what `fix --explain`
+    /// explains).
+    pub details: Vec<String>,
+}
+
+/// The error for a failed write to standard output: a reader that closed it
+/// (`| head`) is not an error worth reporting.
+pub fn stdout_error(source: io::Error) -> CliError {
+    if source.kind() == io::ErrorKind::BrokenPipe {
+        CliError::StdoutClosed
+    } else {
+        CliError::Stdout { source }
+    }
+}
 
 /// A temporary file that becomes the target on [`commit`](Self::commit), and
 /// is removed if dropped before that (see [`AtomicFile`]: it is synced to

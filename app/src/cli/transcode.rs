@@ -16,6 +16,9 @@ use mojiscope_core::{
     EncoderResult, Encoding, SkipReason,
 };
 
+use super::error::CliError;
+use super::output::stdout_error;
+
 /// Bytes read and decoded at a time.
 pub const CHUNK_SIZE: usize = 64 * 1024;
 
@@ -425,6 +428,56 @@ impl RecentBytes {
                 }
             })
             .collect()
+    }
+}
+
+/// Flushes standard output after the pipeline, whether it finished or
+/// stopped at an error (what came before the error is output).
+pub fn finish_stdout(result: Result<Totals, Stop>, stdout: &mut dyn Write) -> Result<Totals, Stop> {
+    let flushed = stdout.flush();
+    let totals = result?;
+    flushed.map_err(Stop::Write)?;
+    Ok(totals)
+}
+
+/// The error for a pipeline writing to standard output that stopped.
+pub fn stdout_stop(stop: Stop, file: &str) -> CliError {
+    match stop {
+        Stop::Write(source) => stdout_error(source),
+        stop => data_stop(stop, file),
+    }
+}
+
+/// The error for a pipeline that stopped at its input.
+pub fn data_stop(stop: Stop, file: &str) -> CliError {
+    let file = file.to_owned();
+    match stop {
+        Stop::Read(source) => CliError::Read { file, source },
+        Stop::Write(source) => CliError::Write { file, source },
+        Stop::Malformed {
+            kind,
+            byte_offset,
+            bytes,
+            encoding,
+        } => CliError::Malformed {
+            file,
+            kind,
+            byte_offset,
+            bytes,
+            encoding,
+        },
+        Stop::Unencodable {
+            character,
+            byte_offset,
+            char_index,
+            encoding,
+        } => CliError::Unencodable {
+            file,
+            character,
+            byte_offset,
+            char_index,
+            encoding,
+        },
     }
 }
 
