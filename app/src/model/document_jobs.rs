@@ -360,7 +360,7 @@ fn analysis_job(
     // Pane 0's decode also gives the rows every pane is laid out in.
     let mut analyser = Analyser::new(encoding, bom_handling, pane == 0);
     let mut next_snapshot = FIRST_SNAPSHOT;
-    while !analyser.step(bytes) {
+    while !analyser.advance(bytes) {
         if worker.is_cancelled() {
             return;
         }

@@ -97,7 +97,7 @@ pub fn analyse(
     progress: &mut dyn FnMut(u64),
 ) -> Option<EncodingAnalysis> {
     let mut analyser = Analyser::new(encoding, bom_handling, false);
-    while !analyser.step(bytes) {
+    while !analyser.advance(bytes) {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
@@ -116,7 +116,7 @@ pub fn analyse_with_rows(
     cancel: &AtomicBool,
 ) -> Option<(EncodingAnalysis, LineIndex)> {
     let mut analyser = Analyser::new(encoding, bom_handling, true);
-    while !analyser.step(bytes) {
+    while !analyser.advance(bytes) {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
@@ -125,7 +125,7 @@ pub fn analyse_with_rows(
     Some((analysis, rows?))
 }
 
-/// An analysis in progress: [`step`](Self::step) decodes the next MiB, and
+/// An analysis in progress: [`advance`](Self::advance) decodes the next MiB, and
 /// [`snapshot`](Self::snapshot) tells what is known so far, so that a huge
 /// file shows its first screen long before it is analysed whole.
 pub struct Analyser {
@@ -161,7 +161,7 @@ impl Analyser {
 
     /// Decodes up to a MiB more of `bytes` (the same bytes at every call).
     /// Returns whether the whole of them is done.
-    pub fn step(&mut self, bytes: &[u8]) -> bool {
+    pub fn advance(&mut self, bytes: &[u8]) -> bool {
         if self.finished {
             return true;
         }
@@ -433,7 +433,7 @@ mod tests {
         let all_rows = rows.row_spans(0..rows.row_count());
         let mut analyser = Analyser::new(UTF_8, BomHandling::None, true);
         let mut snapshots = 0;
-        while !analyser.step(&bytes) {
+        while !analyser.advance(&bytes) {
             let (analysis, index) = analyser.snapshot();
             let index = index.unwrap();
             snapshots += 1;

@@ -309,7 +309,7 @@ mod tests {
         let mut analyser = Analyser::new(SHIFT_JIS, BomHandling::None, false);
         let mut big = bytes.repeat(40);
         big.truncate(2 * WORK_CHUNK);
-        assert!(!analyser.step(&big));
+        assert!(!analyser.advance(&big));
         let (snapshot, _) = analyser.snapshot();
         assert!(snapshot.decoder_at(WORK_CHUNK as u64 - 1).is_some());
         assert!(snapshot.decoder_at(WORK_CHUNK as u64).is_none());

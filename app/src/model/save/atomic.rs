@@ -49,9 +49,9 @@ pub struct WriteOptions {
     pub backup: bool,
 }
 
-/// A step of writing a file, for error messages.
+/// A stage of writing a file, for error messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub enum WriteStage {
     /// Creating the temporary file.
     Create,
     /// Writing to it.
@@ -66,20 +66,20 @@ pub enum Step {
     SyncDirectory,
 }
 
-impl fmt::Display for Step {
+impl fmt::Display for WriteStage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Step::Create => "create a temporary file",
-            Step::Write => "write",
-            Step::Sync => "sync the file to disk",
-            Step::Backup => "make the backup",
-            Step::Rename => "rename the temporary file into place",
-            Step::SyncDirectory => "sync the directory to disk",
+            WriteStage::Create => "create a temporary file",
+            WriteStage::Write => "write",
+            WriteStage::Sync => "sync the file to disk",
+            WriteStage::Backup => "make the backup",
+            WriteStage::Rename => "rename the temporary file into place",
+            WriteStage::SyncDirectory => "sync the directory to disk",
         })
     }
 }
 
-/// Why a file could not be written. Except for [`Step::SyncDirectory`]
+/// Why a file could not be written. Except for [`WriteStage::SyncDirectory`]
 /// (see [`SaveError::is_written`]), the target is as it was and no
 /// temporary file is left.
 #[non_exhaustive]
@@ -110,30 +110,30 @@ pub enum SaveError {
         path: PathBuf,
     },
     /// The file system is read-only, or the directory is not writable.
-    #[error("cannot {step}: read-only or not writable here: {}", path.display())]
+    #[error("cannot {stage}: read-only or not writable here: {}", path.display())]
     ReadOnly {
         /// What failed.
-        step: Step,
+        stage: WriteStage,
         /// The target.
         path: PathBuf,
         /// The system's error.
         source: io::Error,
     },
     /// The disk (or the quota) is full.
-    #[error("cannot {step}: no space left on the disk: {}", path.display())]
+    #[error("cannot {stage}: no space left on the disk: {}", path.display())]
     DiskFull {
         /// What failed.
-        step: Step,
+        stage: WriteStage,
         /// The target.
         path: PathBuf,
         /// The system's error.
         source: io::Error,
     },
     /// Any other failure.
-    #[error("cannot {step}: {}: {}", reason(source), path.display())]
+    #[error("cannot {stage}: {}: {}", reason(source), path.display())]
     Io {
         /// What failed.
-        step: Step,
+        stage: WriteStage,
         /// The target.
         path: PathBuf,
         /// The system's error.
@@ -142,17 +142,29 @@ pub enum SaveError {
 }
 
 impl SaveError {
-    /// The error for `source` at `step` of writing `path`, sorted by kind.
-    pub fn io(step: Step, path: &Path, source: io::Error) -> SaveError {
+    /// The error for `source` at `stage` of writing `path`, sorted by kind.
+    pub fn io(stage: WriteStage, path: &Path, source: io::Error) -> SaveError {
         let path = path.to_owned();
         match source.kind() {
             io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
-                SaveError::ReadOnly { step, path, source }
+                SaveError::ReadOnly {
+                    stage,
+                    path,
+                    source,
+                }
             }
             io::ErrorKind::StorageFull
             | io::ErrorKind::QuotaExceeded
-            | io::ErrorKind::FileTooLarge => SaveError::DiskFull { step, path, source },
-            _ => SaveError::Io { step, path, source },
+            | io::ErrorKind::FileTooLarge => SaveError::DiskFull {
+                stage,
+                path,
+                source,
+            },
+            _ => SaveError::Io {
+                stage,
+                path,
+                source,
+            },
         }
     }
 
@@ -172,13 +184,13 @@ impl SaveError {
         matches!(
             self,
             SaveError::ReadOnly {
-                step: Step::SyncDirectory,
+                stage: WriteStage::SyncDirectory,
                 ..
             } | SaveError::DiskFull {
-                step: Step::SyncDirectory,
+                stage: WriteStage::SyncDirectory,
                 ..
             } | SaveError::Io {
-                step: Step::SyncDirectory,
+                stage: WriteStage::SyncDirectory,
                 ..
             }
         )
@@ -270,11 +282,11 @@ impl AtomicFile {
         }
         let cleaned = clean_stale_temporary_files(&directory);
         let temp = temporary_file(&directory)
-            .map_err(|source| SaveError::io(Step::Create, target, source))?;
+            .map_err(|source| SaveError::io(WriteStage::Create, target, source))?;
         if let Some(metadata) = existing.as_ref().filter(|m| m.is_file()) {
             temp.as_file()
                 .set_permissions(metadata.permissions())
-                .map_err(|source| SaveError::io(Step::Create, target, source))?;
+                .map_err(|source| SaveError::io(WriteStage::Create, target, source))?;
         }
         Ok(AtomicFile {
             temp,
@@ -312,7 +324,7 @@ impl AtomicFile {
     /// error of the step that failed. The temporary file is removed in
     /// every case; a backup already made stays (a copy of the target,
     /// which is untouched). Only after an error at
-    /// [`Step::SyncDirectory`] is the new file in place.
+    /// [`WriteStage::SyncDirectory`] is the new file in place.
     pub fn commit(self) -> Result<Committed, SaveError> {
         let AtomicFile {
             temp,
@@ -325,11 +337,11 @@ impl AtomicFile {
         } = self;
         temp.as_file()
             .sync_all()
-            .map_err(|source| SaveError::io(Step::Sync, &target, source))?;
+            .map_err(|source| SaveError::io(WriteStage::Sync, &target, source))?;
         let backup = if options.backup && replaces && fs::metadata(&target).is_ok() {
             Some(
                 make_backup(&target, &directory)
-                    .map_err(|source| SaveError::io(Step::Backup, &target, source))?,
+                    .map_err(|source| SaveError::io(WriteStage::Backup, &target, source))?,
             )
         } else {
             None
@@ -340,11 +352,11 @@ impl AtomicFile {
                 io::ErrorKind::AlreadyExists if !options.overwrite => SaveError::Exists {
                     path: target.clone(),
                 },
-                _ => SaveError::io(Step::Rename, &target, error.error),
+                _ => SaveError::io(WriteStage::Rename, &target, error.error),
             }
         })?;
         sync_directory(&directory)
-            .map_err(|source| SaveError::io(Step::SyncDirectory, &target, source))?;
+            .map_err(|source| SaveError::io(WriteStage::SyncDirectory, &target, source))?;
         Ok(Committed { backup })
     }
 }
@@ -530,7 +542,7 @@ mod tests {
             matches!(
                 error,
                 SaveError::DiskFull {
-                    step: Step::Rename,
+                    stage: WriteStage::Rename,
                     ..
                 }
             ),
@@ -585,7 +597,7 @@ mod tests {
             matches!(
                 error,
                 SaveError::ReadOnly {
-                    step: Step::Create,
+                    stage: WriteStage::Create,
                     ..
                 }
             ),
@@ -598,9 +610,9 @@ mod tests {
     #[test]
     fn io_errors_are_sorted_by_kind_and_read_as_a_sentence() {
         let path = Path::new("dir/out.txt");
-        let full = SaveError::io(Step::Write, path, io::Error::from_raw_os_error(28));
-        let read_only = SaveError::io(Step::Create, path, io::Error::from_raw_os_error(30));
-        let denied = SaveError::io(Step::Create, path, io::Error::from_raw_os_error(13));
+        let full = SaveError::io(WriteStage::Write, path, io::Error::from_raw_os_error(28));
+        let read_only = SaveError::io(WriteStage::Create, path, io::Error::from_raw_os_error(30));
+        let denied = SaveError::io(WriteStage::Create, path, io::Error::from_raw_os_error(13));
         if cfg!(target_os = "linux") {
             assert!(matches!(full, SaveError::DiskFull { .. }), "{full:?}");
             assert!(matches!(read_only, SaveError::ReadOnly { .. }));
@@ -610,12 +622,12 @@ mod tests {
                 "cannot write: no space left on the disk: dir/out.txt"
             );
         }
-        let other = SaveError::io(Step::Rename, path, io::Error::other("Weird trouble"));
+        let other = SaveError::io(WriteStage::Rename, path, io::Error::other("Weird trouble"));
         assert_eq!(
             other.to_string(),
             "cannot rename the temporary file into place: weird trouble: dir/out.txt"
         );
-        let synced = SaveError::io(Step::SyncDirectory, path, io::Error::other("x"));
+        let synced = SaveError::io(WriteStage::SyncDirectory, path, io::Error::other("x"));
         assert!(synced.is_written() && !other.is_written());
     }
 

@@ -27,7 +27,7 @@ use mojiscope_core::{EncodeErrorMode, Encoding, UTF_8};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use self::atomic::{AtomicFile, Committed, SaveError, Step, WriteOptions, backup_path};
+pub use self::atomic::{AtomicFile, Committed, SaveError, WriteOptions, WriteStage, backup_path};
 pub use self::job::{SaveEvent, SaveWorker, TaskKind};
 pub use self::preview::{
     Difference, PassOptions, Place, Preview, RoundTrip, Stop, Unencodable, UnencodableList,
@@ -168,7 +168,7 @@ fn save_with(
 ) -> Result<Saved, SaveFailure> {
     let file = AtomicFile::create(&request.target, request.write)?;
     let cleaned = file.cleaned();
-    let write_error = |source| SaveError::io(Step::Write, &request.target, source);
+    let write_error = |source| SaveError::io(WriteStage::Write, &request.target, source);
     let mut writer = writer(file.file());
     let preview = preview::run(
         &request.source,
@@ -312,7 +312,7 @@ mod tests {
             matches!(
                 failure,
                 SaveFailure::Write(SaveError::DiskFull {
-                    step: Step::Write,
+                    stage: WriteStage::Write,
                     ..
                 })
             ),

@@ -8,9 +8,13 @@ use eframe::egui::{
     Stroke, StrokeKind, Ui, WidgetInfo, vec2,
 };
 use mojiscope_core::{
-    Citation, CodePage, Document, Encoding, ISO_8859_2, ISO_8859_8, ISO_8859_15, KOI8_R, KOI8_U,
+    Citation, CodePage, Encoding, ISO_8859_2, ISO_8859_8, ISO_8859_15, KOI8_R, KOI8_U,
     WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1255, X_USER_DEFINED,
 };
+// Core's `Document` is the document a step is stated in; in the app,
+// `Document` is an opened file (`model::document`), so core's goes by
+// this name wherever the app uses it.
+use mojiscope_core::Document as CitedDocument;
 
 use super::{View, citation_ui, describe_drawn, drawn};
 use crate::model::wording::plural;
@@ -27,7 +31,7 @@ pub const PRESETS: [(&Encoding, &Encoding); 5] = [
 
 /// The standard's note on "latin1", "iso-8859-1" and "ascii".
 const LATIN1_NOTE: Citation = Citation {
-    document: Document::EncodingStandard,
+    document: CitedDocument::EncodingStandard,
     anchor: "note-latin1-ascii",
     step: "",
 };
