@@ -24,12 +24,12 @@ use crate::model::command::Command;
 use crate::model::document_jobs::DocumentJobs;
 use crate::model::jobs::Repaint;
 use crate::model::repair::task::RepairTask;
+use crate::model::save::save_as::SaveAs;
 use crate::model::session::Session;
 use crate::model::settings::Settings;
 use crate::model::watch::FileWatch;
 use crate::ui::about::About;
 use crate::ui::repair_view::RepairView;
-use crate::ui::save_dialog::SaveDialog;
 use crate::ui::teaching::Teaching;
 
 /// The desktop app.
@@ -63,7 +63,7 @@ pub struct InspectorApp {
     /// The Repair window.
     pub repair_window: RepairView,
     /// File ▸ Save as.
-    pub save: SaveDialog,
+    pub save: SaveAs,
 }
 
 impl InspectorApp {
@@ -91,7 +91,7 @@ impl InspectorApp {
             teaching: Teaching::default(),
             repair: RepairTask::default(),
             repair_window: RepairView::default(),
-            save: SaveDialog::default(),
+            save: SaveAs::default(),
         };
         if let Some(file) = file {
             app.open(file);

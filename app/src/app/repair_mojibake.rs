@@ -11,8 +11,8 @@ use crate::model::command::Command;
 use crate::model::repair::RepairRequest;
 use crate::model::repair::task::RepairJob;
 use crate::model::save::TextSource;
+use crate::model::save::save_as::OpenRequest;
 use crate::model::wording::plural;
-use crate::ui::save_dialog::OpenRequest;
 
 impl InspectorApp {
     /// Opens the Repair window and repairs the focused pane's decode of the

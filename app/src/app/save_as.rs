@@ -9,9 +9,10 @@ use eframe::egui::{Button, Ui};
 use super::InspectorApp;
 use super::dialogs::FileDialog;
 use crate::model::command::Command;
+use crate::model::save::save_as::{OpenRequest, Outcome};
 use crate::model::save::{Saved, TextSource};
 use crate::theme::Palette;
-use crate::ui::save_dialog::{DialogEnv, OpenRequest, Outcome};
+use crate::ui::save_dialog::{DialogEnv, save_dialog_ui};
 
 impl InspectorApp {
     /// Opens the save dialog on the text of the focused pane's decode;
@@ -65,7 +66,7 @@ impl InspectorApp {
             saved,
             settings,
             replaced_open_file,
-        }) = self.save.ui(ui, &env, &mut self.commands)
+        }) = save_dialog_ui(ui, &mut self.save, &env, &mut self.commands)
         else {
             return;
         };

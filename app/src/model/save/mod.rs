@@ -16,6 +16,7 @@
 pub mod atomic;
 pub mod job;
 pub mod preview;
+pub mod save_as;
 pub mod source;
 
 use std::fs::File;
