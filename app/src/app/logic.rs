@@ -1,5 +1,6 @@
-//! Per-frame work that is not layout: job events, dropped files, keyboard
-//! shortcuts, the file dialog's answer, and applying commands.
+//! Per-frame work that is not layout: job events (into the session, the
+//! views following), the file dialogs' answers, the file watch, dropped
+//! files, keyboard shortcuts, and applying commands.
 
 use std::path::Path;
 use std::sync::Arc;

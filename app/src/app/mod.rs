@@ -1,10 +1,12 @@
-//! The desktop app: [`InspectorApp`] owns the persisted [`Settings`], the
-//! [`Session`] (the open document and what the jobs learned of it) and the
-//! background [`Jobs`]; it implements [`eframe::App`].
+//! The desktop app: [`InspectorApp`] owns the model (the persisted
+//! [`Settings`], the [`Session`]: the open document and what the jobs
+//! learned of it, the document's background [`DocumentJobs`], the Repair
+//! window's and Save as's state) and, beside it, the views' state
+//! ([`DocumentViews`] and the windows); it implements [`eframe::App`].
 //!
 //! Each frame runs [`InspectorApp::ui`]: drain job events and input
-//! (`logic`), lay out the panels (`ui`), which only push
-//! [`Command`]s, then apply those commands once.
+//! (`logic`), lay out the panels (`ui`), which push [`Command`]s, then
+//! apply those commands once.
 
 mod dialogs;
 mod logic;

@@ -1,8 +1,13 @@
 //! The app's model: what the desktop app knows and does, without egui.
 //!
-//! The command line ([`crate::cli`]) and the desktop app's views
-//! ([`crate::app`], [`crate::ui`]) sit on top of it; nothing here imports
-//! them.
+//! The command line ([`crate::cli`]) and the desktop app ([`crate::app`],
+//! with its views in [`crate::ui`]) sit on top of it; nothing here imports
+//! them, so all of it can be tested without a window. The open file is a
+//! [`document::Document`], what is known of it a [`session::Session`]
+//! (which panes show it is [`panes`]'s policy), and all work off the
+//! window's thread runs through [`jobs::Runner`]: the document's
+//! ([`document_jobs`]), Save as's ([`save`]) and the Repair window's
+//! ([`repair`]). ARCHITECTURE.md has the map.
 
 pub mod analysis;
 pub mod command;

@@ -1,5 +1,8 @@
-//! The panels: one file per panel, each a struct with its own view state and
-//! a `ui` method taking a read-only [`PanelCtx`].
+//! The views: one file per panel or window, each a struct with its own view
+//! state (scroll, layout caches) and a `ui` method that reads the model,
+//! most through a read-only [`PanelCtx`], and pushes
+//! [`Command`](crate::model::command::Command)s. How bytes and characters
+//! look is [`cells`]'s; virtual scrolling is [`rows`]'s.
 
 pub mod about;
 pub mod cells;

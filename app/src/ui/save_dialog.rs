@@ -4,7 +4,7 @@
 //!
 //! The dialog itself (the choices, the preview run in the background, the
 //! target's checks, the save) is the model's
-//! [`SaveAs`](crate::model::save::save_as::SaveAs), which the app owns; this
+//! [`SaveAs`], which the app owns; this
 //! window shows it and passes on what the user does. Browse asks the app
 //! for the native dialog ([`Command::BrowseSaveTarget`]).
 

@@ -1,5 +1,5 @@
 //! Where the rows of a file start ([`LineIndex`]), for the views that show
-//! it a row at a time; built by [`RowSink`] in the same pass as the
+//! it a row at a time; built by a sink of its own in the same pass as the
 //! primary pane's analysis.
 
 use mojiscope_core::{ByteSpan, DecodeErrorKind, DecodeSink, SkipReason};

@@ -4,7 +4,7 @@
 //!
 //! - [`window`]: decoding any part of the file again from the checkpoint
 //!   before it, exactly as the whole-file decode did.
-//! - [`lines`]: where the rows start ([`LineIndex`](lines::LineIndex)),
+//! - [`lines`]: where the rows start ([`lines::LineIndex`]),
 //!   built in the same pass as the primary pane's analysis.
 //! - [`counts`]: error counts of every candidate encoding at once.
 //!

@@ -18,7 +18,7 @@ use super::{
 
 /// Decodes `bytes` as `request` says, repairs the text and locates each
 /// change in `bytes`. `progress` hears `(done, PROGRESS_TOTAL)` now and
-/// then (see [`Phase::of`]).
+/// then (see [`Phase::of`](super::Phase::of)).
 ///
 /// Returns `Ok(None)` if `cancel` was set (it is looked at every MiB).
 ///
