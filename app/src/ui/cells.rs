@@ -1,8 +1,8 @@
 //! How the views show bytes and decoded characters, apart from colour: a
 //! byte's class and glyph (the hex view), a decoded item's cell (its text
 //! and kind: controls and invisible characters as their abbreviations,
-//! U+FFFD told apart by where it came from), and the words that name a
-//! character or some bytes. Every view that draws a character goes
+//! U+FFFD told apart by where it came from; a window's items split into
+//! rows of cells), and the words that name a character or some bytes. Every view that draws a character goes
 //! through [`cell_of`], so characters look the same everywhere; the
 //! colours are `theme.rs`'s.
 
@@ -203,6 +203,24 @@ fn invisible_abbreviation(c: char) -> Option<&'static str> {
     })
 }
 
+/// Splits the items of a window into rows by where each item starts.
+pub fn split_rows(
+    items: impl Iterator<Item = TraceItem>,
+    row_spans: &[ByteSpan],
+) -> Vec<Vec<Cell>> {
+    let mut rows: Vec<Vec<Cell>> = vec![Vec::new(); row_spans.len()];
+    let mut row = 0;
+    for item in items {
+        while row + 1 < row_spans.len() && item.span.start >= row_spans[row].end {
+            row += 1;
+        }
+        if let Some(cells) = rows.get_mut(row) {
+            cells.push(cell_of(item));
+        }
+    }
+    rows
+}
+
 /// Whether two spans share a byte.
 pub fn overlaps(a: ByteSpan, b: ByteSpan) -> bool {
     a.start < b.end && b.start < a.end
@@ -306,6 +324,30 @@ mod tests {
             error.kind,
             CellKind::Malformed(DecodeErrorKind::InvalidByte)
         );
+    }
+
+    #[test]
+    fn items_go_to_the_row_they_start_in() {
+        let items = [
+            item(0, 1, TraceKind::Scalar('a')),
+            item(1, 2, TraceKind::Scalar('\n')),
+            // Starts in row 1, ends past it.
+            item(2, 5, TraceKind::Scalar('日')),
+            item(5, 6, TraceKind::Scalar('b')),
+        ];
+        let rows = split_rows(
+            items.into_iter(),
+            &[
+                ByteSpan::new(0, 2),
+                ByteSpan::new(2, 4),
+                ByteSpan::new(4, 6),
+            ],
+        );
+        let texts: Vec<String> = rows
+            .iter()
+            .map(|row| row.iter().map(|c| c.text.as_str()).collect())
+            .collect();
+        assert_eq!(texts, ["aLF", "日", "b"]);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use eframe::egui::{
     self, Color32, ComboBox, FontId, Galley, Pos2, ProgressBar, RichText, Role, Stroke, StrokeKind,
     TextStyle, Ui, WidgetInfo,
 };
-use mojiscope_core::{ByteSpan, Detection, Encoding, Group, TraceItem};
+use mojiscope_core::{ByteSpan, Detection, Encoding, Group};
 use unicode_width::UnicodeWidthStr as _;
 
 use crate::model::analysis::EncodingAnalysis;
@@ -18,31 +18,13 @@ use crate::model::command::Command;
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::model::session::Pane;
 use crate::theme::Palette;
-use crate::ui::cells::{Cell, CellKind, cell_of, overlaps};
+use crate::ui::cells::{Cell, CellKind, overlaps, split_rows};
 use crate::ui::error_list::ErrorList;
 use crate::ui::rows::{Marks, RowPosition, VisibleRows, rows_ui};
 use crate::ui::{PanelCtx, error_count_text, progress_fraction, score_text};
 
 /// Bands of a pane's error strip beside its scroll bar.
 const MARK_BINS: usize = 512;
-
-/// Splits the items of a window into rows by where each item starts.
-pub fn split_rows(
-    items: impl Iterator<Item = TraceItem>,
-    row_spans: &[ByteSpan],
-) -> Vec<Vec<Cell>> {
-    let mut rows: Vec<Vec<Cell>> = vec![Vec::new(); row_spans.len()];
-    let mut row = 0;
-    for item in items {
-        while row + 1 < row_spans.len() && item.span.start >= row_spans[row].end {
-            row += 1;
-        }
-        if let Some(cells) = rows.get_mut(row) {
-            cells.push(cell_of(item));
-        }
-    }
-    rows
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct RowsKey {
@@ -624,40 +606,7 @@ fn encoding_choices_ui(
 
 #[cfg(test)]
 mod tests {
-    use mojiscope_core::TraceKind;
-
     use super::*;
-
-    fn item(start: u64, end: u64, kind: TraceKind) -> TraceItem {
-        TraceItem {
-            span: ByteSpan::new(start, end),
-            kind,
-        }
-    }
-
-    #[test]
-    fn items_go_to_the_row_they_start_in() {
-        let items = [
-            item(0, 1, TraceKind::Scalar('a')),
-            item(1, 2, TraceKind::Scalar('\n')),
-            // Starts in row 1, ends past it.
-            item(2, 5, TraceKind::Scalar('日')),
-            item(5, 6, TraceKind::Scalar('b')),
-        ];
-        let rows = split_rows(
-            items.into_iter(),
-            &[
-                ByteSpan::new(0, 2),
-                ByteSpan::new(2, 4),
-                ByteSpan::new(4, 6),
-            ],
-        );
-        let texts: Vec<String> = rows
-            .iter()
-            .map(|row| row.iter().map(|c| c.text.as_str()).collect())
-            .collect();
-        assert_eq!(texts, ["aLF", "日", "b"]);
-    }
 
     #[test]
     fn error_marks_agree_with_mapping_each_error_to_its_row() {
