@@ -12,6 +12,7 @@
 //! boundaries fall.
 
 mod fast;
+pub(crate) mod text_runs;
 
 use crate::bom;
 use crate::codec::DecoderCodec;
@@ -22,6 +23,7 @@ use crate::provenance::{ByteSpan, DecodeErrorKind, DecodeSink, SkipReason};
 pub(crate) use fast::PairLookup;
 use fast::items_in_input;
 pub(crate) use fast::{PairTable, ascii_prefix_len, decode_valid_by_probe};
+pub(crate) use text_runs::{utf8_entry, utf8_table};
 
 /// How a decoder handles errors: the standard's decoder error modes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -162,6 +164,13 @@ pub(crate) trait Handler {
     /// itself. It must agree with [`handle`](Self::handle), which still
     /// handles the errors; ASCII bytes must decode to themselves.
     fn byte_table(&self) -> Option<&'static [Option<char>; 128]> {
+        None
+    }
+
+    /// Not in spec: with a [`byte_table`](Self::byte_table), the same as
+    /// UTF-8 table entries (see `text_runs::utf8_entry`; 0 for an error),
+    /// for the fast path of the sinks that keep only the text.
+    fn utf8_byte_table(&self) -> Option<&'static [u32; 128]> {
         None
     }
 

@@ -2,7 +2,7 @@
 
 use mojiscope_indexes::euc_kr;
 
-use crate::decoder::{Handler, PairTable, Step};
+use crate::decoder::{Handler, PairTable, Step, utf8_table};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
@@ -17,7 +17,11 @@ static PAIRS: PairTable = PairTable::new(
     &[(0x41, 0xFE, 0)],
     &[],
     euc_kr::table(),
+    &UTF8,
 );
+
+/// Not in spec: index EUC-KR as UTF-8, for the driver's pair table.
+static UTF8: [u32; euc_kr::table().len()] = utf8_table(euc_kr::table());
 
 /// The [EUC-KR decoder](https://encoding.spec.whatwg.org/#euc-kr-decoder).
 #[derive(Clone, Debug, Default)]

@@ -8,7 +8,7 @@
 //! exactly those the handler would have produced byte by byte, with the
 //! same spans.
 
-use super::{DecodeErrorMode, Handler, Step};
+use super::{DecodeErrorMode, Handler, Step, text_runs};
 use crate::provenance::{ByteSpan, DecodeErrorKind, DecodeSink};
 
 /// Not in spec: a two-byte decoder's common cases as flat tables (see
@@ -23,12 +23,16 @@ pub(crate) struct PairTable {
     /// [`PairTable::TO_HANDLER`].
     leading: [u16; 256],
     /// Per byte: what it adds to the pointer as a trailing byte,
-    /// [`PairTable::INVALID_TRAIL`], or [`PairTable::TO_HANDLER`].
-    trailing: [u8; 256],
+    /// [`PairTable::INVALID_TRAIL`], or [`PairTable::TRAIL_TO_HANDLER`].
+    /// Both marks, like those of `leading`, make a pointer past the end of
+    /// every table, so that one bounds check sets all of them apart.
+    trailing: [u16; 256],
     /// The code point of each pointer: 0 for none (an error, as past the
     /// end of the table), [`PairTable::HANDLER_CODE_POINT`] where the
     /// handler does something else.
     code_points: &'static [u16],
+    /// The same as UTF-8 table entries (see `text_runs::utf8_entry`).
+    utf8: &'static [u32],
 }
 
 /// What a [`PairTable`] says about a byte and the byte after it.
@@ -50,9 +54,9 @@ impl PairTable {
     /// In `leading`: a byte that is an invalid-byte error on its own.
     pub(crate) const INVALID_BYTE: u16 = u16::MAX - 1;
     /// In `trailing`: the handler decides (gb18030's digits).
-    pub(crate) const TRAIL_TO_HANDLER: u8 = u8::MAX;
+    pub(crate) const TRAIL_TO_HANDLER: u16 = 0x8001;
     /// In `trailing`: a byte outside the trailing range.
-    pub(crate) const INVALID_TRAIL: u8 = u8::MAX - 1;
+    pub(crate) const INVALID_TRAIL: u16 = 0x8000;
     /// In `code_points`: a surrogate, which no index has, marking pointers
     /// the handler decodes otherwise than by the table.
     pub(crate) const HANDLER_CODE_POINT: u16 = 0xD800;
@@ -63,7 +67,8 @@ impl PairTable {
     /// the ranges `trailing` (first byte, last byte, and the column of the
     /// first), bytes after a leading byte that the handler decides in
     /// `trailing_to_handler` (all others are out of range), and code points
-    /// `code_points`.
+    /// `code_points`, also as the UTF-8 table entries `utf8` (built by
+    /// `text_runs::utf8_table`).
     pub(crate) const fn new(
         leading: &[(u8, u8, u16)],
         row_len: u16,
@@ -71,11 +76,17 @@ impl PairTable {
         trailing: &[(u8, u8, u8)],
         trailing_to_handler: &[(u8, u8)],
         code_points: &'static [u16],
+        utf8: &'static [u32],
     ) -> Self {
+        assert!(
+            code_points.len() == utf8.len() && code_points.len() < Self::INVALID_TRAIL as usize,
+            "the marks make pointers past the end of the table"
+        );
         let mut table = Self {
             leading: [Self::TO_HANDLER; 256],
             trailing: [Self::INVALID_TRAIL; 256],
             code_points,
+            utf8,
         };
         let mut range = 0;
         while range < leading.len() {
@@ -100,7 +111,7 @@ impl PairTable {
             let (first, last, first_column) = trailing[range];
             let mut byte = first;
             while byte <= last {
-                table.trailing[byte as usize] = first_column + (byte - first);
+                table.trailing[byte as usize] = (first_column + (byte - first)) as u16;
                 if byte == u8::MAX {
                     break;
                 }
@@ -119,6 +130,20 @@ impl PairTable {
             range += 1;
         }
         table
+    }
+
+    /// The UTF-8 table entry of `leading` followed by `trailing`: 0 or
+    /// `text_runs::HANDLER_ENTRY` unless the table decodes them to a code
+    /// point.
+    #[expect(
+        clippy::inline_always,
+        reason = "the per-character step of the text-only pair loop"
+    )]
+    #[inline(always)]
+    pub(crate) fn utf8_entry(&self, leading: u8, trailing: u8) -> u32 {
+        let pointer = usize::from(self.leading[usize::from(leading)])
+            + usize::from(self.trailing[usize::from(trailing)]);
+        self.utf8.get(pointer).copied().unwrap_or(0)
     }
 
     /// What `leading`, followed by `trailing` if the input has a next byte,
@@ -239,9 +264,40 @@ fn fast_items<H: Handler, S: DecodeSink>(
 ) -> usize {
     if H::DECODES_VALID_UTF8_AS_ITSELF {
         if handler.is_ascii_ground() {
-            index = utf8_runs(input, index, base, report_errors, sink);
+            index = if S::TEXT_ONLY {
+                text_runs::utf8(input, index, base, report_errors, sink)
+            } else {
+                utf8_runs(input, index, base, report_errors, sink)
+            };
         }
         return index;
+    }
+    if S::TEXT_ONLY {
+        // Straight to UTF-8 where the sink keeps only the text.
+        if let Some(table) = handler.utf8_byte_table() {
+            return text_runs::single_bytes(
+                handler,
+                table,
+                input,
+                index,
+                base,
+                report_errors,
+                sink,
+            );
+        }
+        if let Some(table) = handler.pair_table() {
+            if !handler.is_ascii_ground() {
+                return index;
+            }
+            return text_runs::pairs(table, input, index, base, report_errors, sink);
+        }
+        if let Some(big_endian) = handler.utf16_big_endian() {
+            return if big_endian {
+                text_runs::utf16::<true, S>(input, index, sink)
+            } else {
+                text_runs::utf16::<false, S>(input, index, sink)
+            };
+        }
     }
     if let Some(table) = handler.byte_table() {
         return bytewise_items(table, input, index, base, sink);
@@ -725,7 +781,7 @@ fn utf8_chunk(part: &[u8]) -> (&str, bool) {
 /// `len`, or less so as not to cut a character of `bytes` in two; the
 /// length of `bytes` if that is less. Never 0 for a non-empty `bytes`.
 #[inline]
-fn char_boundary_before(bytes: &[u8], len: usize) -> usize {
+pub(super) fn char_boundary_before(bytes: &[u8], len: usize) -> usize {
     if len >= bytes.len() {
         return bytes.len();
     }
