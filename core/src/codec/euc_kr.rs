@@ -142,6 +142,14 @@ fn trail_error(kind: DecodeErrorKind, byte: u8) -> Step {
 pub(crate) struct EucKrEncoder;
 
 impl EncodeHandler for EucKrEncoder {
+    /// Not in spec: steps 3-7 for a code point with a pointer, as `handle`
+    /// takes them.
+    #[inline]
+    fn two_bytes(&self, c: char) -> Option<[u8; 2]> {
+        let (leading, trailing) = pointer_bytes(euc_kr::pointer(c)?);
+        Some([leading, trailing])
+    }
+
     #[inline]
     fn handle(&mut self, c: char) -> EncodeStep {
         // Step 2.
