@@ -766,9 +766,27 @@ fn push_ascii_text(text: &mut String, run: &[u8]) {
 impl DecodeSink for Trace {
     #[inline]
     fn ascii(&mut self, run: &[u8], start: u64) {
-        let text_start = self.text.len();
         push_ascii_text(&mut self.text, run);
-        self.push_ascii(start, text_start, run.len(), 1);
+        // Not in spec: the common case first, a few words of ASCII joining
+        // the segment of the characters before them: what `push_ascii`
+        // records, in one step.
+        let count = run.len() as u64;
+        if let Some(last) = self
+            .segments
+            .last_mut()
+            .filter(|last| last.byte_end() == start)
+            && let SegmentKind::Chars { ascii_width, .. } = &mut last.kind
+            && *ascii_width <= 1
+            && last.count + count <= CHARS_PER_SEGMENT
+        {
+            *ascii_width = 1;
+            last.count += count;
+            last.byte_len += count;
+            last.text_len += run.len();
+            self.len += count;
+            return;
+        }
+        self.push_ascii(start, self.text.len() - run.len(), run.len(), 1);
     }
 
     #[inline]
@@ -821,26 +839,35 @@ impl DecodeSink for Trace {
 
     #[inline]
     fn scalar(&mut self, c: char, span: ByteSpan) {
-        // Not in spec: the common case first, an ASCII character (a space
-        // between words) joining the segment of the word before it: what
-        // `push_scalar` records, without its other cases.
-        if c.is_ascii()
-            && let Some(last) = self
-                .segments
-                .last_mut()
-                .filter(|last| last.byte_end() == span.start)
-            && let SegmentKind::Chars { ascii_width, .. } = &mut last.kind
+        // Not in spec: the common case first, a character joining the
+        // segment of the characters before it (a space between words, a
+        // letter among ASCII ones): what `push_scalar` records, without its
+        // other cases.
+        if let Some(last) = self
+            .segments
+            .last_mut()
+            .filter(|last| last.byte_end() == span.start)
+            && let SegmentKind::Chars {
+                ascii_width,
+                other_width,
+            } = &mut last.kind
             && last.count < CHARS_PER_SEGMENT
-            && (*ascii_width == 0 || u64::from(*ascii_width) == span.len())
         {
-            // Scalars span at most four bytes.
-            *ascii_width = span.len() as u8;
-            self.text.push(c);
-            last.count += 1;
-            last.byte_len += span.len();
-            last.text_len += 1;
-            self.len += 1;
-            return;
+            let width = if c.is_ascii() {
+                ascii_width
+            } else {
+                other_width
+            };
+            if *width == 0 || u64::from(*width) == span.len() {
+                // Scalars span at most four bytes.
+                *width = span.len() as u8;
+                self.text.push(c);
+                last.count += 1;
+                last.byte_len += span.len();
+                last.text_len += c.len_utf8();
+                self.len += 1;
+                return;
+            }
         }
         let text_start = self.text.len();
         self.text.push(c);
