@@ -16,7 +16,8 @@
 # and with 1% of its bytes in errors; they need the development set in
 # ../shared/data/detect-dev). The start-up (the same command on an empty
 # file) is subtracted from each count. With no ENCODING, every encoding
-# that has real text.
+# that has real text. MOJISCOPE=PATH measures that binary instead of a
+# release build of this tree (to compare two builds).
 #
 # Needs valgrind.
 set -eu
@@ -35,11 +36,11 @@ instructions() {
 
 if [ "${1:-}" = "--command" ]; then
     shift
-    cargo build --release -q -p mojiscope
+    [ -n "${MOJISCOPE:-}" ] || cargo build --release -q -p mojiscope
     cargo build --release -q -p mojiscope-core --example encoding_rs_cli
     target=$(cargo metadata --format-version 1 --no-deps |
         sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-    ours="$target/release/mojiscope"
+    ours="${MOJISCOPE:-$target/release/mojiscope}"
     peer="$target/release/examples/encoding_rs_cli"
     bench=$(engine_bench)
     [ -n "$bench" ] || { echo "bench-callgrind: cannot build the benchmark" >&2; exit 2; }

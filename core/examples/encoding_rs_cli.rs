@@ -68,17 +68,20 @@ fn decode(
 ) -> Result<(), Box<dyn Error>> {
     let mut decoder = encoding.new_decoder();
     let mut chunk = vec![0; CHUNK_SIZE];
-    let mut text = vec![
-        0;
-        decoder
-            .max_utf8_buffer_length(CHUNK_SIZE)
-            .ok_or("too long")?
-    ];
+    let mut text = Vec::new();
     loop {
         let len = fill(input, &mut chunk)?;
         let last = len < chunk.len();
-        let (result, _, written, _) = decoder.decode_to_utf8(&chunk[..len], &mut text, last);
-        debug_assert_eq!(result, CoderResult::InputEmpty);
+        // Room for the longest text this chunk can make, given what the
+        // decoder holds from the chunk before.
+        let room = decoder.max_utf8_buffer_length(len).ok_or("too long")?;
+        if text.len() < room {
+            text.resize(room, 0);
+        }
+        let (result, read, written, _) = decoder.decode_to_utf8(&chunk[..len], &mut text, last);
+        if result != CoderResult::InputEmpty || read != len {
+            return Err("the output buffer was too small".into());
+        }
         output.write_all(&text[..written])?;
         if last {
             return Ok(());
@@ -94,20 +97,25 @@ fn encode(
     let mut decoder = UTF_8.new_decoder_with_bom_removal();
     let mut encoder = encoding.new_encoder();
     let mut chunk = vec![0; CHUNK_SIZE];
-    let mut text = String::with_capacity(
-        decoder
-            .max_utf8_buffer_length_without_replacement(CHUNK_SIZE)
-            .ok_or("too long")?,
-    );
+    let mut text = String::new();
     let mut bytes = Vec::with_capacity(CHUNK_SIZE);
     loop {
         let len = fill(input, &mut chunk)?;
         let last = len < chunk.len();
         text.clear();
-        let (result, _) =
+        // Room for the longest text this chunk can make, given what the
+        // decoder holds from the chunk before.
+        text.reserve(
+            decoder
+                .max_utf8_buffer_length_without_replacement(len)
+                .ok_or("too long")?,
+        );
+        let (result, read) =
             decoder.decode_to_string_without_replacement(&chunk[..len], &mut text, last);
-        if let DecoderResult::Malformed(..) = result {
-            return Err("the input is not UTF-8".into());
+        match result {
+            DecoderResult::InputEmpty if read == len => {}
+            DecoderResult::Malformed(..) => return Err("the input is not UTF-8".into()),
+            _ => return Err("the output buffer was too small".into()),
         }
         bytes.clear();
         let _ = encoder.encode_from_utf8_to_vec(&text, &mut bytes, last);
