@@ -144,23 +144,11 @@ impl<'a, S: DecodeSink> Text<'a, S> {
         let word_of = |bytes: &[u8; 32], at: usize| {
             u64::from_le_bytes(*bytes[at..].first_chunk::<8>().expect("in the block"))
         };
-        // Four words at a time while they are all ASCII: prose between the
-        // letters of another script, markup.
-        while self.len < BUFFER
-            && let Some(block) = input.get(index..).and_then(<[u8]>::first_chunk::<32>)
-            && (word_of(block, 0) | word_of(block, 8) | word_of(block, 16) | word_of(block, 24))
-                & HIGH_BITS
-                == 0
-        {
-            let start = self.len;
-            let slot: &mut [u8; 32] = (&mut self.buffer[start..start + 32])
-                .try_into()
-                .expect("thirty-two bytes");
-            *slot = *block;
-            self.len = start + 32;
-            index += 32;
-        }
-        // Then a word at a time, up to the first byte that is not ASCII.
+        // The spaces and punctuation between the words of another script
+        // end in the first word; a word of ASCII goes on four words at a
+        // time, then a word at a time, up to the first byte that is not
+        // ASCII.
+        let mut blocks_done = false;
         while !self.is_full() {
             let Some(&word) = input.get(index..).and_then(<[u8]>::first_chunk::<8>) else {
                 // The last few bytes of the input, one at a time.
@@ -181,6 +169,25 @@ impl<'a, S: DecodeSink> Text<'a, S> {
             }
             self.push_word(word, 8);
             index += 8;
+            if blocks_done {
+                continue;
+            }
+            blocks_done = true;
+            // Prose between the letters of another script, markup.
+            while self.len < BUFFER
+                && let Some(block) = input.get(index..).and_then(<[u8]>::first_chunk::<32>)
+                && (word_of(block, 0) | word_of(block, 8) | word_of(block, 16) | word_of(block, 24))
+                    & HIGH_BITS
+                    == 0
+            {
+                let start = self.len;
+                let slot: &mut [u8; 32] = (&mut self.buffer[start..start + 32])
+                    .try_into()
+                    .expect("thirty-two bytes");
+                *slot = *block;
+                self.len = start + 32;
+                index += 32;
+            }
         }
         index
     }
