@@ -145,6 +145,17 @@ pub(crate) trait EncodeHandler {
         None
     }
 
+    /// Not in spec: for a character that is not ASCII, the two bytes it
+    /// encodes to when that is all [`handle`](Self::handle) would do (no
+    /// state, no error), so that the driver may write them without a step
+    /// result; `None` leaves the character to `handle`. The default is
+    /// `None`.
+    #[inline]
+    fn two_bytes(&self, c: char) -> Option<[u8; 2]> {
+        let _ = c;
+        None
+    }
+
     /// Not in spec: whether every code point encodes to its UTF-8 bytes (true
     /// for the UTF-8 encoder only), so the driver may copy the input whole.
     const ENCODES_AS_UTF8: bool = false;
@@ -276,6 +287,12 @@ impl EncodeDriver {
                 }
                 if let Some(byte) = handler.one_byte(c) {
                     output.push(byte);
+                    read += c.len_utf8();
+                    char_index += 1;
+                    continue;
+                }
+                if let Some(bytes) = handler.two_bytes(c) {
+                    output.extend_from_slice(&bytes);
                     read += c.len_utf8();
                     char_index += 1;
                     continue;

@@ -54,7 +54,10 @@ impl Encoding {
     /// Decodes in replacement mode with the given BOM handling
     /// ([`BomHandling::None`] runs this encoding's decoder over every byte).
     pub fn decode_with_bom_handling(&'static self, bytes: &[u8], bom: BomHandling) -> Decoded {
-        let mut builder = TextBuilder::with_capacity(bytes.len());
+        // Not in spec: room for the longest text the bytes can decode to (a
+        // byte never makes more than three bytes of UTF-8), so that the text
+        // is never moved while it grows; `finish` gives back what is unused.
+        let mut builder = TextBuilder::with_capacity(bytes.len().saturating_mul(3));
         let encoding = decode_all(self, bytes, bom, &mut builder);
         let (text, errors) = builder.finish();
         let had_errors = errors > 0;
@@ -99,9 +102,13 @@ impl Encoding {
         bytes: &[u8],
         bom: BomHandling,
     ) -> (Trace, &'static Encoding) {
-        // Room for the text of most inputs, as the plain decode has.
-        let mut trace = Trace::with_text_capacity(bytes.len());
+        // Room for the longest text, as the plain decode has, so that the
+        // text is never moved while it grows; what is unused is given back.
+        let mut trace = Trace::with_text_capacity(bytes.len().saturating_mul(3));
         let encoding = decode_all(self, bytes, bom, &mut trace);
+        if trace.text.capacity() - trace.text.len() > trace.text.len() / 4 {
+            trace.text.shrink_to_fit();
+        }
         (trace, encoding)
     }
 

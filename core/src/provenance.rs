@@ -187,6 +187,23 @@ pub trait DecodeSink {
             byte_offset += unit_len;
         }
     }
+    /// Not in spec: `true` for a sink that keeps the decoded text and
+    /// nothing else (not where each character came from, nor where one
+    /// item ends and the next begins). The decoders' fast paths then write
+    /// whole stretches of decoded text as UTF-8 themselves and hand them
+    /// over through [`text`](Self::text), rather than item by item, as the
+    /// plain decodes to a `String` and to UTF-8 bytes do. Errors and
+    /// whatever the fast paths leave still come through the other methods,
+    /// in input order.
+    const TEXT_ONLY: bool = false;
+    /// Decoded text as UTF-8 (whole characters, always valid UTF-8): the
+    /// characters of the items that follow the last one reported. Called
+    /// only on sinks whose [`TEXT_ONLY`](Self::TEXT_ONLY) is `true`, which
+    /// must implement it; the default keeps nothing.
+    fn text(&mut self, utf8: &[u8]) {
+        debug_assert!(!Self::TEXT_ONLY, "a text-only sink must take text");
+        let _ = utf8;
+    }
     /// One scalar value decoded from `span`.
     fn scalar(&mut self, c: char, span: ByteSpan);
     /// Two scalar values decoded together from `span` (Big5 has four such
@@ -749,9 +766,27 @@ fn push_ascii_text(text: &mut String, run: &[u8]) {
 impl DecodeSink for Trace {
     #[inline]
     fn ascii(&mut self, run: &[u8], start: u64) {
-        let text_start = self.text.len();
         push_ascii_text(&mut self.text, run);
-        self.push_ascii(start, text_start, run.len(), 1);
+        // Not in spec: the common case first, a few words of ASCII joining
+        // the segment of the characters before them: what `push_ascii`
+        // records, in one step.
+        let count = run.len() as u64;
+        if let Some(last) = self
+            .segments
+            .last_mut()
+            .filter(|last| last.byte_end() == start)
+            && let SegmentKind::Chars { ascii_width, .. } = &mut last.kind
+            && *ascii_width <= 1
+            && last.count + count <= CHARS_PER_SEGMENT
+        {
+            *ascii_width = 1;
+            last.count += count;
+            last.byte_len += count;
+            last.text_len += run.len();
+            self.len += count;
+            return;
+        }
+        self.push_ascii(start, self.text.len() - run.len(), run.len(), 1);
     }
 
     #[inline]
@@ -804,9 +839,95 @@ impl DecodeSink for Trace {
 
     #[inline]
     fn scalar(&mut self, c: char, span: ByteSpan) {
+        // Not in spec: the common case first, a character joining the
+        // segment of the characters before it (a space between words, a
+        // letter among ASCII ones): what `push_scalar` records, without its
+        // other cases.
+        if let Some(last) = self
+            .segments
+            .last_mut()
+            .filter(|last| last.byte_end() == span.start)
+            && let SegmentKind::Chars {
+                ascii_width,
+                other_width,
+            } = &mut last.kind
+            && last.count < CHARS_PER_SEGMENT
+        {
+            let width = if c.is_ascii() {
+                ascii_width
+            } else {
+                other_width
+            };
+            if *width == 0 || u64::from(*width) == span.len() {
+                // Scalars span at most four bytes.
+                *width = span.len() as u8;
+                self.text.push(c);
+                last.count += 1;
+                last.byte_len += span.len();
+                last.text_len += c.len_utf8();
+                self.len += 1;
+                return;
+            }
+        }
         let text_start = self.text.len();
         self.text.push(c);
         self.push_scalar(c, span, text_start, c.len_utf8());
+    }
+
+    /// What [`scalar`](Self::scalar) records for each character, with the
+    /// last segment looked up once for all those that join it (a word's
+    /// letters and the spaces between words, in most encodings) rather
+    /// than once for each.
+    fn scalar_units(&mut self, run: &[char], start: u64, unit_len: u8) {
+        let unit = u64::from(unit_len);
+        let mut byte_offset = start;
+        let mut rest = run;
+        while let Some((&first, after)) = rest.split_first() {
+            if let Some(last) = self
+                .segments
+                .last_mut()
+                .filter(|last| last.byte_end() == byte_offset)
+                && let SegmentKind::Chars {
+                    ascii_width,
+                    other_width,
+                } = &mut last.kind
+            {
+                // The same steps as `push_scalar` takes for a character that
+                // joins a `Chars` segment.
+                let mut joined = 0;
+                for &c in rest {
+                    if last.count >= CHARS_PER_SEGMENT {
+                        break;
+                    }
+                    let width = if c.is_ascii() {
+                        &mut *ascii_width
+                    } else {
+                        &mut *other_width
+                    };
+                    if *width != 0 && *width != unit_len {
+                        break;
+                    }
+                    *width = unit_len;
+                    self.text.push(c);
+                    last.count += 1;
+                    last.byte_len += unit;
+                    last.text_len += c.len_utf8();
+                    joined += 1;
+                }
+                if joined > 0 {
+                    self.len += joined as u64;
+                    byte_offset += joined as u64 * unit;
+                    rest = &rest[joined..];
+                    continue;
+                }
+            }
+            let text_start = self.text.len();
+            self.text.push(first);
+            let span = ByteSpan::new(byte_offset, byte_offset + unit);
+            self.push_scalar(first, span, text_start, first.len_utf8());
+            byte_offset += unit;
+            rest = after;
+        }
     }
 
     fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {

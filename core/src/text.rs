@@ -40,6 +40,13 @@ const REPLACEMENT_UTF8: [u8; 3] = [0xEF, 0xBF, 0xBD];
 /// What it appends is always valid UTF-8, so it suits output that is bytes
 /// anyway (a file, standard output) without a `String`'s checks.
 impl DecodeSink for Vec<u8> {
+    const TEXT_ONLY: bool = true;
+
+    #[inline]
+    fn text(&mut self, utf8: &[u8]) {
+        self.extend_from_slice(utf8);
+    }
+
     #[inline]
     fn ascii(&mut self, run: &[u8], _start: u64) {
         self.extend_from_slice(run);
@@ -93,8 +100,11 @@ impl DecodeSink for Vec<u8> {
 }
 
 /// Bytes the builder collects before validating them and moving them into
-/// its `String`: small enough to stay in the first-level caches.
-const BLOCK: usize = 16 * 1024;
+/// its `String`: small enough to stay in the first-level caches, and for
+/// the move to be copied by vector instructions (`memcpy` switches to
+/// `rep movsb`, one byte at a time as an instruction count sees it, past
+/// about 2 KiB).
+const BLOCK: usize = 2048 - SLACK;
 
 /// Room in the block past [`BLOCK`]: a short ASCII run is copied in whole
 /// words, so it may take up to this much.
@@ -103,6 +113,9 @@ const SLACK: usize = SHORT_RUN + 8;
 /// ASCII runs up to this long are copied a word at a time, longer ones with
 /// `memcpy`.
 const SHORT_RUN: usize = 64;
+
+/// Text from the fast paths up to this long goes through the block.
+const SHORT_TEXT: usize = 512;
 
 /// ASCII runs at least this long skip the block.
 const LONG_RUN: usize = 1024;
@@ -140,6 +153,11 @@ impl TextBuilder {
     /// The text, and how many errors it has.
     pub(crate) fn finish(mut self) -> (String, u64) {
         self.flush();
+        // Room reserved and not used is given back: the allocator shrinks
+        // the allocation where it is, without copying the text.
+        if self.text.capacity() - self.text.len() > self.text.len() / 4 {
+            self.text.shrink_to_fit();
+        }
         (self.text, self.errors)
     }
 
@@ -247,6 +265,27 @@ fn utf8_word(c: char) -> ([u8; 4], usize) {
 }
 
 impl DecodeSink for TextBuilder {
+    const TEXT_ONLY: bool = true;
+
+    /// The fast paths hand over a kilobyte or so at a time, which goes
+    /// straight into the text after what is pending, validated on its own
+    /// (copying it into the block first would only copy it twice); less
+    /// where an error interrupts them, which goes into the block, to be
+    /// validated with what follows.
+    #[inline]
+    fn text(&mut self, utf8: &[u8]) {
+        if utf8.len() <= SHORT_TEXT && utf8.len() <= BLOCK + SLACK - self.len {
+            self.push_bytes(utf8);
+            return;
+        }
+        if self.len > 0 {
+            self.flush();
+        }
+        self.text.push_str(
+            simdutf8::basic::from_utf8(utf8).expect("the decoders write whole characters"),
+        );
+    }
+
     #[expect(
         clippy::inline_always,
         reason = "the per-character path: left to itself the compiler calls it from the decode loop, 5-20% more instructions"
@@ -290,7 +329,7 @@ impl DecodeSink for TextBuilder {
 
     #[inline]
     fn utf8_run(&mut self, run: &str, _start: u64) {
-        if run.len() <= BLOCK + SLACK - self.len {
+        if run.len() <= SHORT_RUN && run.len() <= BLOCK + SLACK - self.len {
             // Short runs between errors: into the block, whole (a block must
             // not end inside a character).
             self.push_bytes(run.as_bytes());

@@ -267,6 +267,31 @@ fn fatal_going_on(
     }
 }
 
+/// [`fatal_going_on`] into a sink that keeps only the text, as UTF-8.
+fn fatal_going_on_as_utf8(
+    decoder: &mut Decoder,
+    chunks: &[&[u8]],
+    utf8: &mut Vec<u8>,
+    errors: &mut Vec<(ByteSpan, DecodeErrorKind)>,
+) {
+    for (position, chunk) in chunks.iter().enumerate() {
+        let last = position + 1 == chunks.len();
+        let mut rest = *chunk;
+        loop {
+            let (result, read) = decoder.decode(rest, last, utf8);
+            rest = &rest[read..];
+            match result {
+                DecoderResult::InputEmpty => break,
+                DecoderResult::Malformed { kind, span } => {
+                    utf8.extend_from_slice("\u{FFFD}".as_bytes());
+                    errors.push((span, kind));
+                }
+            }
+        }
+        assert!(rest.is_empty(), "input left over");
+    }
+}
+
 /// `bytes` cut at the given points (sorted, deduplicated, in range).
 fn split<'a>(bytes: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
     let mut points: Vec<usize> = cuts.iter().map(|&cut| cut % (bytes.len() + 1)).collect();
@@ -379,6 +404,22 @@ fn streaming_with_any_chunks_equals_one_shot() {
                     prop_assert_eq!((result, read), (DecoderResult::InputEmpty, chunk.len()));
                 }
                 prop_assert_eq!(&streamed, &one_shot, "{:?} in chunks {:?}", bom, chunks);
+                // A sink that keeps only the text, as UTF-8 bytes, takes the
+                // decoders' text-only fast paths: the same text.
+                let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, bom);
+                let mut utf8 = Vec::new();
+                for (position, chunk) in chunks.iter().enumerate() {
+                    let last = position + 1 == chunks.len();
+                    let (result, read) = decoder.decode(chunk, last, &mut utf8);
+                    prop_assert_eq!((result, read), (DecoderResult::InputEmpty, chunk.len()));
+                }
+                prop_assert_eq!(
+                    utf8.as_slice(),
+                    one_shot.text.as_bytes(),
+                    "text only, {:?} in chunks {:?}",
+                    bom,
+                    chunks
+                );
                 prop_assert_eq!(decoder.encoding(), used);
                 prop_assert_eq!(decoder.byte_offset(), bytes.len() as u64);
                 prop_assert!(!decoder.has_pending());
@@ -394,6 +435,11 @@ fn streaming_with_any_chunks_equals_one_shot() {
                 let (mut text, mut errors) = (String::new(), Vec::new());
                 let mut decoder = Decoder::new(encoding, DecodeErrorMode::Fatal, bom);
                 fatal_going_on(&mut decoder, &chunks, &mut text, &mut errors);
+                let (mut utf8, mut utf8_errors) = (Vec::new(), Vec::new());
+                let mut decoder = Decoder::new(encoding, DecodeErrorMode::Fatal, bom);
+                fatal_going_on_as_utf8(&mut decoder, &chunks, &mut utf8, &mut utf8_errors);
+                prop_assert_eq!(utf8.as_slice(), text.as_bytes(), "fatal, text only");
+                prop_assert_eq!(&utf8_errors, &errors, "fatal, text only");
                 prop_assert_eq!(
                     &text,
                     &one_shot_text,

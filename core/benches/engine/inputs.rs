@@ -1,11 +1,14 @@
 //! The benchmark inputs: for each encoding, realistic text in its script,
-//! pure ASCII, and realistic text with about 1% of its bytes in errors.
+//! pure ASCII, and realistic text with about 1% of its bytes in errors,
+//! generated from the sample paragraphs; and real text from files in the
+//! encoding's languages (see `real`), as it is and with about 1% of its
+//! bytes in errors.
 
 use std::fmt::Write as _;
 
 use mojiscope_core::Encoding;
 
-use crate::samples;
+use crate::{real, samples};
 
 /// Bytes of text each input aims at.
 pub const INPUT_SIZE: usize = 512 * 1024;
@@ -20,17 +23,39 @@ pub enum InputKind {
     Ascii,
     /// Realistic, with about 1% of the bytes in errors.
     Invalid,
+    /// About 2 MB of real text in the encoding's languages.
+    Real,
+    /// Real, with about 1% of the bytes in errors.
+    RealInvalid,
 }
 
 impl InputKind {
-    pub const ALL: [InputKind; 3] = [InputKind::Realistic, InputKind::Ascii, InputKind::Invalid];
+    pub const ALL: [InputKind; 5] = [
+        InputKind::Realistic,
+        InputKind::Ascii,
+        InputKind::Invalid,
+        InputKind::Real,
+        InputKind::RealInvalid,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             InputKind::Realistic => "realistic",
             InputKind::Ascii => "ASCII",
             InputKind::Invalid => "1% invalid",
+            InputKind::Real => "real",
+            InputKind::RealInvalid => "real, 1% invalid",
         }
+    }
+
+    /// Whether the input is text in the encoding's script (not ASCII only).
+    pub fn is_native(self) -> bool {
+        self != InputKind::Ascii
+    }
+
+    /// Whether about 1% of the input's bytes are errors.
+    pub fn has_errors(self) -> bool {
+        matches!(self, InputKind::Invalid | InputKind::RealInvalid)
     }
 }
 
@@ -166,24 +191,34 @@ fn invalid_byte(encoding: &'static Encoding) -> Option<u8> {
 }
 
 /// The input of `kind` for `encoding`, or `None` where it cannot exist: the
-/// replacement encoding decodes nothing, and in encodings where every byte
-/// decodes on its own to a code point no byte is invalid.
+/// replacement encoding decodes nothing, in encodings where every byte
+/// decodes on its own to a code point no byte is invalid, and there is no
+/// real text for x-user-defined (binary data) nor where the development set
+/// is missing.
 pub fn input(encoding: &'static Encoding, kind: InputKind) -> Option<Input> {
     if encoding.name() == "replacement" {
         return None;
     }
     let theirs = baseline(encoding);
-    let mut bytes = if encoding.name() == "x-user-defined" && kind != InputKind::Ascii {
-        binary(INPUT_SIZE)
+    let mut bytes = if encoding.name() == "x-user-defined" {
+        match kind {
+            InputKind::Real | InputKind::RealInvalid => return None,
+            InputKind::Ascii => theirs.encode(&text(encoding, true)).0.into_owned(),
+            InputKind::Realistic | InputKind::Invalid => binary(INPUT_SIZE),
+        }
     } else {
-        let text = text(encoding, kind == InputKind::Ascii);
+        let text = match kind {
+            InputKind::Realistic | InputKind::Invalid => text(encoding, false),
+            InputKind::Ascii => text(encoding, true),
+            InputKind::Real | InputKind::RealInvalid => real::text(encoding)?,
+        };
         match encoding.name() {
             "UTF-16BE" => text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
             "UTF-16LE" => text.encode_utf16().flat_map(u16::to_le_bytes).collect(),
             _ => theirs.output_encoding().encode(&text).0.into_owned(),
         }
     };
-    if kind == InputKind::Invalid {
+    if kind.has_errors() {
         match encoding.name() {
             // A lone trailing surrogate in every 100th code unit: 1% of the
             // bytes are in errors.

@@ -6,6 +6,7 @@
 //! cargo bench -p mojiscope-core --bench engine                 # every row
 //! cargo bench -p mojiscope-core --bench engine -- --quick      # fewer rounds
 //! cargo bench -p mojiscope-core --bench engine -- Shift_JIS "UTF-8 | ASCII"
+//! cargo bench -p mojiscope-core --bench engine -- --write-inputs DIR
 //! ```
 //!
 //! Arguments that do not start with `--` select the rows whose label
@@ -18,15 +19,23 @@
 //! (`tools/bench-callgrind.sh` does this and prints the ratio), a figure that
 //! does not move with the load of a shared machine.
 //!
+//! With `--write-inputs DIR` nothing is measured: the real inputs are written
+//! to `DIR` for the command-level benchmark (`tools/bench-callgrind.sh
+//! --command`), for each encoding `NAME.real` and `NAME.real-invalid` (the
+//! bytes to decode) and `NAME.txt` (the text of `NAME.real` as UTF-8, to
+//! encode).
+//!
 //! A hand-written harness rather than criterion or divan: the figure that
 //! matters is the ratio ours / `encoding_rs`, and on a noisy shared machine it
 //! only holds when the two are measured alternately, round by round, and the
 //! medians compared; neither framework interleaves two functions that way.
 
 #![expect(clippy::print_stdout, reason = "a benchmark prints its table")]
+#![expect(clippy::print_stderr, reason = "a benchmark says why it cannot run")]
 #![expect(clippy::cast_precision_loss, reason = "byte counts become MB/s")]
 
 mod inputs;
+mod real;
 mod samples;
 
 use std::hint::black_box;
@@ -82,6 +91,7 @@ impl Row {
 struct Options {
     rounds: usize,
     callgrind: bool,
+    write_inputs: Option<std::path::PathBuf>,
     filters: Vec<String>,
 }
 
@@ -92,12 +102,17 @@ impl Options {
             .filter(|arg| arg != "--bench")
             .collect();
         let quick = args.iter().any(|arg| arg == "--quick");
+        let write_inputs = args
+            .iter()
+            .position(|arg| arg == "--write-inputs")
+            .and_then(|position| args.get(position + 1));
         Self {
             rounds: if quick { 3 } else { 9 },
             callgrind: args.iter().any(|arg| arg == "--callgrind"),
+            write_inputs: write_inputs.map(Into::into),
             filters: args
                 .iter()
-                .filter(|arg| !arg.starts_with("--"))
+                .filter(|&arg| !arg.starts_with("--") && Some(arg) != write_inputs)
                 .cloned()
                 .collect(),
         }
@@ -119,6 +134,10 @@ fn label(encoding: &Encoding, kind: InputKind, operation: Operation) -> String {
 
 fn main() {
     let options = Options::from_args();
+    if let Some(dir) = &options.write_inputs {
+        write_inputs(dir);
+        return;
+    }
     if !options.callgrind {
         println!("| encoding | input | operation | ours MB/s | baseline MB/s | ratio |");
         println!("|---|---|---|---:|---:|---:|");
@@ -129,7 +148,7 @@ fn main() {
             let operations: Vec<Operation> = Operation::ALL
                 .into_iter()
                 .filter(|&operation| {
-                    let encodes = encoding.has_encoder() && kind != InputKind::Invalid;
+                    let encodes = encoding.has_encoder() && !kind.has_errors();
                     (operation != Operation::Encode || encodes)
                         && options.wants(&label(encoding, kind, operation))
                 })
@@ -159,6 +178,34 @@ fn main() {
     }
     if !options.callgrind {
         print_targets(&rows);
+    }
+}
+
+/// Writes the real inputs of every encoding to `dir` (see the crate docs).
+fn write_inputs(dir: &std::path::Path) {
+    if real::files().is_empty() {
+        eprintln!(
+            "no real text: the development set is not at {}",
+            real::data_dir().display()
+        );
+        std::process::exit(2);
+    }
+    std::fs::create_dir_all(dir).expect("the inputs' directory can be made");
+    for &encoding in &ALL {
+        for (kind, extension) in [
+            (InputKind::Real, "real"),
+            (InputKind::RealInvalid, "real-invalid"),
+        ] {
+            let Some(input) = inputs::input(encoding, kind) else {
+                continue;
+            };
+            let path = dir.join(format!("{}.{extension}", encoding.name()));
+            std::fs::write(&path, &input.bytes).expect("an input can be written");
+            if kind == InputKind::Real {
+                let path = dir.join(format!("{}.txt", encoding.name()));
+                std::fs::write(&path, &input.text).expect("an input can be written");
+            }
+        }
     }
 }
 
@@ -328,6 +375,9 @@ fn verdict(met: bool) -> &'static str {
     if met { "met" } else { "MISSED" }
 }
 
+/// Which rows a decode target is about.
+type RowFilter = dyn Fn(&Row) -> bool;
+
 /// Which encodings an encode target is about.
 type Member = dyn Fn(&Encoding) -> bool;
 
@@ -337,47 +387,56 @@ fn print_targets(rows: &[Row]) {
     println!("\nTargets (ratio ours / encoding_rs, this run):\n");
 
     let decode: Vec<&Row> = of(Operation::Decode).collect();
-    if !decode.is_empty() {
-        let mean = geometric_mean(decode.iter().map(|row| row.ratio()));
+    // Text in the encodings' own scripts, with and without errors, apart
+    // from pure ASCII, where every decoder copies bytes.
+    let native: Vec<&Row> = decode
+        .iter()
+        .copied()
+        .filter(|row| row.kind.is_native())
+        .collect();
+    let groups: [(&str, &RowFilter); 3] = [
+        (
+            "native text (generated and real, with and without errors)",
+            &|_| true,
+        ),
+        ("real text (with and without errors)", &|row| {
+            matches!(row.kind, InputKind::Real | InputKind::RealInvalid)
+        }),
+        ("generated text (with and without errors)", &|row| {
+            matches!(row.kind, InputKind::Realistic | InputKind::Invalid)
+        }),
+    ];
+    for (name, member) in groups {
+        let rows: Vec<&Row> = native.iter().copied().filter(|row| member(row)).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let mean = geometric_mean(rows.iter().map(|row| row.ratio()));
         println!(
-            "- plain decode, geometric mean of all {} rows: {mean:.2} (at least 1.0: {})",
-            decode.len(),
+            "- plain decode of {name}, geometric mean of {} rows: {mean:.2} (at least 1.0: {})",
+            rows.len(),
             verdict(mean >= 1.0)
         );
-        let mut per_encoding: Vec<(&str, f64)> = ALL
-            .iter()
-            .filter_map(|&encoding| {
-                let ratios: Vec<f64> = decode
-                    .iter()
-                    .filter(|row| row.encoding == encoding)
-                    .map(|row| row.ratio())
-                    .collect();
-                (!ratios.is_empty()).then(|| (encoding.name(), geometric_mean(ratios)))
-            })
-            .collect();
-        per_encoding.sort_by(|a, b| a.1.total_cmp(&b.1));
-        if let Some(&(name, ratio)) = per_encoding.first() {
+        if let Some((row, text)) = lowest(rows) {
             println!(
-                "- plain decode, lowest encoding (geometric mean of its rows): {ratio:.2} ({name}) (at least 0.7: {})",
-                verdict(ratio >= 0.7)
-            );
-        }
-        if let Some((row, text)) = lowest(decode.iter().copied()) {
-            println!(
-                "- plain decode, lowest single row: {text} (at least 0.7: {})",
-                verdict(row.ratio() >= 0.7)
-            );
-        }
-        let utf8: Vec<&Row> = decode
-            .iter()
-            .copied()
-            .filter(|row| row.encoding.name() == "UTF-8" && row.kind != InputKind::Invalid)
-            .collect();
-        if let Some((row, text)) = lowest(utf8) {
-            println!(
-                "- UTF-8 decode of valid text, lowest: {text} (at least 0.9: {})",
+                "- plain decode of {name}, lowest row: {text} (at least 0.9: {})",
                 verdict(row.ratio() >= 0.9)
             );
+        }
+    }
+    let ascii: Vec<&Row> = decode
+        .iter()
+        .copied()
+        .filter(|row| !row.kind.is_native())
+        .collect();
+    if !ascii.is_empty() {
+        let mean = geometric_mean(ascii.iter().map(|row| row.ratio()));
+        println!(
+            "- plain decode of ASCII, geometric mean of {} rows: {mean:.2}",
+            ascii.len()
+        );
+        if let Some((_, text)) = lowest(ascii) {
+            println!("- plain decode of ASCII, lowest row: {text}");
         }
     }
 
@@ -399,9 +458,10 @@ fn print_targets(rows: &[Row]) {
     for (name, member, target) in groups {
         // The multi-byte targets are about their native text, where
         // encoding_rs searches its tables; ASCII is a copy on both sides.
-        let rows = encode.iter().copied().filter(|row| {
-            member(row.encoding) && (target <= 1.0 || row.kind == InputKind::Realistic)
-        });
+        let rows = encode
+            .iter()
+            .copied()
+            .filter(|row| member(row.encoding) && (target <= 1.0 || row.kind.is_native()));
         if let Some((row, text)) = lowest(rows) {
             println!(
                 "- encode, {name}, lowest: {text} (at least {target:.0}: {})",

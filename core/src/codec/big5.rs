@@ -2,7 +2,7 @@
 
 use mojiscope_indexes::big5;
 
-use crate::decoder::{Handler, PairTable, Step};
+use crate::decoder::{Handler, PairTable, Step, utf8_table};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
@@ -37,7 +37,11 @@ static PAIRS: PairTable = PairTable::new(
     &[(0x40, 0x7E, 0), (0xA1, 0xFE, 0x7E - 0x40 + 1)],
     &[],
     &BMP_CODE_POINTS,
+    &UTF8,
 );
+
+/// Not in spec: `BMP_CODE_POINTS` as UTF-8, for the driver's pair table.
+static UTF8: [u32; big5::table().len()] = utf8_table(&BMP_CODE_POINTS);
 
 /// The [Big5 decoder](https://encoding.spec.whatwg.org/#big5-decoder).
 #[derive(Clone, Debug, Default)]

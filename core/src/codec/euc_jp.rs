@@ -2,7 +2,7 @@
 
 use mojiscope_indexes::{jis0208, jis0212};
 
-use crate::decoder::{Handler, PairTable, Step};
+use crate::decoder::{Handler, PairTable, Step, utf8_table};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
@@ -22,7 +22,11 @@ static PAIRS: PairTable = PairTable::new(
     &[(0xA1, 0xFE, 0)],
     &[],
     jis0208::table(),
+    &UTF8,
 );
+
+/// Not in spec: index jis0208 as UTF-8, for the driver's pair table.
+static UTF8: [u32; jis0208::table().len()] = utf8_table(jis0208::table());
 
 /// The [EUC-JP decoder](https://encoding.spec.whatwg.org/#euc-jp-decoder).
 #[derive(Clone, Debug, Default)]

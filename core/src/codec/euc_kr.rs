@@ -2,7 +2,7 @@
 
 use mojiscope_indexes::euc_kr;
 
-use crate::decoder::{Handler, PairTable, Step};
+use crate::decoder::{Handler, PairTable, Step, utf8_table};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
@@ -17,7 +17,11 @@ static PAIRS: PairTable = PairTable::new(
     &[(0x41, 0xFE, 0)],
     &[],
     euc_kr::table(),
+    &UTF8,
 );
+
+/// Not in spec: index EUC-KR as UTF-8, for the driver's pair table.
+static UTF8: [u32; euc_kr::table().len()] = utf8_table(euc_kr::table());
 
 /// The [EUC-KR decoder](https://encoding.spec.whatwg.org/#euc-kr-decoder).
 #[derive(Clone, Debug, Default)]
@@ -138,6 +142,14 @@ fn trail_error(kind: DecodeErrorKind, byte: u8) -> Step {
 pub(crate) struct EucKrEncoder;
 
 impl EncodeHandler for EucKrEncoder {
+    /// Not in spec: steps 3-7 for a code point with a pointer, as `handle`
+    /// takes them.
+    #[inline]
+    fn two_bytes(&self, c: char) -> Option<[u8; 2]> {
+        let (leading, trailing) = pointer_bytes(euc_kr::pointer(c)?);
+        Some([leading, trailing])
+    }
+
     #[inline]
     fn handle(&mut self, c: char) -> EncodeStep {
         // Step 2.

@@ -5,7 +5,7 @@
 
 use mojiscope_indexes::{gb18030, gb18030_ranges};
 
-use crate::decoder::{Handler, PairTable, Step};
+use crate::decoder::{Handler, PairTable, Step, utf8_table};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
@@ -27,7 +27,11 @@ static PAIRS: PairTable = PairTable::new(
     &[(0x40, 0x7E, 0), (0x80, 0xFE, 0x7E - 0x40 + 1)],
     &[(0x30, 0x39)],
     gb18030::table(),
+    &UTF8,
 );
+
+/// Not in spec: index gb18030 as UTF-8, for the driver's pair table.
+static UTF8: [u32; gb18030::table().len()] = utf8_table(gb18030::table());
 
 /// The [gb18030 decoder](https://encoding.spec.whatwg.org/#gb18030-decoder),
 /// also GBK's decoder.

@@ -140,7 +140,8 @@ impl EncoderCodec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decoder::{Handler, PairLookup, Step};
+    use crate::decoder::text_runs::HANDLER_ENTRY;
+    use crate::decoder::{Handler, PairLookup, Step, utf8_entry};
     use crate::encoding::ALL;
     use crate::provenance::DecodeErrorKind;
 
@@ -154,6 +155,16 @@ mod tests {
             let trailing_bytes = (0..=u8::MAX).map(Some).chain([None]);
             for trailing in trailing_bytes {
                 let context = format!("{name} {leading:#04X} {trailing:02X?}");
+                // The text-only fast path's entries say the same.
+                if let Some(trailing) = trailing {
+                    let entry = table.utf8_entry(leading, trailing);
+                    match table.lookup(leading, Some(trailing)) {
+                        PairLookup::Scalar(c) => {
+                            assert_eq!(entry, utf8_entry(u32::from(c)), "{context}");
+                        }
+                        _ => assert!(entry <= HANDLER_ENTRY, "{context}"),
+                    }
+                }
                 let mut handler = fresh.clone();
                 match table.lookup(leading, trailing) {
                     PairLookup::Handler => continue,
@@ -208,6 +219,11 @@ mod tests {
                 continue;
             };
             let table = fresh.byte_table().expect("a byte table");
+            let utf8 = fresh.utf8_byte_table().expect("a UTF-8 byte table");
+            for (&c, &entry) in table.iter().zip(utf8) {
+                let expected = c.map_or(0, |c| utf8_entry(u32::from(c)));
+                assert_eq!(entry, expected, "{encoding}");
+            }
             for byte in 0..=u8::MAX {
                 let mut handler = fresh.clone();
                 let step = handler.handle(byte);

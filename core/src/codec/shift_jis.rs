@@ -2,7 +2,7 @@
 
 use mojiscope_indexes::jis0208;
 
-use crate::decoder::{Handler, PairTable, Step};
+use crate::decoder::{Handler, PairTable, Step, utf8_table};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::provenance::DecodeErrorKind;
 
@@ -24,7 +24,11 @@ static PAIRS: PairTable = PairTable::new(
     &[(0x40, 0x7E, 0), (0x80, 0xFC, 0x7E - 0x40 + 1)],
     &[],
     &CODE_POINTS,
+    &UTF8,
 );
+
+/// Not in spec: `CODE_POINTS` as UTF-8, for the driver's pair table.
+static UTF8: [u32; jis0208::table().len()] = utf8_table(&CODE_POINTS);
 
 /// Not in spec: index jis0208 as the driver's pair table wants it, with the
 /// user-defined pointers of step 3.7 marked for the handler.

@@ -1,9 +1,11 @@
 //! The [legacy single-byte encodings](https://encoding.spec.whatwg.org/#legacy-single-byte-encodings):
 //! one decoder and one encoder shared by all 28, each with its own index.
 
+use std::sync::OnceLock;
+
 use mojiscope_indexes::single_byte::{self, SingleByteIndex};
 
-use crate::decoder::{Handler, Step};
+use crate::decoder::{Handler, Step, utf8_entry};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 use crate::encoding::Encoding;
 use crate::provenance::DecodeErrorKind;
@@ -16,14 +18,43 @@ fn index_for(encoding: &Encoding) -> &'static SingleByteIndex {
 #[derive(Clone, Debug)]
 pub(crate) struct SingleByteDecoder {
     pub(crate) index: &'static SingleByteIndex,
+    /// Not in spec: the index as UTF-8 table entries.
+    utf8: &'static [u32; 128],
 }
 
 impl SingleByteDecoder {
     pub(crate) fn new(encoding: &Encoding) -> Self {
+        let index = index_for(encoding);
+        let position = single_byte::all()
+            .iter()
+            .position(|each| std::ptr::eq(each, index))
+            .expect("every index is among all");
         Self {
-            index: index_for(encoding),
+            index,
+            utf8: &utf8_tables()[position],
         }
     }
+}
+
+/// Not in spec: each index of [`single_byte::all`] as UTF-8 table entries
+/// (0 where it has no code point), for the driver's fast path; built on
+/// first use.
+fn utf8_tables() -> &'static [[u32; 128]] {
+    static TABLES: OnceLock<Vec<[u32; 128]>> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        single_byte::all()
+            .iter()
+            .map(|index| {
+                let mut table = [0; 128];
+                for (entry, &code_point) in table.iter_mut().zip(index.table()) {
+                    if code_point != 0 {
+                        *entry = utf8_entry(u32::from(code_point));
+                    }
+                }
+                table
+            })
+            .collect()
+    })
 }
 
 impl Handler for SingleByteDecoder {
@@ -56,6 +87,12 @@ impl Handler for SingleByteDecoder {
     #[inline]
     fn byte_table(&self) -> Option<&'static [Option<char>; 128]> {
         Some(self.index.code_points())
+    }
+
+    /// Not in spec: the same table as UTF-8.
+    #[inline]
+    fn utf8_byte_table(&self) -> Option<&'static [u32; 128]> {
+        Some(self.utf8)
     }
 
     /// Not in spec: the fast path. Steps 2-5 for one byte when they give a

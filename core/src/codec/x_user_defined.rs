@@ -1,7 +1,7 @@
 //! [x-user-defined](https://encoding.spec.whatwg.org/#x-user-defined): bytes
 //! 0x80 to 0xFF map to the Private Use code points U+F780 to U+F7FF.
 
-use crate::decoder::{Handler, Step};
+use crate::decoder::{Handler, Step, utf8_entry};
 use crate::encoder::{EncodeHandler, EncodeStep, Encoded};
 
 /// The [x-user-defined decoder](https://encoding.spec.whatwg.org/#x-user-defined-decoder).
@@ -28,6 +28,18 @@ impl Handler for XUserDefinedDecoder {
         true
     }
 
+    /// Not in spec: step 3 for every byte at once, as a table.
+    #[inline]
+    fn byte_table(&self) -> Option<&'static [Option<char>; 128]> {
+        Some(&CODE_POINTS)
+    }
+
+    /// Not in spec: the same table as UTF-8.
+    #[inline]
+    fn utf8_byte_table(&self) -> Option<&'static [u32; 128]> {
+        Some(&UTF8)
+    }
+
     /// Not in spec: the fast path, steps 2-3 for one byte (every byte is
     /// valid).
     #[inline]
@@ -38,6 +50,28 @@ impl Handler for XUserDefinedDecoder {
         }
     }
 }
+
+/// Not in spec: step 3 for each byte 0x80..=0xFF, as a table.
+static CODE_POINTS: [Option<char>; 128] = {
+    let mut table = [None; 128];
+    let mut pointer = 0;
+    while pointer < 128 {
+        table[pointer] = char::from_u32(0xF780 + pointer as u32);
+        pointer += 1;
+    }
+    table
+};
+
+/// Not in spec: the same as UTF-8 table entries.
+static UTF8: [u32; 128] = {
+    let mut table = [0; 128];
+    let mut pointer = 0;
+    while pointer < 128 {
+        table[pointer] = utf8_entry(0xF780 + pointer as u32);
+        pointer += 1;
+    }
+    table
+};
 
 /// Step 3: 0xF780 + `byte` − 0x80, for a `byte` that is not ASCII.
 #[inline]
