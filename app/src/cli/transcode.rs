@@ -237,6 +237,16 @@ struct Utf8Text {
 }
 
 impl DecodeSink for Utf8Text {
+    // Only the text and the error count are kept, so the decoders may write
+    // UTF-8 straight into the chunk's bytes; errors still come through
+    // `error`, in input order.
+    const TEXT_ONLY: bool = true;
+
+    #[inline]
+    fn text(&mut self, utf8: &[u8]) {
+        self.bytes.text(utf8);
+    }
+
     #[inline]
     fn ascii(&mut self, run: &[u8], start: u64) {
         self.bytes.ascii(run, start);
