@@ -74,6 +74,17 @@ const SUPPORT_SLACK: f32 = 0.5;
 /// A repair is applied when it beats every other reading of its word,
 /// doing nothing included, by at least this much.
 const MIN_MARGIN: f32 = 2.5;
+/// A word whose only damage is bytes that vanished without a mark
+/// ("czÅowiek") is repaired on the evidence of this many words of its line.
+const MIN_DROPPED_SUPPORT: usize = 2;
+/// A repaired word costing more than this (its losses aside) is no clear
+/// improvement, however odd the word was, if it also costs more than
+/// [`MAX_REPAIRED_COST_PER_CHAR`] a character: it is only suggested.
+const MAX_REPAIRED_COST: f32 = 3.5;
+/// See [`MAX_REPAIRED_COST`]: long words of rare characters are still text.
+const MAX_REPAIRED_COST_PER_CHAR: f32 = 0.8;
+/// The confidence of a change demoted to a suggestion.
+const UNSURE: f32 = 0.45;
 /// Lines are decided in pieces of at most this many suspicious words, so
 /// that one very long line costs no more than many short ones.
 const MAX_WORDS_PER_DECISION: usize = 64;
@@ -213,6 +224,9 @@ struct Word {
     cost: f32,
     /// The script most of the word's letters are in, as it stands.
     script: Option<score::Script>,
+    /// Whether its first character outside ASCII is no letter ("×£",
+    /// "√π"): a single such sequence is as likely a symbol as mojibake.
+    symbol_led: bool,
     repairs: Rc<WordRepairs>,
 }
 
@@ -361,6 +375,7 @@ impl<'a> Repairer<'a> {
             }
             words.push(Word {
                 script: word_script,
+                symbol_led: symbol_led(word_text),
                 utf8_range: range,
                 char_range,
                 cost,
@@ -400,6 +415,7 @@ impl<'a> Repairer<'a> {
             &mut decisions,
             &mut self.chain_ids,
         );
+        demote_lone_repairs(text, &plain, &words, &mut decisions);
         decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
         self.record(&words, &decisions);
         char_index - char_start
@@ -454,6 +470,21 @@ impl<'a> Repairer<'a> {
     }
 }
 
+/// Whether the first character of `word` outside ASCII is no letter, and
+/// no letter comes before it: "×£" in "2×£49", "√π" in "4√π", but not
+/// "├д" in "Erkl├дrung".
+fn symbol_led(word: &str) -> bool {
+    let mut before = None;
+    for c in word.chars() {
+        if !c.is_ascii() {
+            let letter = |c: char| score::info(c).kind == score::Kind::Letter;
+            return !letter(c) && !before.is_some_and(letter);
+        }
+        before = Some(c);
+    }
+    false
+}
+
 /// The repairs of `word`, which is `known`, at `char_range` of a text
 /// decoded from `source`.
 fn word_repairs(
@@ -479,6 +510,71 @@ fn word_repairs(
             .repairs
             .get_or_insert_with(|| Rc::new(chain_ids.number(search::search(word, source)))),
     )
+}
+
+/// Demotes to a suggestion the repair of one damaged character that is
+/// alone in its line while other words of the line hold characters the
+/// chain's wrong decoder would have damaged too, and did not: the line was
+/// not misread as a whole, and the one sequence may be meant. It stays a
+/// change when those characters include letters its repaired letter goes
+/// with ("razÃ£o" among "consciência"); it is demoted when they do not, or
+/// when they are only punctuation and the repaired character is an
+/// uncommon one ("Mccoy – DrÃ¥ber", see [`score::is_uncommon`]).
+fn demote_lone_repairs(
+    text: &str,
+    plain: &[(Range<usize>, Range<usize>, f32)],
+    words: &[Word],
+    decisions: &mut [Decision],
+) {
+    for index in 0..decisions.len() {
+        let decision = &decisions[index];
+        if decision.confidence < 0.5 {
+            continue;
+        }
+        let word = &words[decision.word];
+        let outcome = &word.repairs.outcomes[decision.outcome];
+        let chain = decision.chain;
+        let alone = decisions
+            .iter()
+            .filter(|other| other.chain == chain && other.confidence >= 0.5)
+            .count()
+            == 1;
+        let Some(first) = chain.steps().next() else {
+            continue;
+        };
+        if outcome.non_ascii > 1 || !alone {
+            continue;
+        }
+        let mut clean = String::new();
+        for (range, _, _) in plain {
+            let decided = decisions
+                .iter()
+                .any(|other| words[other.word].utf8_range == *range);
+            if decided || *range == word.utf8_range {
+                continue;
+            }
+            clean.extend(text[range.clone()].chars().filter(|&c| {
+                !c.is_ascii() && first.encode_as.encode(c.encode_utf8(&mut [0; 4])).is_some()
+            }));
+        }
+        if clean.is_empty() {
+            continue;
+        }
+        let letters = clean
+            .chars()
+            .any(|c| score::info(c).kind == score::Kind::Letter);
+        let fits = if letters {
+            score::Alphabet::of(&clean)
+                .and(outcome.facts.alphabet)
+                .cost()
+                == 0.0
+        } else {
+            !outcome.text.chars().any(score::is_uncommon)
+        };
+        if !fits {
+            decisions[index].confidence = decisions[index].confidence.min(UNSURE);
+        }
+    }
 }
 
 /// Extends a line's repair to the words that did not look like mojibake on
@@ -533,6 +629,7 @@ fn support(
         } else if let Some(step) = lossy_step
             && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
+            && (decoded.whole > 0 || search::has_loss_marks(word) || count >= MIN_DROPPED_SUPPORT)
         {
             search::Outcome::new(decoded.text, decoded.lost, 0, false)
         } else {
@@ -547,6 +644,9 @@ fn support(
     // to almost any text: a good part of the words it changes must have
     // been repaired on their own evidence.
     let legacy = chain.last().is_some_and(|step| !step.decodes_utf8());
+    let double_byte = chain
+        .last()
+        .is_some_and(|step| !step.decodes_utf8() && !step.decode_as.is_single_byte());
     if legacy && count * 2 < candidates.len() {
         return;
     }
@@ -562,13 +662,21 @@ fn support(
         if !outcome.lost.is_empty() && lossy > count {
             continue;
         }
-        // The loss itself is no reason to leave the word as it is.
+        // The loss itself is no reason to leave the word as it is. A
+        // double-byte decode makes almost any text into characters: it must
+        // make the word clearly better ("l’égalité" is no "l捗ゞalit茅").
         let judged = outcome.cost - search::LOSS * score::small(outcome.lost.len());
-        if judged > cost + SUPPORT_SLACK {
+        let allowed = if double_byte {
+            cost - MIN_SUPPORTED_GAIN
+        } else {
+            cost + SUPPORT_SLACK
+        };
+        if judged > allowed {
             continue;
         }
         words.push(Word {
             script: score::dominant_script(&text[range.clone()]),
+            symbol_led: symbol_led(&text[range.clone()]),
             utf8_range: range.clone(),
             char_range: char_range.clone(),
             cost,

@@ -25,6 +25,9 @@ pub(crate) struct Outcome {
     pub(crate) script: Option<score::Script>,
     /// What it brings to its line.
     pub(crate) facts: score::WordFacts,
+    /// How many characters outside ASCII it has: how many damaged
+    /// characters the chain explains.
+    pub(crate) non_ascii: usize,
 }
 
 impl Outcome {
@@ -34,6 +37,7 @@ impl Outcome {
             cost: lossy_cost(&text, &lost),
             script: score::dominant_script(&text),
             facts: score::WordFacts::of(&text),
+            non_ascii: text.chars().filter(|c| !c.is_ascii()).count(),
             text,
             utf8_shape,
             from_source,
@@ -84,19 +88,32 @@ pub(crate) const LOSS: f32 = 1.0;
 /// judged as its most plausible candidate, plus what the loss itself costs:
 /// the repair is honest about it, but the text is poorer.
 pub(crate) fn lossy_cost(text: &str, lost: &[Lost]) -> f32 {
-    if lost.is_empty() {
+    // A U+FFFD decoded whole ("ï¿½" is its UTF-8 read as windows-1252) was
+    // in the text before it was damaged: the repair restores it faithfully,
+    // and it costs nothing more than punctuation would.
+    let faithful = text.contains(char::REPLACEMENT_CHARACTER);
+    if lost.is_empty() && !faithful {
         return score::word_cost(text);
     }
     let mut guessed = String::with_capacity(text.len());
     let mut done = 0;
+    let punctuation = |piece: &str, guessed: &mut String| {
+        for c in piece.chars() {
+            guessed.push(if c == char::REPLACEMENT_CHARACTER {
+                '-'
+            } else {
+                c
+            });
+        }
+    };
     for lost in lost {
-        guessed.push_str(&text[done..lost.utf8_offset]);
+        punctuation(&text[done..lost.utf8_offset], &mut guessed);
         guessed.push(placeholder(
             lost.alternatives.first().copied().unwrap_or('?'),
         ));
         done = lost.utf8_offset + char::REPLACEMENT_CHARACTER.len_utf8();
     }
-    guessed.push_str(&text[done..]);
+    punctuation(&text[done..], &mut guessed);
     score::word_cost(&guessed) + LOSS * score::small(lost.len())
 }
 
@@ -349,7 +366,10 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
         let Some(decoded) = lossy::decode(word, encode_as, lost_bytes) else {
             continue;
         };
-        if decoded.whole + decoded.recovered == 0 && decoded.lost.is_empty() {
+        // A byte that left no mark ("?" or U+FFFD) is guessed only in a word
+        // that also holds whole sequences: "STДLIN" is no "STĘLIN" with a
+        // byte dropped, and "SELKÄ" lost no letter.
+        if decoded.whole == 0 && !has_loss_marks(word) {
             continue;
         }
         if decoded.text != word {
@@ -357,6 +377,12 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
             repairs.chains.push((chain, outcome));
         }
     }
+}
+
+/// Whether `word` holds the marks decoders leave for bytes they lost: "?"
+/// or U+FFFD.
+pub(crate) fn has_loss_marks(word: &str) -> bool {
+    word.contains(['?', char::REPLACEMENT_CHARACTER])
 }
 
 /// For each encoding of [`UTF8_MISREADS`] (one bit each), whether it can

@@ -102,3 +102,59 @@ fn accepted_changes_are_applied_alone() {
     assert_eq!(only_first, "été and cafÃ©");
     assert_eq!(repair.chains()[0].1, 2);
 }
+
+// Issue 17: good text the repair damaged, each kind once.
+
+#[track_caller]
+fn assert_unchanged(text: &str) {
+    let found = repair(text);
+    assert!(found.is_empty(), "{text:?} changed: {:?}", found.changes);
+}
+
+#[test]
+fn issue_17_symbols_that_read_as_one_sequence_stay() {
+    // "×£" is windows-1252 for D7 A3, which is UTF-8 for "ף".
+    assert_unchanged("5×£35");
+    assert_unchanged("1×£1 + 1×50p + 2×20p + 1×5p + 1×2p + 3×1p");
+    // "√π" is macintosh for C3 B9, "ù".
+    assert_unchanged("(-1/2)! = √π");
+    assert_unchanged("the breakthrough finding that g† = cH₀/(4√π) gives");
+    // A trademark sign after a name: "Å™" is windows-1252 for "ř".
+    assert_unchanged("AHÅ™");
+    assert_unchanged("will be formally branded as “Intel® Core™ i7 processor.”");
+}
+
+#[test]
+fn issue_17_box_drawing_stays() {
+    assert_unchanged("├┤a┼┐a");
+    assert_unchanged("mahpastes/\n├── main.go\n│   ├── app.go");
+}
+
+#[test]
+fn issue_17_capitals_keep_their_letters() {
+    // A letter whose next byte would have been a dropped C1 control, with
+    // nothing else in the word or the line to say bytes were lost.
+    assert_unchanged("SELKÄ EDELLÄ");
+    assert_unchanged("Groskop spells 'STALIN' as 'STДLIN'.");
+    assert_unchanged("ATENÇÃO: A JORNADA DE TRABALHO");
+}
+
+#[test]
+fn issue_17_a_wrong_chain_is_not_extended_to_good_words() {
+    let text = "C’est l’égalité pour tous";
+    assert_unchanged(text);
+    // A line with real mojibake: only the damaged word changes.
+    let text = "C’est l’égalité pour tous, cafÃ© compris";
+    assert_eq!(repaired(text), "C’est l’égalité pour tous, café compris");
+}
+
+#[test]
+fn issue_17_an_ambiguous_sequence_is_only_suggested() {
+    let text = "Mccoy – DrÃ¥ber";
+    let found = repair(text);
+    assert!(found.changes.is_empty(), "{:?}", found.changes);
+    assert_eq!(found.suggestions.len(), 1);
+    assert_eq!(found.suggestions[0].replacement, "Dråber");
+    // The same sequence in a line that was misread as a whole is repaired.
+    assert_eq!(repaired("Mccoy â€“ DrÃ¥ber"), "Mccoy – Dråber");
+}
