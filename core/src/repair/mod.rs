@@ -34,6 +34,7 @@ mod chain;
 mod cjk;
 mod decide;
 mod lossy;
+mod not_text;
 mod orthography;
 mod score;
 mod search;
@@ -46,6 +47,7 @@ use std::rc::Rc;
 pub use self::chain::{Chain, EncodeAs, MAX_STEPS, Step};
 use self::decide::{LineContext, Scratch, decide};
 pub use self::lossy::{Lost, MAX_ALTERNATIVES};
+pub use self::not_text::{NotText, check_text};
 use self::search::{WordRepairs, WordSource};
 use crate::decoder::BomHandling;
 use crate::encoding::Encoding;
@@ -74,6 +76,8 @@ const SUPPORT_SLACK: f32 = 0.5;
 /// A repair is applied when it beats every other reading of its word,
 /// doing nothing included, by at least this much.
 const MIN_MARGIN: f32 = 2.5;
+/// Words longer than this are not searched.
+const MAX_WORD_BYTES: usize = 4096;
 /// A word whose only damage is bytes that vanished without a mark
 /// ("czÅowiek") is repaired on the evidence of this many words of its line.
 const MIN_DROPPED_SUPPORT: usize = 2;
@@ -123,9 +127,20 @@ pub struct Repair {
     /// Changes it found but is not sure of (another reading comes close), in
     /// text order; they overlap no change.
     pub suggestions: Vec<Change>,
+    /// Why the input was not repaired at all, when it is not text
+    /// ([`check_text`]): then there are no changes and no suggestions.
+    pub declined: Option<NotText>,
 }
 
 impl Repair {
+    /// The repair of input that is not text: nothing.
+    fn declined(reason: NotText) -> Self {
+        Self {
+            declined: Some(reason),
+            ..Self::default()
+        }
+    }
+
     /// Whether nothing needs repair.
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
@@ -199,7 +214,13 @@ pub struct Source<'a> {
 /// Each line is judged on its own: a caller may repair a long text a part of
 /// whole lines at a time (on threads of its own, say) and join the parts'
 /// changes, shifted to where each part starts, and find what one call finds.
+///
+/// Input that is not text (random or binary bytes decoded somehow) is
+/// declined at once, with the reason in [`Repair::declined`].
 pub fn repair(text: &str) -> Repair {
+    if let Err(reason) = check_text(text) {
+        return Repair::declined(reason);
+    }
     Repairer::new(text, None).run()
 }
 
@@ -207,6 +228,9 @@ pub fn repair(text: &str) -> Repair {
 /// if `text` is exactly what its encoding's decoder makes of its bytes and
 /// the encoding is a single-byte one that mojibake is undone from.
 pub fn repair_with_source(text: &str, source: Source<'_>) -> Repair {
+    if let Err(reason) = check_text(text) {
+        return Repair::declined(reason);
+    }
     let usable = source.encoding.is_single_byte()
         && source.bytes.len() == text.chars().count()
         && source
@@ -305,7 +329,7 @@ impl<'a> Repairer<'a> {
             return self.repair;
         }
         let mut char_index = 0;
-        for line in segment::lines(text) {
+        for (line, newline) in segment::lines(text) {
             // A text of names or codes repeats few words: what is known is
             // forgotten now and then rather than grow with the text.
             if self.known.len() >= MAX_KNOWN_WORDS {
@@ -317,7 +341,7 @@ impl<'a> Repairer<'a> {
             } else {
                 self.repair_line(line.clone(), char_index)
             };
-            char_index += line_chars + 1;
+            char_index += line_chars + newline;
         }
         self.repair
     }
@@ -343,7 +367,9 @@ impl<'a> Repairer<'a> {
             let char_range = char_index..char_index + word_chars;
             char_index += word_chars;
             counted = range.end;
-            if word_text.is_ascii() {
+            // A "word" of thousands of characters is no damaged word (30 MB
+            // of 0xFF read as windows-1252 is one): it is not searched.
+            if word_text.is_ascii() || word_text.len() > MAX_WORD_BYTES {
                 continue;
             }
             let known = self.known.entry(word_text).or_insert_with(|| Known {
@@ -526,31 +552,37 @@ fn demote_lone_repairs(
     words: &[Word],
     decisions: &mut [Decision],
 ) {
-    for index in 0..decisions.len() {
-        let decision = &decisions[index];
-        if decision.confidence < 0.5 {
+    let mut applied: FxHashMap<Chain, usize> = FxHashMap::default();
+    for decision in decisions
+        .iter()
+        .filter(|decision| decision.confidence >= 0.5)
+    {
+        *applied.entry(decision.chain).or_default() += 1;
+    }
+    let lone = |decision: &Decision| {
+        decision.confidence >= 0.5
+            && applied.get(&decision.chain) == Some(&1)
+            && words[decision.word].repairs.outcomes[decision.outcome].non_ascii <= 1
+    };
+    if !decisions.iter().any(lone) {
+        return;
+    }
+    let decided: rustc_hash::FxHashSet<usize> = decisions
+        .iter()
+        .map(|decision| words[decision.word].utf8_range.start)
+        .collect();
+    for decision in decisions.iter_mut() {
+        if !lone(decision) {
             continue;
         }
         let word = &words[decision.word];
         let outcome = &word.repairs.outcomes[decision.outcome];
-        let chain = decision.chain;
-        let alone = decisions
-            .iter()
-            .filter(|other| other.chain == chain && other.confidence >= 0.5)
-            .count()
-            == 1;
-        let Some(first) = chain.steps().next() else {
+        let Some(first) = decision.chain.steps().next() else {
             continue;
         };
-        if outcome.non_ascii > 1 || !alone {
-            continue;
-        }
         let mut clean = String::new();
         for (range, _, _) in plain {
-            let decided = decisions
-                .iter()
-                .any(|other| words[other.word].utf8_range == *range);
-            if decided || *range == word.utf8_range {
+            if decided.contains(&range.start) {
                 continue;
             }
             clean.extend(text[range.clone()].chars().filter(|&c| {
@@ -572,7 +604,7 @@ fn demote_lone_repairs(
             !outcome.text.chars().any(score::is_uncommon)
         };
         if !fits {
-            decisions[index].confidence = decisions[index].confidence.min(UNSURE);
+            decision.confidence = decision.confidence.min(UNSURE);
         }
     }
 }
@@ -615,12 +647,13 @@ fn support(
         [step] if step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty() => Some(step),
         _ => None,
     };
+    let decided: rustc_hash::FxHashSet<usize> = decisions
+        .iter()
+        .map(|decision| words[decision.word].utf8_range.start)
+        .collect();
     let mut candidates = Vec::new();
     for (range, char_range, cost) in plain {
-        let decided = decisions
-            .iter()
-            .any(|decision| words[decision.word].utf8_range == *range);
-        if decided {
+        if decided.contains(&range.start) {
             continue;
         }
         let word = &text[range.clone()];

@@ -158,3 +158,39 @@ fn issue_17_an_ambiguous_sequence_is_only_suggested() {
     // The same sequence in a line that was misread as a whole is repaired.
     assert_eq!(repaired("Mccoy â€“ DrÃ¥ber"), "Mccoy – Dråber");
 }
+
+#[test]
+fn issue_17_random_bytes_are_declined_as_not_text() {
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    let bytes: Vec<u8> = (0..4_000_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 32) as u8
+        })
+        .collect();
+    for encoding in [crate::WINDOWS_1250, crate::WINDOWS_1252, crate::UTF_8] {
+        let text = encoding.decode(&bytes).text;
+        let found = repair(&text);
+        assert!(found.declined.is_some(), "{encoding}");
+        assert!(found.changes.is_empty() && found.suggestions.is_empty());
+        let source = Source {
+            bytes: &bytes,
+            encoding,
+        };
+        assert!(repair_with_source(&text, source).declined.is_some());
+    }
+    assert_eq!(repair("Ã©tÃ©").declined, None);
+}
+
+#[test]
+fn issue_17_hostile_text_is_bounded() {
+    // One "word" of a million characters, and a line of words with no line
+    // feed: nothing to repair in the first, every word in the second.
+    let word = "ÿ".repeat(1_000_000);
+    assert!(repair(&word).is_empty());
+    let line = "cafÃ© ".repeat(100_000);
+    assert_eq!(repair(&line).apply(&line), "café ".repeat(100_000));
+    assert!(repair(&"\x1b".repeat(1_000_000)).is_empty());
+}
