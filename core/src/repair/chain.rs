@@ -335,6 +335,83 @@ impl Chain {
         }
         parts.join(", then ")
     }
+
+    /// The chain as a user tells chains apart ([`ChainFamily`]).
+    pub fn family(&self) -> ChainFamily {
+        let mut family = *self;
+        for step in family.steps.iter_mut().flatten() {
+            if step.encode_as == EncodeAs::Isomorphic {
+                step.encode_as = EncodeAs::Encoding(WINDOWS_1252);
+            }
+        }
+        ChainFamily { chain: family }
+    }
+
+    /// The name a user is shown for the chain: its [`ChainFamily`]'s, e.g.
+    /// "UTF-8 read as windows-1252, twice".
+    pub fn display_name(&self) -> String {
+        self.family().to_string()
+    }
+}
+
+/// Chains that mean the same to a user, shown as one. Undoing windows-1252
+/// and undoing ISO-8859-1 taken byte for code point give the same text but
+/// where the damaged text has C1 controls, which nobody sees: to a user
+/// both are "UTF-8 read as windows-1252" (the label "iso-8859-1" means
+/// windows-1252 in the Encoding Standard too). The chains themselves stay
+/// exact ([`Change::chain`](super::Change::chain)); the family is what a
+/// user interface groups and names.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ChainFamily {
+    /// The chain with every ISO-8859-1 step written as windows-1252.
+    chain: Chain,
+}
+
+impl ChainFamily {
+    /// Whether `chain` is of this family.
+    pub fn contains(&self, chain: &Chain) -> bool {
+        chain.family() == *self
+    }
+}
+
+impl fmt::Display for ChainFamily {
+    /// How the damage happened, in the order it happened, repeats folded:
+    /// "UTF-8 read as windows-1252, twice", "Shift_JIS read as
+    /// windows-1252, then UTF-8 read as windows-1252".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let steps: Vec<Step> = self.chain.steps().collect();
+        if steps.is_empty() {
+            return f.write_str("nothing");
+        }
+        let mut index = steps.len();
+        let mut first = true;
+        while index > 0 {
+            let step = steps[index - 1];
+            let repeats = steps[..index]
+                .iter()
+                .rev()
+                .take_while(|&&s| s == step)
+                .count();
+            if !first {
+                f.write_str(", then ")?;
+            }
+            first = false;
+            write!(f, "{} read as {}", step.decode_as, step.encode_as)?;
+            match repeats {
+                1 => {}
+                2 => f.write_str(", twice")?,
+                n => write!(f, ", {n} times")?,
+            }
+            index -= repeats;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for ChainFamily {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ChainFamily({self})")
+    }
 }
 
 impl fmt::Display for Chain {
@@ -450,5 +527,32 @@ mod tests {
         );
         assert!(Chain::new(&[step; 4]).is_none());
         assert_eq!(Chain::EMPTY.to_string(), "nothing");
+    }
+
+    #[test]
+    fn issue_17_windows_1252_and_iso_8859_1_are_one_family() {
+        let windows = utf8_from(WINDOWS_1252);
+        let bytes = Step {
+            encode_as: EncodeAs::Isomorphic,
+            decode_as: UTF_8,
+        };
+        let one = Chain::new(&[windows]).unwrap();
+        let other = Chain::new(&[bytes]).unwrap();
+        assert_ne!(one, other);
+        assert_eq!(one.family(), other.family());
+        assert!(one.family().contains(&other));
+        assert_eq!(other.display_name(), "UTF-8 read as windows-1252");
+        let twice = Chain::new(&[windows, bytes]).unwrap();
+        assert_eq!(twice.display_name(), "UTF-8 read as windows-1252, twice");
+        let legacy = Step {
+            encode_as: EncodeAs::Encoding(WINDOWS_1252),
+            decode_as: SHIFT_JIS,
+        };
+        let mixed = Chain::new(&[windows, legacy]).unwrap();
+        assert_eq!(
+            mixed.display_name(),
+            "Shift_JIS read as windows-1252, then UTF-8 read as windows-1252"
+        );
+        assert_ne!(mixed.family(), one.family());
     }
 }

@@ -443,6 +443,7 @@ mod tests {
                             cost: 0.0,
                             script: None,
                             symbol_led: false,
+                            nbsp: None,
                             repairs: Rc::new(WordRepairs {
                                 outcomes: vec![Outcome::new(
                                     replacement.to_owned(),
@@ -471,6 +472,7 @@ mod tests {
                                 chain: Chain::EMPTY,
                                 confidence: 1.0,
                                 lost: Vec::new(),
+                                assumptions: Vec::new(),
                             })
                             .collect::<Vec<_>>()
                             .iter(),

@@ -44,7 +44,7 @@ use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::rc::Rc;
 
-pub use self::chain::{Chain, EncodeAs, MAX_STEPS, Step};
+pub use self::chain::{Chain, ChainFamily, EncodeAs, MAX_STEPS, Step};
 use self::decide::{LineContext, Scratch, decide};
 pub use self::lossy::{Lost, MAX_ALTERNATIVES};
 pub use self::not_text::{NotText, check_text};
@@ -110,6 +110,10 @@ pub struct Change {
     /// The characters of the replacement that could not be recovered (each
     /// is U+FFFD in it), when bytes were lost on the way.
     pub lost: Vec<Lost>,
+    /// The characters of the changed span that the repair took for others
+    /// before undoing the chain (a space for the no-break space it stood
+    /// for): the change rests on a guess, and says so.
+    pub assumptions: Vec<Assumption>,
 }
 
 impl Change {
@@ -117,6 +121,42 @@ impl Change {
     pub fn is_lossy(&self) -> bool {
         !self.lost.is_empty()
     }
+
+    /// Whether the change rests on a guess ([`Change::assumptions`]).
+    pub fn is_guess(&self) -> bool {
+        !self.assumptions.is_empty()
+    }
+
+    /// The changed span of `text` as the chain undid it: with each assumed
+    /// character in place of the one found. The chain applied to it gives
+    /// the replacement (but for lost characters). `None` if the span is not
+    /// in `text`.
+    pub fn assumed_original(&self, text: &str) -> Option<String> {
+        let mut span = text.get(self.utf8_range.clone())?.to_owned();
+        for assumption in self.assumptions.iter().rev() {
+            let end = assumption.utf8_offset + assumption.found.len_utf8();
+            if span.get(assumption.utf8_offset..end).is_some() {
+                span.replace_range(
+                    assumption.utf8_offset..end,
+                    assumption.assumed.encode_utf8(&mut [0; 4]),
+                );
+            }
+        }
+        Some(span)
+    }
+}
+
+/// A character of a changed span taken for another: the guess a change
+/// rests on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assumption {
+    /// Where the character is in the changed span, as a UTF-8 offset from
+    /// its start.
+    pub utf8_offset: usize,
+    /// The character found there.
+    pub found: char,
+    /// The character it was taken for.
+    pub assumed: char,
 }
 
 /// What [`repair`] found.
@@ -162,6 +202,36 @@ impl Repair {
             .collect();
         chosen.sort_by_key(|change| change.utf8_range.start);
         apply_changes(text, chosen)
+    }
+
+    /// The chain families used by the changes ([`Chain::family`]: what a
+    /// user is shown as one chain), each with how many changes used it,
+    /// most used first.
+    pub fn families(&self) -> Vec<(ChainFamily, usize)> {
+        let mut counts: Vec<(ChainFamily, usize)> = Vec::new();
+        for change in &self.changes {
+            let family = change.chain.family();
+            match counts.iter_mut().find(|(known, _)| *known == family) {
+                Some((_, count)) => *count += 1,
+                None => counts.push((family, 1)),
+            }
+        }
+        counts.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+        counts
+    }
+
+    /// How many characters the changes could not recover: each is U+FFFD
+    /// in its replacement ([`Change::lost`]).
+    pub fn lost_count(&self) -> usize {
+        self.changes.iter().map(|change| change.lost.len()).sum()
+    }
+
+    /// How many changes rest on a guess ([`Change::is_guess`]).
+    pub fn guess_count(&self) -> usize {
+        self.changes
+            .iter()
+            .filter(|change| change.is_guess())
+            .count()
     }
 
     /// The chains used by the changes, each with how many changes used it,
@@ -251,7 +321,23 @@ struct Word {
     /// Whether its first character outside ASCII is no letter ("×£",
     /// "√π"): a single such sequence is as likely a symbol as mojibake.
     symbol_led: bool,
+    /// Where in the word a space was taken for a lost no-break space
+    /// (a UTF-8 offset from its start), if one was.
+    nbsp: Option<usize>,
     repairs: Rc<WordRepairs>,
+}
+
+impl Word {
+    fn assumptions(&self) -> Vec<Assumption> {
+        self.nbsp
+            .map(|utf8_offset| Assumption {
+                utf8_offset,
+                found: ' ',
+                assumed: '\u{A0}',
+            })
+            .into_iter()
+            .collect()
+    }
 }
 
 /// A decision about one word.
@@ -360,7 +446,21 @@ impl<'a> Repairer<'a> {
         let mut words = Vec::new();
         let mut counted = line.start;
         let mut char_index = char_start;
-        for range in segment::words(line_text, line.start) {
+        let ranges: Vec<Range<usize>> = segment::words(line_text, line.start).collect();
+        let mut next = 0;
+        while let Some(range) = ranges.get(next).cloned() {
+            next += 1;
+            if let Some((word, taken)) = self.nbsp_word(
+                &ranges[next - 1..],
+                char_index + text[counted..range.start].chars().count(),
+            ) {
+                plain.push((word.utf8_range.clone(), word.char_range.clone(), word.cost));
+                char_index = word.char_range.end;
+                counted = word.utf8_range.end;
+                next += taken - 1;
+                words.push(word);
+                continue;
+            }
             char_index += text[counted..range.start].chars().count();
             let word_text = &text[range.clone()];
             let word_chars = word_text.chars().count();
@@ -402,6 +502,7 @@ impl<'a> Repairer<'a> {
             words.push(Word {
                 script: word_script,
                 symbol_led: symbol_led(word_text),
+                nbsp: None,
                 utf8_range: range,
                 char_range,
                 cost,
@@ -409,11 +510,85 @@ impl<'a> Repairer<'a> {
             });
         }
         char_index += text[counted..line.end].chars().count();
+        let mut decisions = self.decide_words(&line, &words);
+        support(
+            text,
+            &plain,
+            &mut words,
+            &mut decisions,
+            &mut self.chain_ids,
+        );
+        demote_lone_repairs(text, &plain, &words, &mut decisions);
+        decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
+        self.record(&words, &decisions);
+        char_index - char_start
+    }
+
+    /// The word a space taken for a lost no-break space makes of the first
+    /// of `ranges` (which starts at character `char_start`), and of the
+    /// next if the space is all that separates them, with how many of
+    /// `ranges` it takes; `None` unless such a word has a chain that
+    /// decodes UTF-8 with nothing lost. "voilÃ" and a space are "voilà":
+    /// "à" is C3 A0 in UTF-8, and A0 is windows-1252's no-break space, which
+    /// some software turned into a space.
+    fn nbsp_word(&mut self, ranges: &[Range<usize>], char_start: usize) -> Option<(Word, usize)> {
+        let text = self.text;
+        let first = ranges.first()?;
+        let word_text = &text[first.clone()];
+        if text.as_bytes().get(first.end) != Some(&b' ')
+            || word_text.len() > MAX_WORD_BYTES
+            || !ends_in_a_cut_sequence(word_text)
+        {
+            return None;
+        }
+        // When the space is all that is between the word and the next, the
+        // no-break space glued them: that must read better than the two
+        // words apart, each read at its best ("신규", but not "ChàMinh" or
+        // "декларациѠправ", where a byte was lost instead).
+        let next = ranges.get(1).filter(|next| next.start == first.end + 1);
+        let (repairs, joined) = match next {
+            None => (nbsp_repairs(word_text, "")?.0, None),
+            Some(next) => {
+                let next_text = &text[next.clone()];
+                if next_text.len() > MAX_WORD_BYTES {
+                    return None;
+                }
+                let (glued, glued_cost) = nbsp_repairs(word_text, next_text)?;
+                let apart = best_reading(word_text) + best_reading(next_text);
+                if glued_cost > apart {
+                    return None;
+                }
+                (glued, Some(next))
+            }
+        };
+        let end = joined.map_or(first.end + 1, |next| next.end);
+        let cost = score::word_cost(word_text)
+            + joined.map_or(0.0, |next| score::word_cost(&text[next.clone()]));
+        let chars = text[first.start..end].chars().count();
+        Some((
+            Word {
+                utf8_range: first.start..end,
+                char_range: char_start..char_start + chars,
+                cost,
+                script: score::dominant_script(word_text),
+                symbol_led: symbol_led(word_text),
+                nbsp: Some(first.len()),
+                repairs: Rc::new(self.chain_ids.number(repairs)),
+            },
+            1 + usize::from(joined.is_some()),
+        ))
+    }
+
+    /// The decisions on a line's suspect `words`, taken in pieces of at
+    /// most [`MAX_WORDS_PER_DECISION`].
+    fn decide_words(&mut self, line: &Range<usize>, words: &[Word]) -> Vec<Decision> {
+        let text = self.text;
+        let line_text = &text[line.clone()];
         // The letters outside the suspicious words say what script the
         // line is in.
         let mut plausible = String::new();
         let mut done = line.start;
-        for word in &words {
+        for word in words {
             plausible.push_str(&text[done..word.utf8_range.start]);
             done = word.utf8_range.end;
         }
@@ -434,17 +609,7 @@ impl<'a> Repairer<'a> {
                     }),
             );
         }
-        support(
-            text,
-            &plain,
-            &mut words,
-            &mut decisions,
-            &mut self.chain_ids,
-        );
-        demote_lone_repairs(text, &plain, &words, &mut decisions);
-        decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
-        self.record(&words, &decisions);
-        char_index - char_start
+        decisions
     }
 
     /// Turns decisions into changes, merging neighbouring words repaired by
@@ -479,6 +644,12 @@ impl<'a> Repairer<'a> {
                     utf8_offset: base + lost.utf8_offset,
                     alternatives: lost.alternatives.clone(),
                 }));
+                let start = word.utf8_range.start - last.utf8_range.start;
+                last.assumptions
+                    .extend(word.assumptions().into_iter().map(|assumption| Assumption {
+                        utf8_offset: start + assumption.utf8_offset,
+                        ..assumption
+                    }));
                 last.utf8_range.end = word.utf8_range.end;
                 last.char_range.end = word.char_range.end;
                 last.confidence = last.confidence.min(decision.confidence);
@@ -491,9 +662,75 @@ impl<'a> Repairer<'a> {
                 chain: decision.chain,
                 confidence: decision.confidence,
                 lost: outcome.lost.clone(),
+                assumptions: word.assumptions(),
             });
         }
     }
+}
+
+/// The cost of the most plausible reading of `word`, repaired or not.
+fn best_reading(word: &str) -> f32 {
+    let repairs = search::search(word, None);
+    repairs
+        .chains
+        .iter()
+        .map(|&(chain, outcome)| repairs.outcomes[outcome].cost + chain.prior_cost())
+        .fold(score::word_cost(word), f32::min)
+}
+
+/// The repairs of `word` followed by a no-break space and `next` that decode
+/// UTF-8 with nothing lost, with the cost of the best; `None` if there are
+/// none.
+fn nbsp_repairs(word: &str, next: &str) -> Option<(WordRepairs, f32)> {
+    let mut assumed = String::with_capacity(word.len() + 2 + next.len());
+    assumed.push_str(word);
+    assumed.push('\u{A0}');
+    assumed.push_str(next);
+    let mut repairs = search::search(&assumed, None);
+    // Only whole UTF-8 decodes: a guess on top of a loss is too much.
+    let keep: Vec<(Chain, usize)> = repairs
+        .chains
+        .iter()
+        .copied()
+        .filter(|&(chain, outcome)| {
+            chain.last().is_some_and(Step::decodes_utf8)
+                && repairs.outcomes[outcome].lost.is_empty()
+        })
+        .collect();
+    let best = keep
+        .iter()
+        .map(|&(chain, outcome)| repairs.outcomes[outcome].cost + chain.prior_cost())
+        .min_by(f32::total_cmp)?;
+    repairs.chains = keep;
+    Some((repairs, best))
+}
+
+/// Whether `word`, read back into windows-1252 bytes, ends in a UTF-8
+/// sequence cut short by one byte or more: the next byte may have been a
+/// no-break space.
+fn ends_in_a_cut_sequence(word: &str) -> bool {
+    let mut continuations = 0;
+    for c in word.chars().rev().take(4) {
+        let Some(byte) = EncodeAs::Isomorphic
+            .encode(c.encode_utf8(&mut [0; 4]))
+            .or_else(|| EncodeAs::Encoding(crate::WINDOWS_1252).encode(c.encode_utf8(&mut [0; 4])))
+            .and_then(|bytes| bytes.first().copied())
+        else {
+            return false;
+        };
+        let needed = match byte {
+            0x80..=0xBF => {
+                continuations += 1;
+                continue;
+            }
+            0xC2..=0xDF => 1,
+            0xE0..=0xEF => 2,
+            0xF0..=0xF4 => 3,
+            _ => return false,
+        };
+        return continuations < needed;
+    }
+    false
 }
 
 /// Whether the first character of `word` outside ASCII is no letter, and
@@ -710,6 +947,7 @@ fn support(
         words.push(Word {
             script: score::dominant_script(&text[range.clone()]),
             symbol_led: symbol_led(&text[range.clone()]),
+            nbsp: None,
             utf8_range: range.clone(),
             char_range: char_range.clone(),
             cost,

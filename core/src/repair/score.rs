@@ -657,8 +657,24 @@ pub(crate) fn word_cost(word: &str) -> f32 {
         total += 0.8;
     }
     cjk.add_han_run(han, kana);
+    // A capital that leads mojibake, alone: no language has "Ã" or "Â" as
+    // a word, and "Ã" before a space is "à" whose no-break space was lost.
+    let mut chars = word.chars();
+    if let (Some(only), None) = (chars.next(), chars.next()) {
+        let info = info(only);
+        if info.kind == Kind::Letter
+            && info.upper
+            && info.script == Script::Latin
+            && info.cost >= 0.6
+        {
+            total += LONE_LEAD;
+        }
+    }
     total + cjk.best()
 }
+
+/// What a lone capital that leads mojibake costs as a word.
+const LONE_LEAD: f32 = 2.0;
 
 /// Whether `c` is outside ASCII and no common letter: a symbol, or a
 /// letter that few languages write ("å", "ř", "ĝ"), as opposed to "é",

@@ -194,3 +194,31 @@ fn issue_17_hostile_text_is_bounded() {
     assert_eq!(repair(&line).apply(&line), "café ".repeat(100_000));
     assert!(repair(&"\x1b".repeat(1_000_000)).is_empty());
 }
+
+#[test]
+fn issue_17_a_space_for_a_lost_no_break_space_is_a_guess() {
+    // "à" is C3 A0; A0 is windows-1252's no-break space, which became a
+    // plain space.
+    for (text, expected) in [
+        ("voilÃ  le travail", "voilà le travail"),
+        ("Ã  nos jours", "à nos jours"),
+        ("Ã s crianças", "às crianças"),
+        ("se dÃ©veloppe Ã  ChambÃ©ry", "se développe à Chambéry"),
+        // "신" is EC 8B A0: the space glued "ì‹" to the next word.
+        ("<option>ì‹ ê·œ</option>", "<option>신규</option>"),
+    ] {
+        let found = repair(text);
+        assert_eq!(found.apply(text), expected);
+        let guess = found
+            .changes
+            .iter()
+            .find(|change| change.is_guess())
+            .expect("a guess");
+        let assumption = &guess.assumptions[0];
+        assert_eq!((assumption.found, assumption.assumed), (' ', '\u{A0}'));
+        let original = guess.assumed_original(text).unwrap();
+        assert_eq!(guess.chain.apply(&original).unwrap(), guess.replacement);
+    }
+    // A space after a capital that ends a word is a space.
+    assert_unchanged("PÅ SKJERMEN, CAFÉ NOIR");
+}
