@@ -183,6 +183,14 @@ impl Step {
     pub fn decodes_utf8(self) -> bool {
         self.decode_as == UTF_8
     }
+
+    /// Whether this step undoes a single-byte text read as ISO-8859-1 with
+    /// its C1 controls kept: the controls are decoded as the bytes they
+    /// were (windows-1252's "”" for U+0094).
+    pub fn undoes_c1(self) -> bool {
+        self.encode_as == EncodeAs::Isomorphic
+            && (self.decode_as == WINDOWS_1252 || self.decode_as == MACINTOSH)
+    }
 }
 
 impl fmt::Display for Step {
@@ -294,7 +302,14 @@ impl Chain {
             if previous.replace(step) == Some(step) {
                 continue;
             }
-            cost += if step.decodes_utf8() {
+            cost += if step.undoes_c1() {
+                // C1 controls are almost never meant.
+                if step.decode_as == WINDOWS_1252 {
+                    0.3
+                } else {
+                    1.0
+                }
+            } else if step.decodes_utf8() {
                 match step.encode_as {
                     EncodeAs::Isomorphic => 0.3,
                     EncodeAs::Encoding(encoding) => {
@@ -340,7 +355,7 @@ impl Chain {
     pub fn family(&self) -> ChainFamily {
         let mut family = *self;
         for step in family.steps.iter_mut().flatten() {
-            if step.encode_as == EncodeAs::Isomorphic {
+            if step.encode_as == EncodeAs::Isomorphic && !step.undoes_c1() {
                 step.encode_as = EncodeAs::Encoding(WINDOWS_1252);
             }
         }

@@ -350,9 +350,10 @@ fn reading(
     // A single-byte legacy decode ("windows-1251 read as windows-1252")
     // turns any text into letters: no structure checks it. It needs several
     // words, or a line whose other words are in the script it makes.
+    // (C1 controls decoded as bytes are evidence enough.)
     let single_byte = chain
         .last()
-        .is_some_and(|step| step.decode_as.is_single_byte());
+        .is_some_and(|step| step.decode_as.is_single_byte() && !step.undoes_c1());
     if single_byte {
         let viable = outcomes.iter().flatten().count();
         for (index, word) in words.iter().enumerate() {

@@ -446,7 +446,8 @@ impl<'a> Repairer<'a> {
         let mut words = Vec::new();
         let mut counted = line.start;
         let mut char_index = char_start;
-        let ranges: Vec<Range<usize>> = segment::words(line_text, line.start).collect();
+        let mut ranges: Vec<Range<usize>> = segment::words(line_text, line.start).collect();
+        self.split_partly_repaired(&mut ranges);
         let mut next = 0;
         while let Some(range) = ranges.get(next).cloned() {
             next += 1;
@@ -518,6 +519,7 @@ impl<'a> Repairer<'a> {
             &mut decisions,
             &mut self.chain_ids,
         );
+        reread_c1(text, &mut words, &mut decisions, &mut self.chain_ids);
         demote_lone_repairs(text, &plain, &words, &mut decisions);
         decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
         self.record(&words, &decisions);
@@ -577,6 +579,95 @@ impl<'a> Repairer<'a> {
             },
             1 + usize::from(joined.is_some()),
         ))
+    }
+
+    /// Cuts words at typographic punctuation (’ “ ” « » – — …) where their
+    /// pieces read better repaired on their own than the word does: text
+    /// that earlier software repaired in part ("l’humanitÃ©", where "’" is
+    /// right and "Ã©" is not) holds correct characters that no chain of
+    /// the rest can explain. Mojibake that holds such characters as bytes
+    /// of its own ("–¾“ú‚Ì’©" is Shift_JIS) reads better whole.
+    fn split_partly_repaired(&mut self, ranges: &mut Vec<Range<usize>>) {
+        let text = self.text;
+        let mut index = 0;
+        while let Some(range) = ranges.get(index).cloned() {
+            index += 1;
+            let word = &text[range.clone()];
+            if !word.contains(is_typographic) || word.len() > MAX_WORD_BYTES {
+                continue;
+            }
+            let whole = self.known_cost(word);
+            if whole < SUSPICIOUS {
+                continue;
+            }
+            let mut pieces = Vec::new();
+            let mut start = range.start;
+            for (offset, c) in word.char_indices() {
+                if is_typographic(c) {
+                    if start < range.start + offset {
+                        pieces.push(start..range.start + offset);
+                    }
+                    start = range.start + offset + c.len_utf8();
+                }
+            }
+            if start < range.end {
+                pieces.push(start..range.end);
+            }
+            // A word that a chain decodes whole as UTF-8 is mojibake whole.
+            let (best, whole_utf8) = self.best_reading(word);
+            if whole_utf8 {
+                continue;
+            }
+            let whole_gain = whole - best;
+            let mut split_gain = 0.0;
+            for piece in &pieces {
+                let piece_text = &text[piece.clone()];
+                if !piece_text.is_ascii() {
+                    split_gain += self.known_cost(piece_text) - self.best_reading(piece_text).0;
+                }
+            }
+            if split_gain > whole_gain + MIN_SUPPORTED_GAIN {
+                let taken = pieces.len();
+                ranges.splice(index - 1..index, pieces);
+                index += taken - 1;
+            }
+        }
+    }
+
+    /// The plausibility cost of `word`, through the cache of known words.
+    fn known_cost(&mut self, word: &'a str) -> f32 {
+        self.known
+            .entry(word)
+            .or_insert_with(|| Known {
+                cost: score::word_cost(word),
+                script: score::dominant_script(word),
+                repairs: None,
+            })
+            .cost
+    }
+
+    /// The cost of the most plausible reading of `word`, repaired (with its
+    /// chain's prior, and nothing lost) or not, through the cache of known
+    /// words, and whether a chain decodes the whole word as UTF-8 (bytes
+    /// lost on the way or not).
+    fn best_reading(&mut self, word: &'a str) -> (f32, bool) {
+        let cost = self.known_cost(word);
+        let Some(known) = self.known.get_mut(word) else {
+            return (cost, false);
+        };
+        let repairs = Rc::clone(
+            known
+                .repairs
+                .get_or_insert_with(|| Rc::new(self.chain_ids.number(search::search(word, None)))),
+        );
+        let whole = |&(chain, _): &(Chain, usize)| chain.last().is_some_and(Step::decodes_utf8);
+        let best = repairs
+            .chains
+            .iter()
+            .filter(|(_, outcome)| repairs.outcomes[*outcome].lost.is_empty())
+            .map(|&(chain, outcome)| repairs.outcomes[outcome].cost + chain.prior_cost())
+            .fold(cost, f32::min);
+        (best, repairs.chains.iter().any(whole))
     }
 
     /// The decisions on a line's suspect `words`, taken in pieces of at
@@ -703,6 +794,12 @@ fn nbsp_repairs(word: &str, next: &str) -> Option<(WordRepairs, f32)> {
         .min_by(f32::total_cmp)?;
     repairs.chains = keep;
     Some((repairs, best))
+}
+
+/// Whether `c` is typographic punctuation that software repairing text in
+/// part restores first.
+fn is_typographic(c: char) -> bool {
+    matches!(c, '‘' | '’' | '“' | '”' | '«' | '»' | '–' | '—' | '…')
 }
 
 /// Whether `word`, read back into windows-1252 bytes, ends in a UTF-8
@@ -843,6 +940,59 @@ fn demote_lone_repairs(
         if !fits {
             decision.confidence = decision.confidence.min(UNSURE);
         }
+    }
+}
+
+/// One line's C1 controls come from one decoder: where a word of the line
+/// needed macintosh (windows-1252 made odd text of it: "Coatl‡n"), the
+/// words windows-1252 read plausibly ("conf’an") are read with macintosh
+/// too ("confían").
+fn reread_c1(
+    text: &str,
+    words: &mut Vec<Word>,
+    decisions: &mut [Decision],
+    chain_ids: &mut ChainIds,
+) {
+    let single_c1 = |chain: Chain| match chain.steps().collect::<Vec<_>>()[..] {
+        [step] if step.undoes_c1() => Some(step),
+        _ => None,
+    };
+    let Some(macintosh) = decisions.iter().find_map(|decision| {
+        single_c1(decision.chain).filter(|step| step.decode_as != crate::WINDOWS_1252)
+    }) else {
+        return;
+    };
+    let Some(chain) = Chain::new(&[macintosh]) else {
+        return;
+    };
+    for decision in decisions.iter_mut() {
+        let Some(step) = single_c1(decision.chain) else {
+            continue;
+        };
+        if step == macintosh {
+            continue;
+        }
+        let word = &words[decision.word];
+        let Some(reread) = chain.apply(&text[word.utf8_range.clone()]) else {
+            continue;
+        };
+        let replacement = Word {
+            repairs: Rc::new(WordRepairs {
+                outcomes: vec![search::Outcome::new(reread, Vec::new(), 0, false)],
+                chains: vec![(chain, 0)],
+                ids: vec![chain_ids.id(chain)],
+            }),
+            utf8_range: word.utf8_range.clone(),
+            char_range: word.char_range.clone(),
+            cost: word.cost,
+            script: word.script,
+            symbol_led: word.symbol_led,
+            nbsp: word.nbsp,
+        };
+        words.push(replacement);
+        decision.word = words.len() - 1;
+        decision.chain = chain;
+        decision.outcome = 0;
     }
 }
 

@@ -7,7 +7,7 @@ use mojiscope_indexes::single_byte;
 use super::chain::{Chain, EncodeAs, LEGACY_SOURCES, MAX_STEPS, Step, UTF8_MISREADS};
 use super::lossy::{self, Lost};
 use super::score;
-use crate::encoding::{Encoding, UTF_8, WINDOWS_1252};
+use crate::encoding::{Encoding, MACINTOSH, UTF_8, WINDOWS_1252};
 
 /// One text a word can be repaired to.
 #[derive(Clone, Debug)]
@@ -275,7 +275,51 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
             std::mem::swap(&mut last_bytes, &mut bytes);
         }
     }
+    // C1 controls are the bytes of windows-1252 (or macintosh) text that a
+    // decoder took for ISO-8859-1 ("modifiche\u{94}" for "modifiche”",
+    // "Coatl\u{87}n" for "Coatlán"): the text as bytes, decoded right.
+    // Sloppy windows-1252 decoders are far more common: macintosh is tried
+    // only where windows-1252 makes odd text ("Coatl‡n").
+    // C1 controls in text that is UTF-8 through and through ("Å\u{99}" is
+    // "ř") are its continuation bytes, not windows-1252's.
+    if text.chars().any(is_c1)
+        && *shape.get_or_insert_with(|| utf8_shape(text)) == 0
+        && EncodeAs::Isomorphic.encode_into(text, &mut bytes)
+    {
+        let mut windows_1252_is_odd = true;
+        for decode_as in C1_DECODERS {
+            let step = Step {
+                encode_as: EncodeAs::Isomorphic,
+                decode_as,
+            };
+            if decode_as != WINDOWS_1252 && !windows_1252_is_odd {
+                continue;
+            }
+            if step.decode_into(&bytes, &mut decoded) && decoded != text {
+                if decode_as == WINDOWS_1252 {
+                    windows_1252_is_odd = score::word_cost(&decoded) >= ODD;
+                }
+                expansions.push(Expansion {
+                    step,
+                    decoded: decoded.clone(),
+                    utf8_shape: 0,
+                    from_source: false,
+                });
+            }
+        }
+    }
     expansions
+}
+
+/// A word costing this much is odd text.
+const ODD: f32 = 2.5;
+
+/// What text whose C1 controls were bytes is decoded as, in the order tried.
+const C1_DECODERS: [&Encoding; 2] = [WINDOWS_1252, MACINTOSH];
+
+/// Whether `c` is a C1 control (U+0080 to U+009F).
+pub(crate) fn is_c1(c: char) -> bool {
+    ('\u{80}'..='\u{9F}').contains(&c)
 }
 
 /// Every chain of up to [`MAX_STEPS`] steps that applies to `word` in fatal
@@ -317,9 +361,11 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
                     continue;
                 };
                 repairs.chains.push((longer, outcome));
-                // Only a UTF-8 decode can have been damaged again before,
-                // and only a chain with room for more steps goes on.
-                if step.decode_as == UTF_8 && depth + 1 < MAX_STEPS {
+                // Only a UTF-8 decode can have been damaged again before
+                // (or text whose C1 controls were decoded right: it may be
+                // mojibake still), and only a chain with room for more
+                // steps goes on.
+                if (step.decode_as == UTF_8 || step.undoes_c1()) && depth + 1 < MAX_STEPS {
                     next.push((Some(outcome), longer));
                 }
             }

@@ -222,3 +222,30 @@ fn issue_17_a_space_for_a_lost_no_break_space_is_a_guess() {
     // A space after a capital that ends a word is a space.
     assert_unchanged("PÅ SKJERMEN, CAFÉ NOIR");
 }
+
+#[test]
+fn issue_17_c1_controls_from_sloppy_decodes_are_read_as_their_bytes() {
+    for (text, expected) in [
+        ("C’est fini\u{85} Il a dit\u{94}", "C’est fini… Il a dit”"),
+        ("It\u{92}s here", "It’s here"),
+        // macintosh text read as ISO-8859-1: "á" is 0x87, "í" 0x92.
+        ("Coatl\u{87}n conf\u{92}an en ti", "Coatlán confían en ti"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    // C1 controls that are UTF-8 continuation bytes read as ISO-8859-1.
+    assert_eq!(repaired("Å\u{99}"), "ř");
+}
+
+#[test]
+fn issue_17_partly_repaired_text_is_finished() {
+    // Earlier software repaired "’" and "“" but left the rest.
+    assert_eq!(repaired("Il y a l’humanitÃ© ici"), "Il y a l’humanité ici");
+    assert_eq!(repaired("“senza modifiche\u{94}"), "“senza modifiche”");
+    // Shift_JIS mojibake holds such characters as bytes of its own.
+    assert_eq!(repaired(";ƒeƒXƒgˆÈŠO‚È‚ç"), ";テスト以外なら");
+    assert_eq!(
+        repaired("Р’СЃС– Р»СЋРґРё, СЃРѕРІС–СЃС‚СЋ"),
+        "Всі люди, совістю"
+    );
+}
