@@ -11,6 +11,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use super::dos::DosCodePage;
 use crate::decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 use crate::encoder::{EncodeErrorMode, Encoder, EncoderResult};
 use crate::encoding::{
@@ -28,6 +29,9 @@ pub enum EncodeAs {
     /// keep 0x80 to 0x9F as the C1 controls U+0080 to U+009F, which
     /// windows-1252 (what the standard's "latin1" label means) does not.
     Isomorphic,
+    /// With a DOS code page's table, which is not in the Encoding Standard
+    /// and not in the engine ([`DosCodePage`]).
+    DosCodePage(DosCodePage),
 }
 
 impl EncodeAs {
@@ -36,6 +40,7 @@ impl EncodeAs {
         match self {
             Self::Encoding(encoding) => encoding.name(),
             Self::Isomorphic => "ISO-8859-1 (bytes as code points)",
+            Self::DosCodePage(page) => page.name(),
         }
     }
 
@@ -62,6 +67,9 @@ impl EncodeAs {
                     .map(|byte| bytes.push(byte))
                     .is_ok()
             }),
+            Self::DosCodePage(page) => text
+                .chars()
+                .all(|c| page.encode_char(c).map(|byte| bytes.push(byte)).is_some()),
         }
     }
 
@@ -74,6 +82,7 @@ impl EncodeAs {
                 text.chars().next()
             }
             Self::Isomorphic => Some(char::from(byte)),
+            Self::DosCodePage(page) => Some(page.decode_byte(byte)),
         }
     }
 
@@ -205,7 +214,7 @@ impl fmt::Display for Step {
 
 /// The wrong decoders UTF-8 is undone from, most common first. The order
 /// settles ties: when two steps give the same text, the first is reported.
-pub(crate) const UTF8_MISREADS: [EncodeAs; 11] = [
+pub(crate) const UTF8_MISREADS: [EncodeAs; 13] = [
     EncodeAs::Encoding(WINDOWS_1252),
     EncodeAs::Isomorphic,
     EncodeAs::Encoding(WINDOWS_1251),
@@ -217,6 +226,8 @@ pub(crate) const UTF8_MISREADS: [EncodeAs; 11] = [
     EncodeAs::Encoding(WINDOWS_1254),
     EncodeAs::Encoding(WINDOWS_1257),
     EncodeAs::Encoding(KOI8_U),
+    EncodeAs::DosCodePage(DosCodePage::Cp437),
+    EncodeAs::DosCodePage(DosCodePage::Cp850),
 ];
 
 /// The legacy encodings whose text is undone from windows-1252 (or
@@ -312,6 +323,7 @@ impl Chain {
             } else if step.decodes_utf8() {
                 match step.encode_as {
                     EncodeAs::Isomorphic => 0.3,
+                    EncodeAs::DosCodePage(_) => 1.0,
                     EncodeAs::Encoding(encoding) => {
                         if encoding == WINDOWS_1252 {
                             0.0

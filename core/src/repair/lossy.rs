@@ -147,6 +147,7 @@ fn units(word: &str, encode_as: EncodeAs, lost_bytes: LostBytes) -> Option<Vec<U
             c if c.is_ascii() => Unit::Byte(c as u8),
             c => match encode_as {
                 EncodeAs::Isomorphic => Unit::Byte(u8::try_from(u32::from(c)).ok()?),
+                EncodeAs::DosCodePage(page) => Unit::Byte(page.encode_char(c)?),
                 EncodeAs::Encoding(encoding) => {
                     match encoding.encode_fatal(c.encode_utf8(&mut buffer)).ok()?[..] {
                         [byte] => Unit::Byte(byte),

@@ -33,6 +33,8 @@
 mod chain;
 mod cjk;
 mod decide;
+mod dos;
+mod dos_tables;
 mod lossy;
 mod not_text;
 mod orthography;
@@ -46,6 +48,7 @@ use std::rc::Rc;
 
 pub use self::chain::{Chain, ChainFamily, EncodeAs, MAX_STEPS, Step};
 use self::decide::{LineContext, Scratch, decide};
+pub use self::dos::DosCodePage;
 pub use self::lossy::{Lost, MAX_ALTERNATIVES};
 pub use self::not_text::{NotText, check_text};
 use self::search::{WordRepairs, WordSource};

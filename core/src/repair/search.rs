@@ -482,6 +482,11 @@ fn repertoires() -> &'static Repertoires {
                         add(char::from(byte), bit);
                     }
                 }
+                EncodeAs::DosCodePage(page) => {
+                    for byte in 0x80..=0xFF_u8 {
+                        add(page.decode_byte(byte), bit);
+                    }
+                }
                 EncodeAs::Encoding(encoding) => {
                     let Some(index) = single_byte::for_encoding(encoding.name()) else {
                         continue;

@@ -249,3 +249,20 @@ fn issue_17_partly_repaired_text_is_finished() {
         "Всі люди, совістю"
     );
 }
+
+#[test]
+fn issue_17_utf8_read_as_dos_code_pages() {
+    for (text, expected, page) in [
+        ("─îe┼ítina", "Čeština", "cp437"),
+        ("Tiß║┐ng Viß╗çt", "Tiếng Việt", "cp437"),
+        ("╨┐╤Ç╨░╨▓╨╕╨╗╤î╨╜╨╛╨╡", "правильное", "cp437"),
+        ("YouÔÇÖre", "You’re", "cp850"),
+    ] {
+        let found = repair(text);
+        assert_eq!(found.apply(text), expected);
+        assert_eq!(
+            found.changes[0].chain.display_name(),
+            format!("UTF-8 read as {page}")
+        );
+    }
+}
