@@ -45,6 +45,7 @@ mod segment;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 pub use self::chain::{Chain, ChainFamily, EncodeAs, MAX_STEPS, Step};
 use self::decide::{LineContext, Scratch, decide};
@@ -397,6 +398,8 @@ struct Repairer<'a> {
     known: FxHashMap<&'a str, Known>,
     chain_ids: ChainIds,
     scratch: Scratch,
+    /// The words of the line being repaired (kept to reuse its memory).
+    ranges: Vec<Range<usize>>,
     repair: Repair,
 }
 
@@ -408,6 +411,7 @@ impl<'a> Repairer<'a> {
             known: FxHashMap::default(),
             chain_ids: ChainIds::default(),
             scratch: Scratch::default(),
+            ranges: Vec::new(),
             repair: Repair::default(),
         }
     }
@@ -449,7 +453,9 @@ impl<'a> Repairer<'a> {
         let mut words = Vec::new();
         let mut counted = line.start;
         let mut char_index = char_start;
-        let mut ranges: Vec<Range<usize>> = segment::words(line_text, line.start).collect();
+        let mut ranges = std::mem::take(&mut self.ranges);
+        ranges.clear();
+        ranges.extend(segment::words(line_text, line.start));
         self.split_partly_repaired(&mut ranges);
         let mut next = 0;
         while let Some(range) = ranges.get(next).cloned() {
@@ -513,6 +519,7 @@ impl<'a> Repairer<'a> {
                 repairs,
             });
         }
+        self.ranges = ranges;
         char_index += text[counted..line.end].chars().count();
         let mut decisions = self.decide_words(&line, &words);
         support(
@@ -540,10 +547,14 @@ impl<'a> Repairer<'a> {
         let text = self.text;
         let first = ranges.first()?;
         let word_text = &text[first.clone()];
-        if text.as_bytes().get(first.end) != Some(&b' ')
-            || word_text.len() > MAX_WORD_BYTES
-            || !ends_in_a_cut_sequence(word_text)
-        {
+        if text.as_bytes().get(first.end) != Some(&b' ') || word_text.len() > MAX_WORD_BYTES {
+            return None;
+        }
+        let after = ranges
+            .get(1)
+            .filter(|next| next.start == first.end + 1)
+            .map_or("", |next| &text[next.clone()]);
+        if !ends_in_a_cut_sequence(word_text, after) {
             return None;
         }
         // When the space is all that is between the word and the next, the
@@ -805,17 +816,36 @@ fn is_typographic(c: char) -> bool {
     matches!(c, '‘' | '’' | '“' | '”' | '«' | '»' | '–' | '—' | '…')
 }
 
+/// The byte `c` was in windows-1252 (or ISO-8859-1, for C1 controls), if
+/// it was one.
+fn misread_byte(c: char) -> Option<u8> {
+    static HIGH: OnceLock<[Option<char>; 32]> = OnceLock::new();
+    if let Ok(byte) = u8::try_from(u32::from(c)) {
+        return Some(byte);
+    }
+    // Only windows-1252's 0x80 to 0x9F are above U+00FF, and all of them
+    // are in these ranges.
+    if !matches!(u32::from(c), 0x152..=0x192 | 0x2C6 | 0x2DC | 0x2013..=0x2122) {
+        return None;
+    }
+    let high = HIGH.get_or_init(|| {
+        std::array::from_fn(|offset| {
+            EncodeAs::Encoding(crate::WINDOWS_1252).decode_byte(0x80 + offset as u8)
+        })
+    });
+    high.iter()
+        .position(|&known| known == Some(c))
+        .map(|offset| 0x80 + offset as u8)
+}
+
 /// Whether `word`, read back into windows-1252 bytes, ends in a UTF-8
-/// sequence cut short by one byte or more: the next byte may have been a
-/// no-break space.
-fn ends_in_a_cut_sequence(word: &str) -> bool {
+/// sequence cut short by one byte or more, which a no-break space (and
+/// then the first characters of `next`, the word after the space) would
+/// complete: the space may have been a no-break space.
+fn ends_in_a_cut_sequence(word: &str, next: &str) -> bool {
     let mut continuations = 0;
     for c in word.chars().rev().take(4) {
-        let Some(byte) = EncodeAs::Isomorphic
-            .encode(c.encode_utf8(&mut [0; 4]))
-            .or_else(|| EncodeAs::Encoding(crate::WINDOWS_1252).encode(c.encode_utf8(&mut [0; 4])))
-            .and_then(|bytes| bytes.first().copied())
-        else {
+        let Some(byte) = misread_byte(c) else {
             return false;
         };
         let needed = match byte {
@@ -828,7 +858,18 @@ fn ends_in_a_cut_sequence(word: &str) -> bool {
             0xF0..=0xF4 => 3,
             _ => return false,
         };
-        return continuations < needed;
+        if continuations >= needed {
+            return false;
+        }
+        // The no-break space is one continuation byte; the next word must
+        // begin with the others.
+        let rest = needed - continuations - 1;
+        return next
+            .chars()
+            .take(rest)
+            .filter(|&c| misread_byte(c).is_some_and(|byte| (0x80..=0xBF).contains(&byte)))
+            .count()
+            == rest;
     }
     false
 }
@@ -889,17 +930,24 @@ fn demote_lone_repairs(
     words: &[Word],
     decisions: &mut [Decision],
 ) {
-    let mut applied: FxHashMap<Chain, usize> = FxHashMap::default();
+    // How many changes each chain made (a line uses few chains).
+    let mut applied: Vec<(Chain, usize)> = Vec::new();
     for decision in decisions
         .iter()
         .filter(|decision| decision.confidence >= 0.5)
     {
-        *applied.entry(decision.chain).or_default() += 1;
+        match applied
+            .iter_mut()
+            .find(|(chain, _)| *chain == decision.chain)
+        {
+            Some((_, count)) => *count += 1,
+            None => applied.push((decision.chain, 1)),
+        }
     }
     let lone = |decision: &Decision| {
         decision.confidence >= 0.5
-            && applied.get(&decision.chain) == Some(&1)
             && words[decision.word].repairs.outcomes[decision.outcome].non_ascii <= 1
+            && applied.contains(&(decision.chain, 1))
     };
     if !decisions.iter().any(lone) {
         return;
