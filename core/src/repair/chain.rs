@@ -179,13 +179,22 @@ impl Step {
     /// [`Step::decode`] into `text`, replacing what it held; false if the
     /// bytes do not decode (what `text` then holds means nothing). A search
     /// decodes many bytes that do not: they cost no allocation this way.
+    ///
+    /// A UTF-8 decode also joins surrogate pairs that were encoded one
+    /// surrogate at a time (CESU-8, Java's "modified UTF-8": ED A0 BD ED
+    /// B8 8D for U+1F60D), which the standard's decoder rejects: emoji
+    /// stored that way and then misread are common mojibake.
     pub(crate) fn decode_into(self, bytes: &[u8], text: &mut String) -> bool {
         text.clear();
         let mut decoder = Decoder::new(self.decode_as, DecodeErrorMode::Fatal, BomHandling::None);
-        matches!(
+        let decoded = matches!(
             decoder.decode(bytes, true, text).0,
             DecoderResult::InputEmpty
-        )
+        );
+        if decoded || self.decode_as != UTF_8 || !bytes.contains(&0xED) {
+            return decoded;
+        }
+        decode_cesu8_into(bytes, text)
     }
 
     /// Whether this step undoes "UTF-8 read as something else".
@@ -200,6 +209,52 @@ impl Step {
         self.encode_as == EncodeAs::Isomorphic
             && (self.decode_as == WINDOWS_1252 || self.decode_as == MACINTOSH)
     }
+}
+
+/// Decodes UTF-8 in which supplementary characters may be surrogate pairs
+/// encoded one surrogate at a time (CESU-8); false if the bytes are neither.
+/// A lone surrogate, or a surrogate pair of a real supplementary
+/// character's bytes, does not decode.
+fn decode_cesu8_into(bytes: &[u8], text: &mut String) -> bool {
+    text.clear();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match rest {
+            [
+                0xED,
+                high @ 0xA0..=0xAF,
+                b2,
+                0xED,
+                low @ 0xB0..=0xBF,
+                b5,
+                tail @ ..,
+            ] if (0x80..=0xBF).contains(b2) && (0x80..=0xBF).contains(b5) => {
+                let high = 0xD800 | (u32::from(high & 0x0F) << 6) | u32::from(b2 & 0x3F);
+                let low = 0xDC00 | (u32::from(low & 0x0F) << 6) | u32::from(b5 & 0x3F);
+                let scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                let Some(c) = char::from_u32(scalar) else {
+                    return false;
+                };
+                text.push(c);
+                rest = tail;
+            }
+            _ => {
+                // The valid UTF-8 up to the next ED byte that starts a pair.
+                let next = rest
+                    .iter()
+                    .skip(1)
+                    .position(|&byte| byte == 0xED)
+                    .map_or(rest.len(), |offset| offset + 1);
+                let (valid, tail) = rest.split_at(next);
+                match std::str::from_utf8(valid) {
+                    Ok(valid) => text.push_str(valid),
+                    Err(_) => return false,
+                }
+                rest = tail;
+            }
+        }
+    }
+    true
 }
 
 impl fmt::Display for Step {

@@ -323,7 +323,9 @@ fn reading(
             }
             gain
         });
-        let viable = gain >= MIN_SUPPORTED_GAIN && gain >= MIN_GAIN_SHARE * word.cost;
+        let unfinished = found.is_some_and(|outcome| word.repairs.outcomes[outcome].unfinished);
+        let viable =
+            gain >= MIN_SUPPORTED_GAIN && gain >= MIN_GAIN_SHARE * word.cost && !unfinished;
         if !viable {
             outcomes[index] = None;
         }

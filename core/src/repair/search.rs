@@ -28,6 +28,10 @@ pub(crate) struct Outcome {
     /// How many characters outside ASCII it has: how many damaged
     /// characters the chain explains.
     pub(crate) non_ascii: usize,
+    /// Whether a further step makes it much more plausible: it is mojibake
+    /// still ("â€œ" on the way from "Ã¢â‚¬Å“" to "“"), and the chain that
+    /// stops at it is not the one that damaged the word.
+    pub(crate) unfinished: bool,
 }
 
 impl Outcome {
@@ -38,6 +42,7 @@ impl Outcome {
             script: score::dominant_script(&text),
             facts: score::WordFacts::of(&text),
             non_ascii: text.chars().filter(|c| !c.is_ascii()).count(),
+            unfinished: false,
             text,
             utf8_shape,
             from_source,
@@ -372,9 +377,21 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
         }
         frontier = next;
     }
+    for (outcome, steps) in &expanded {
+        let further = steps
+            .iter()
+            .map(|&(_, next)| repairs.outcomes[next].cost)
+            .fold(f32::INFINITY, f32::min);
+        if further + UNFINISHED_GAIN < repairs.outcomes[*outcome].cost {
+            repairs.outcomes[*outcome].unfinished = true;
+        }
+    }
     add_lossy(word, &mut repairs);
     repairs
 }
+
+/// An outcome a further step makes this much more plausible is unfinished.
+const UNFINISHED_GAIN: f32 = 2.5;
 
 /// The outcome of `expansion` in `repairs`, added if it is new.
 fn add_expansion(repairs: &mut WordRepairs, expansion: Expansion) -> usize {

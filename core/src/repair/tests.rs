@@ -266,3 +266,24 @@ fn issue_17_utf8_read_as_dos_code_pages() {
         );
     }
 }
+
+#[test]
+fn issue_17_emoji_as_surrogate_pairs_read_as_windows_1252() {
+    // CESU-8 ("modified UTF-8") writes U+1F60D as the surrogates D83D and
+    // DE0D, each in three bytes: ED A0 BD ED B8 8D.
+    assert_eq!(repaired("I love it í\u{a0}½í¸\u{8d}"), "I love it 😍");
+    assert_eq!(repaired("í\u{a0}¾í´”"), "🤔");
+    // A lone surrogate is no character.
+    assert_unchanged("í\u{a0}½ alone");
+}
+
+#[test]
+fn issue_17_mojibake_of_mojibake_mixed_with_single() {
+    let text = "Itâ€™s the cafÃ©â€™s Ã¢â‚¬Å“bestÃ¢â‚¬Â\u{9d} one";
+    assert_eq!(repaired(text), "It’s the café’s “best” one");
+    // windows-1252 then windows-1251 ("£" as "Г‚ВЈ"): too few characters to
+    // be sure of; left alone, and reported.
+    let found = repair("The deal cost Г‚ВЈ5.8bn last year");
+    assert!(found.changes.is_empty());
+    assert_eq!(found.suggestions.len(), 1);
+}
