@@ -357,6 +357,26 @@ fn reading(
         .last()
         .is_some_and(|step| step.decode_as.is_single_byte() && !step.undoes_c1());
     if single_byte {
+        // Latin letters turned into other Latin letters everywhere
+        // ("mätesdì" into "mätesdě") say nothing: some repaired word must
+        // have held a symbol ("Niewêg³owski"). (Latin letters turned into
+        // Cyrillic ones, word after word, do.)
+        let symbols = words
+            .iter()
+            .zip(outcomes.iter())
+            .any(|(word, outcome)| outcome.is_some() && !word.letters_only);
+        // Nor do words of one letter ("Ù À È" into "Щ А И"): those of a
+        // repaired line are repaired with it (`support`).
+        for (index, word) in words.iter().enumerate() {
+            let outcome = outcomes[index].map(|outcome| &word.repairs.outcomes[outcome]);
+            let one_letter = outcome.is_some_and(|outcome| outcome.text.chars().count() <= 1)
+                && word.char_range.len() <= 1;
+            let same_script = outcome.is_some_and(|outcome| outcome.script == word.script);
+            if one_letter || (!symbols && same_script) {
+                outcomes[index] = None;
+                gains[index] = 0.0;
+            }
+        }
         let viable = outcomes.iter().flatten().count();
         for (index, word) in words.iter().enumerate() {
             let Some(outcome) = outcomes[index] else {
@@ -446,6 +466,7 @@ mod tests {
                             cost: 0.0,
                             script: None,
                             symbol_led: false,
+                            letters_only: false,
                             nbsp: None,
                             repairs: Rc::new(WordRepairs {
                                 outcomes: vec![Outcome::new(

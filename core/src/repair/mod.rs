@@ -325,6 +325,10 @@ struct Word {
     /// Whether its first character outside ASCII is no letter ("×£",
     /// "√π"): a single such sequence is as likely a symbol as mojibake.
     symbol_led: bool,
+    /// Whether its characters outside ASCII are all letters ("mätesdì"):
+    /// a single-byte legacy decode of such words alone turns letters into
+    /// other letters, which is no evidence of damage.
+    letters_only: bool,
     /// Where in the word a space was taken for a lost no-break space
     /// (a UTF-8 offset from its start), if one was.
     nbsp: Option<usize>,
@@ -512,6 +516,7 @@ impl<'a> Repairer<'a> {
             words.push(Word {
                 script: word_script,
                 symbol_led: symbol_led(word_text),
+                letters_only: letters_only(word_text),
                 nbsp: None,
                 utf8_range: range,
                 char_range,
@@ -588,6 +593,7 @@ impl<'a> Repairer<'a> {
                 cost,
                 script: score::dominant_script(word_text),
                 symbol_led: symbol_led(word_text),
+                letters_only: letters_only(word_text),
                 nbsp: Some(first.len()),
                 repairs: Rc::new(self.chain_ids.number(repairs)),
             },
@@ -874,6 +880,13 @@ fn ends_in_a_cut_sequence(word: &str, next: &str) -> bool {
     false
 }
 
+/// Whether the characters of `word` outside ASCII are all letters.
+fn letters_only(word: &str) -> bool {
+    word.chars()
+        .filter(|c| !c.is_ascii())
+        .all(|c| score::info(c).kind == score::Kind::Letter)
+}
+
 /// Whether the first character of `word` outside ASCII is no letter, and
 /// no letter comes before it: "×£" in "2×£49", "√π" in "4√π", but not
 /// "├д" in "Erkl├дrung".
@@ -1038,6 +1051,7 @@ fn reread_c1(
             cost: word.cost,
             script: word.script,
             symbol_led: word.symbol_led,
+            letters_only: word.letters_only,
             nbsp: word.nbsp,
         };
         words.push(replacement);
@@ -1148,6 +1162,7 @@ fn support(
         words.push(Word {
             script: score::dominant_script(&text[range.clone()]),
             symbol_led: symbol_led(&text[range.clone()]),
+            letters_only: letters_only(&text[range.clone()]),
             nbsp: None,
             utf8_range: range.clone(),
             char_range: char_range.clone(),

@@ -9,6 +9,7 @@
 #![expect(clippy::cast_precision_loss, reason = "case counts become percentages")]
 
 mod generate;
+mod negatives;
 mod real;
 
 use std::collections::BTreeMap;
