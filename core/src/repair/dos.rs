@@ -40,8 +40,8 @@ impl DosCodePage {
         }
     }
 
-    /// The character `byte` stands for.
-    pub(crate) fn decode_byte(self, byte: u8) -> char {
+    /// The character `byte` stands for (every byte stands for one).
+    pub fn decode_byte(self, byte: u8) -> char {
         match byte.checked_sub(0x80) {
             None => char::from(byte),
             Some(high) => self.high()[usize::from(high)],

@@ -136,6 +136,79 @@ pub(crate) fn decode(
     Some(result)
 }
 
+/// The most U+FFFD a word may hold for [`decode_double_byte`]: each has five
+/// candidates, and every combination is decoded.
+const MAX_DOUBLE_BYTE_LOSSES: usize = 3;
+
+/// Undoes "`decode_as` text read as windows-1252" in `word`, where the
+/// reader wrote U+FFFD for the bytes windows-1252 leaves undefined (0x81,
+/// 0x8D, 0x8F, 0x90, 0x9D: lead and trail bytes of Shift_JIS, GBK, Big5
+/// and EUC-KR alike). Each U+FFFD is tried as each of them: the characters
+/// every reading agrees on are kept, the others become U+FFFD with the
+/// candidates. `None` if the word holds no U+FFFD (or too many), or no
+/// reading decodes.
+pub(crate) fn decode_double_byte(
+    word: &str,
+    decode_as: &'static crate::Encoding,
+) -> Option<LossyDecode> {
+    let encode_as = EncodeAs::Encoding(crate::WINDOWS_1252);
+    let lost_bytes: Vec<u8> = encode_as.lost_bytes().iter().collect();
+    let units = units(word, encode_as, encode_as.lost_bytes())?;
+    let gaps: Vec<usize> = units
+        .iter()
+        .enumerate()
+        .filter(|(_, unit)| **unit == Unit::Lost)
+        .map(|(index, _)| index)
+        .collect();
+    if gaps.is_empty() || gaps.len() > MAX_DOUBLE_BYTE_LOSSES {
+        return None;
+    }
+    let mut readings: Vec<Vec<char>> = Vec::new();
+    let combinations = lost_bytes.len().pow(gaps.len() as u32);
+    let mut bytes = Vec::with_capacity(units.len());
+    for mut choice in 0..combinations {
+        bytes.clear();
+        for unit in &units {
+            bytes.push(match *unit {
+                Unit::Byte(byte) => byte,
+                Unit::Question => b'?',
+                Unit::Lost => {
+                    let byte = lost_bytes[choice % lost_bytes.len()];
+                    choice /= lost_bytes.len();
+                    byte
+                }
+            });
+        }
+        if let Ok((text, _)) = decode_as.decode_fatal(&bytes, BomHandling::None) {
+            readings.push(text.chars().collect());
+        }
+    }
+    // The readings that split the bytes into characters as the first does.
+    let first = readings.first()?.clone();
+    readings.retain(|reading| reading.len() == first.len());
+    let mut result = LossyDecode::default();
+    for (index, &c) in first.iter().enumerate() {
+        let mut candidates: Vec<char> = Vec::new();
+        for reading in &readings {
+            if !candidates.contains(&reading[index]) {
+                candidates.push(reading[index]);
+            }
+        }
+        if candidates.len() == 1 {
+            result.text.push(c);
+            result.whole += usize::from(!c.is_ascii());
+        } else {
+            candidates.truncate(MAX_ALTERNATIVES);
+            result.lost.push(Lost {
+                utf8_offset: result.text.len(),
+                alternatives: candidates,
+            });
+            result.text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    Some(result)
+}
+
 /// The bytes `word` encodes back to, with U+FFFD and "?" kept as such.
 fn units(word: &str, encode_as: EncodeAs, lost_bytes: LostBytes) -> Option<Vec<Unit>> {
     let mut buffer = [0; 4];

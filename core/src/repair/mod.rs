@@ -634,7 +634,7 @@ impl<'a> Repairer<'a> {
                 pieces.push(start..range.end);
             }
             // A word that a chain decodes whole as UTF-8 is mojibake whole.
-            let (best, whole_utf8) = self.best_reading(word);
+            let (best, whole_utf8) = self.best_reading(word, true);
             if whole_utf8 {
                 continue;
             }
@@ -643,7 +643,8 @@ impl<'a> Repairer<'a> {
             for piece in &pieces {
                 let piece_text = &text[piece.clone()];
                 if !piece_text.is_ascii() {
-                    split_gain += self.known_cost(piece_text) - self.best_reading(piece_text).0;
+                    split_gain +=
+                        self.known_cost(piece_text) - self.best_reading(piece_text, false).0;
                 }
             }
             if split_gain > whole_gain + MIN_SUPPORTED_GAIN {
@@ -667,10 +668,10 @@ impl<'a> Repairer<'a> {
     }
 
     /// The cost of the most plausible reading of `word`, repaired (with its
-    /// chain's prior, and nothing lost) or not, through the cache of known
-    /// words, and whether a chain decodes the whole word as UTF-8 (bytes
+    /// chain's prior, and nothing lost unless `lossy`) or not, through the
+    /// cache of known words, and whether a chain decodes the whole word as UTF-8 (bytes
     /// lost on the way or not).
-    fn best_reading(&mut self, word: &'a str) -> (f32, bool) {
+    fn best_reading(&mut self, word: &'a str, lossy: bool) -> (f32, bool) {
         let cost = self.known_cost(word);
         let Some(known) = self.known.get_mut(word) else {
             return (cost, false);
@@ -684,7 +685,7 @@ impl<'a> Repairer<'a> {
         let best = repairs
             .chains
             .iter()
-            .filter(|(_, outcome)| repairs.outcomes[*outcome].lost.is_empty())
+            .filter(|(_, outcome)| lossy || repairs.outcomes[*outcome].lost.is_empty())
             .map(|&(chain, outcome)| repairs.outcomes[outcome].cost + chain.prior_cost())
             .fold(cost, f32::min);
         (best, repairs.chains.iter().any(whole))

@@ -7,7 +7,7 @@ use mojiscope_indexes::single_byte;
 use super::chain::{Chain, EncodeAs, LEGACY_SOURCES, MAX_STEPS, Step, UTF8_MISREADS};
 use super::lossy::{self, Lost};
 use super::score;
-use crate::encoding::{Encoding, MACINTOSH, UTF_8, WINDOWS_1252};
+use crate::encoding::{BIG5, EUC_KR, Encoding, GBK, MACINTOSH, SHIFT_JIS, UTF_8, WINDOWS_1252};
 
 /// One text a word can be repaired to.
 #[derive(Clone, Debug)]
@@ -438,6 +438,26 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
         if decoded.text != word {
             let outcome = repairs.outcome(decoded.text, decoded.lost, 0, false);
             repairs.chains.push((chain, outcome));
+        }
+    }
+    // Double-byte text read as windows-1252 by a reader that wrote U+FFFD
+    // for the bytes windows-1252 leaves undefined.
+    if word.contains(char::REPLACEMENT_CHARACTER) {
+        for decode_as in [SHIFT_JIS, GBK, BIG5, EUC_KR] {
+            let step = Step {
+                encode_as: EncodeAs::Encoding(WINDOWS_1252),
+                decode_as,
+            };
+            let Some(chain) = Chain::new(&[step]) else {
+                continue;
+            };
+            if let Some(decoded) = lossy::decode_double_byte(word, decode_as)
+                && decoded.whole > 0
+                && decoded.text != word
+            {
+                let outcome = repairs.outcome(decoded.text, decoded.lost, 0, false);
+                repairs.chains.push((chain, outcome));
+            }
         }
     }
 }

@@ -287,3 +287,27 @@ fn issue_17_mojibake_of_mojibake_mixed_with_single() {
     assert!(found.changes.is_empty());
     assert_eq!(found.suggestions.len(), 1);
 }
+
+#[test]
+fn issue_17_replacement_characters_inside_mojibake() {
+    // Shift_JIS read as windows-1252 by a reader that wrote U+FFFD for
+    // 0x8F, the lead byte of "章": the rest comes back, the lost character
+    // stays U+FFFD, with its candidates, and is counted.
+    let text = "ƒeƒXƒg—p•¶\u{FFFD}Í‚Å‚·";
+    let found = repair(text);
+    assert_eq!(found.apply(text), "テスト用文\u{FFFD}です");
+    assert_eq!(found.lost_count(), 1);
+    let lost = &found.changes[0].lost[0];
+    assert!(lost.alternatives.contains(&'章'), "{lost:?}");
+    // Cyrillic UTF-8 whose 0x9D ("Н" is D0 9D) became U+FFFD.
+    let text = "Ð\u{FFFD}ÐµÑ‚ Ð¿Ñ€Ð¾Ð±Ð»ÐµÐ¼";
+    let found = repair(text);
+    assert_eq!(found.apply(text), "\u{FFFD}ет проблем");
+    assert_eq!(found.lost_count(), 1);
+    assert!(found.changes[0].lost[0].alternatives.contains(&'Н'));
+    // A U+FFFD that was itself misread.
+    assert_eq!(
+        repaired("(marked with ï¿½{TBDï¿½)"),
+        "(marked with \u{FFFD}{TBD\u{FFFD})"
+    );
+}
