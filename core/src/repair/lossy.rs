@@ -28,6 +28,10 @@ pub struct Lost {
 /// The most alternatives kept for one lost character.
 pub const MAX_ALTERNATIVES: usize = 16;
 
+/// The most characters one word may lose in a lossy decode (a bound on the
+/// work one word takes).
+const MAX_LOST_PER_WORD: usize = 256;
+
 /// One unit of the bytes a damaged text encodes back to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Unit {
@@ -116,13 +120,15 @@ pub(crate) fn decode(
                 }
             }
             _ => {
+                // A word that needs this many guesses is no mojibake worth
+                // guessing at, and guessing takes time (each candidate is
+                // judged).
+                if result.lost.len() >= MAX_LOST_PER_WORD {
+                    return None;
+                }
                 let mut alternatives = candidates;
-                alternatives.sort_by(|a, b| {
-                    score::info(*a)
-                        .cost
-                        .total_cmp(&score::info(*b).cost)
-                        .then(a.cmp(b))
-                });
+                // Costs are not negative: their bits order as they do.
+                alternatives.sort_by_cached_key(|&c| (score::info(c).cost.to_bits(), c));
                 alternatives.truncate(MAX_ALTERNATIVES);
                 result.lost.push(Lost {
                     utf8_offset: result.text.len(),
@@ -339,5 +345,20 @@ mod tests {
         assert_eq!(decode("StraÃe", encode_as, LostBytes::default()), None);
         // A stray continuation byte never is.
         assert_eq!(decode("©", encode_as, encode_as.lost_bytes()), None);
+    }
+
+    #[test]
+    fn a_word_of_guesses_is_judged_quickly() {
+        // Found by fuzzing: 115 "ó" (0xF3, a lead of four bytes) read through
+        // windows-1250, which loses five bytes: each lead has 125
+        // candidates, which were judged again at every comparison of a sort.
+        let encode_as = EncodeAs::Encoding(crate::WINDOWS_1250);
+        let word = "ó".repeat(115);
+        let decoded = decode(&word, encode_as, encode_as.lost_bytes()).unwrap();
+        assert_eq!(decoded.lost.len(), 115);
+        let word = "ó".repeat(MAX_LOST_PER_WORD + 1);
+        assert_eq!(decode(&word, encode_as, encode_as.lost_bytes()), None);
+        let text = format!("\0\0{word}\0»© c·++++++@Gand ");
+        assert!(crate::repair::repair(&text).is_empty());
     }
 }
