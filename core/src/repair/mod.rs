@@ -178,7 +178,7 @@ pub struct Repair {
 
 impl Repair {
     /// The repair of input that is not text: nothing.
-    fn declined(reason: NotText) -> Self {
+    fn not_text(reason: NotText) -> Self {
         Self {
             declined: Some(reason),
             ..Self::default()
@@ -293,7 +293,7 @@ pub struct Source<'a> {
 /// declined at once, with the reason in [`Repair::declined`].
 pub fn repair(text: &str) -> Repair {
     if let Err(reason) = check_text(text) {
-        return Repair::declined(reason);
+        return Repair::not_text(reason);
     }
     Repairer::new(text, None).run()
 }
@@ -303,7 +303,7 @@ pub fn repair(text: &str) -> Repair {
 /// the encoding is a single-byte one that mojibake is undone from.
 pub fn repair_with_source(text: &str, source: Source<'_>) -> Repair {
     if let Err(reason) = check_text(text) {
-        return Repair::declined(reason);
+        return Repair::not_text(reason);
     }
     let usable = source.encoding.is_single_byte()
         && source.bytes.len() == text.chars().count()
