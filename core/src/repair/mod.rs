@@ -365,8 +365,27 @@ const MAX_KNOWN_WORDS: usize = 1 << 13;
 struct Known {
     cost: f32,
     script: Option<score::Script>,
+    /// See [`Word::symbol_led`] and [`Word::letters_only`].
+    symbol_led: bool,
+    letters_only: bool,
+    /// Its best readings, once asked for (see [`Repairer::best_reading`]):
+    /// with lossy ones, and without.
+    best: [Option<(f32, bool)>; 2],
     /// Its repairs, once it was suspect somewhere.
     repairs: Option<Rc<WordRepairs>>,
+}
+
+impl Known {
+    fn of(word: &str) -> Self {
+        Self {
+            cost: score::word_cost(word),
+            script: score::dominant_script(word),
+            symbol_led: symbol_led(word),
+            letters_only: letters_only(word),
+            best: [None; 2],
+            repairs: None,
+        }
+    }
 }
 
 /// Small numbers for the chains a repair meets, so that a line's readings
@@ -486,12 +505,12 @@ impl<'a> Repairer<'a> {
             if word_text.is_ascii() || word_text.len() > MAX_WORD_BYTES {
                 continue;
             }
-            let known = self.known.entry(word_text).or_insert_with(|| Known {
-                cost: score::word_cost(word_text),
-                script: score::dominant_script(word_text),
-                repairs: None,
-            });
+            let known = self
+                .known
+                .entry(word_text)
+                .or_insert_with(|| Known::of(word_text));
             let (mut cost, word_script) = (known.cost, known.script);
+            let (word_symbol_led, word_letters_only) = (known.symbol_led, known.letters_only);
             if cost < SUSPICIOUS && cost + CONTEXT_MISMATCH >= SUSPICIOUS {
                 let line_script =
                     *line_script.get_or_insert_with(|| score::dominant_script(line_text));
@@ -515,8 +534,8 @@ impl<'a> Repairer<'a> {
             }
             words.push(Word {
                 script: word_script,
-                symbol_led: symbol_led(word_text),
-                letters_only: letters_only(word_text),
+                symbol_led: word_symbol_led,
+                letters_only: word_letters_only,
                 nbsp: None,
                 utf8_range: range,
                 char_range,
@@ -613,7 +632,13 @@ impl<'a> Repairer<'a> {
         while let Some(range) = ranges.get(index).cloned() {
             index += 1;
             let word = &text[range.clone()];
-            if !word.contains(is_typographic) || word.len() > MAX_WORD_BYTES {
+            // Typographic punctuation is U+00AB, U+00BB or U+2013 to U+2026:
+            // its UTF-8 starts with C2 or E2.
+            let bytes = word.as_bytes();
+            if !(bytes.contains(&0xE2) || bytes.contains(&0xC2))
+                || !word.contains(is_typographic)
+                || word.len() > MAX_WORD_BYTES
+            {
                 continue;
             }
             let whole = self.known_cost(word);
@@ -659,11 +684,7 @@ impl<'a> Repairer<'a> {
     fn known_cost(&mut self, word: &'a str) -> f32 {
         self.known
             .entry(word)
-            .or_insert_with(|| Known {
-                cost: score::word_cost(word),
-                script: score::dominant_script(word),
-                repairs: None,
-            })
+            .or_insert_with(|| Known::of(word))
             .cost
     }
 
@@ -676,6 +697,9 @@ impl<'a> Repairer<'a> {
         let Some(known) = self.known.get_mut(word) else {
             return (cost, false);
         };
+        if let Some(best) = known.best[usize::from(lossy)] {
+            return best;
+        }
         let repairs = Rc::clone(
             known
                 .repairs
@@ -688,7 +712,11 @@ impl<'a> Repairer<'a> {
             .filter(|(_, outcome)| lossy || repairs.outcomes[*outcome].lost.is_empty())
             .map(|&(chain, outcome)| repairs.outcomes[outcome].cost + chain.prior_cost())
             .fold(cost, f32::min);
-        (best, repairs.chains.iter().any(whole))
+        let best = (best, repairs.chains.iter().any(whole));
+        if let Some(known) = self.known.get_mut(word) {
+            known.best[usize::from(lossy)] = Some(best);
+        }
+        best
     }
 
     /// The decisions on a line's suspect `words`, taken in pieces of at
