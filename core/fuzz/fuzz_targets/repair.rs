@@ -1,11 +1,16 @@
 //! Repair on any text, with and without the bytes it was decoded from: no
 //! panic, and changes that are well formed: in order, not overlapping, on
-//! character boundaries, their two ranges the same span, and applying none
-//! of them gives back the text. libFuzzer's `-timeout` bounds the time.
+//! character boundaries, their two ranges the same span, lost characters
+//! and assumptions where they say, nothing at all for input declined as
+//! not text, and applying none of them gives back the text. Besides the
+//! bytes as UTF-8 and through each single-byte decoder, the input is read
+//! through the DOS code pages, and made lossy the ways real text is (bytes
+//! turned into U+FFFD or "?", no-break spaces into spaces, C1 controls
+//! kept). libFuzzer's `-timeout` bounds the time.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mojiscope_core::repair::{Repair, Source, repair, repair_with_source};
+use mojiscope_core::repair::{DosCodePage, Repair, Source, repair, repair_with_source};
 use mojiscope_core::{ALL, BomHandling};
 
 fn check(text: &str, repair: &Repair) {
@@ -25,6 +30,19 @@ fn check(text: &str, repair: &Repair) {
             "char range covers the UTF-8 range"
         );
         assert!((0.0..=1.0).contains(&change.confidence));
+        for lost in &change.lost {
+            assert!(change.replacement[lost.utf8_offset..].starts_with('\u{FFFD}'));
+        }
+        let span = &text[change.utf8_range.clone()];
+        for assumption in &change.assumptions {
+            assert!(span[assumption.utf8_offset..].starts_with(assumption.found));
+        }
+        if change.is_guess() {
+            assert!(change.assumed_original(text).is_some());
+        }
+    }
+    if repair.declined.is_some() {
+        assert!(repair.changes.is_empty() && repair.suggestions.is_empty());
     }
     for change in &repair.changes {
         assert!(
@@ -58,4 +76,22 @@ fuzz_target!(|data: &[u8]| {
         .text;
     let source = Source { bytes, encoding };
     check(&text, &repair_with_source(&text, source));
+    // The bytes through a DOS code page, made lossy as the selector says.
+    let page = if selector & 1 == 0 {
+        DosCodePage::Cp437
+    } else {
+        DosCodePage::Cp850
+    };
+    let dos: String = bytes.iter().map(|&byte| page.decode_byte(byte)).collect();
+    check(&dos, &repair(&dos));
+    let lossy: String = text
+        .chars()
+        .map(|c| match (selector >> 1) & 3 {
+            0 if c == '\u{A0}' => ' ',
+            1 if ('\u{80}'..='\u{9F}').contains(&c) => '\u{FFFD}',
+            2 if ('\u{80}'..='\u{9F}').contains(&c) => '?',
+            _ => c,
+        })
+        .collect();
+    check(&lossy, &repair(&lossy));
 });

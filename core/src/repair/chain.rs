@@ -11,6 +11,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use super::dos::DosCodePage;
 use crate::decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 use crate::encoder::{EncodeErrorMode, Encoder, EncoderResult};
 use crate::encoding::{
@@ -28,6 +29,9 @@ pub enum EncodeAs {
     /// keep 0x80 to 0x9F as the C1 controls U+0080 to U+009F, which
     /// windows-1252 (what the standard's "latin1" label means) does not.
     Isomorphic,
+    /// With a DOS code page's table, which is not in the Encoding Standard
+    /// and not in the engine ([`DosCodePage`]).
+    DosCodePage(DosCodePage),
 }
 
 impl EncodeAs {
@@ -36,6 +40,7 @@ impl EncodeAs {
         match self {
             Self::Encoding(encoding) => encoding.name(),
             Self::Isomorphic => "ISO-8859-1 (bytes as code points)",
+            Self::DosCodePage(page) => page.name(),
         }
     }
 
@@ -62,6 +67,9 @@ impl EncodeAs {
                     .map(|byte| bytes.push(byte))
                     .is_ok()
             }),
+            Self::DosCodePage(page) => text
+                .chars()
+                .all(|c| page.encode_char(c).map(|byte| bytes.push(byte)).is_some()),
         }
     }
 
@@ -74,6 +82,7 @@ impl EncodeAs {
                 text.chars().next()
             }
             Self::Isomorphic => Some(char::from(byte)),
+            Self::DosCodePage(page) => Some(page.decode_byte(byte)),
         }
     }
 
@@ -170,19 +179,82 @@ impl Step {
     /// [`Step::decode`] into `text`, replacing what it held; false if the
     /// bytes do not decode (what `text` then holds means nothing). A search
     /// decodes many bytes that do not: they cost no allocation this way.
+    ///
+    /// A UTF-8 decode also joins surrogate pairs that were encoded one
+    /// surrogate at a time (CESU-8, Java's "modified UTF-8": ED A0 BD ED
+    /// B8 8D for U+1F60D), which the standard's decoder rejects: emoji
+    /// stored that way and then misread are common mojibake.
     pub(crate) fn decode_into(self, bytes: &[u8], text: &mut String) -> bool {
         text.clear();
         let mut decoder = Decoder::new(self.decode_as, DecodeErrorMode::Fatal, BomHandling::None);
-        matches!(
+        let decoded = matches!(
             decoder.decode(bytes, true, text).0,
             DecoderResult::InputEmpty
-        )
+        );
+        if decoded || self.decode_as != UTF_8 || !bytes.contains(&0xED) {
+            return decoded;
+        }
+        decode_cesu8_into(bytes, text)
     }
 
     /// Whether this step undoes "UTF-8 read as something else".
     pub fn decodes_utf8(self) -> bool {
         self.decode_as == UTF_8
     }
+
+    /// Whether this step undoes a single-byte text read as ISO-8859-1 with
+    /// its C1 controls kept: the controls are decoded as the bytes they
+    /// were (windows-1252's "”" for U+0094).
+    pub fn undoes_c1(self) -> bool {
+        self.encode_as == EncodeAs::Isomorphic
+            && (self.decode_as == WINDOWS_1252 || self.decode_as == MACINTOSH)
+    }
+}
+
+/// Decodes UTF-8 in which supplementary characters may be surrogate pairs
+/// encoded one surrogate at a time (CESU-8); false if the bytes are neither.
+/// A lone surrogate, or a surrogate pair of a real supplementary
+/// character's bytes, does not decode.
+fn decode_cesu8_into(bytes: &[u8], text: &mut String) -> bool {
+    text.clear();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match rest {
+            [
+                0xED,
+                high @ 0xA0..=0xAF,
+                b2,
+                0xED,
+                low @ 0xB0..=0xBF,
+                b5,
+                tail @ ..,
+            ] if (0x80..=0xBF).contains(b2) && (0x80..=0xBF).contains(b5) => {
+                let high = 0xD800 | (u32::from(high & 0x0F) << 6) | u32::from(b2 & 0x3F);
+                let low = 0xDC00 | (u32::from(low & 0x0F) << 6) | u32::from(b5 & 0x3F);
+                let scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                let Some(c) = char::from_u32(scalar) else {
+                    return false;
+                };
+                text.push(c);
+                rest = tail;
+            }
+            _ => {
+                // The valid UTF-8 up to the next ED byte that starts a pair.
+                let next = rest
+                    .iter()
+                    .skip(1)
+                    .position(|&byte| byte == 0xED)
+                    .map_or(rest.len(), |offset| offset + 1);
+                let (valid, tail) = rest.split_at(next);
+                match std::str::from_utf8(valid) {
+                    Ok(valid) => text.push_str(valid),
+                    Err(_) => return false,
+                }
+                rest = tail;
+            }
+        }
+    }
+    true
 }
 
 impl fmt::Display for Step {
@@ -197,7 +269,7 @@ impl fmt::Display for Step {
 
 /// The wrong decoders UTF-8 is undone from, most common first. The order
 /// settles ties: when two steps give the same text, the first is reported.
-pub(crate) const UTF8_MISREADS: [EncodeAs; 11] = [
+pub(crate) const UTF8_MISREADS: [EncodeAs; 13] = [
     EncodeAs::Encoding(WINDOWS_1252),
     EncodeAs::Isomorphic,
     EncodeAs::Encoding(WINDOWS_1251),
@@ -209,6 +281,8 @@ pub(crate) const UTF8_MISREADS: [EncodeAs; 11] = [
     EncodeAs::Encoding(WINDOWS_1254),
     EncodeAs::Encoding(WINDOWS_1257),
     EncodeAs::Encoding(KOI8_U),
+    EncodeAs::DosCodePage(DosCodePage::Cp437),
+    EncodeAs::DosCodePage(DosCodePage::Cp850),
 ];
 
 /// The legacy encodings whose text is undone from windows-1252 (or
@@ -294,9 +368,17 @@ impl Chain {
             if previous.replace(step) == Some(step) {
                 continue;
             }
-            cost += if step.decodes_utf8() {
+            cost += if step.undoes_c1() {
+                // C1 controls are almost never meant.
+                if step.decode_as == WINDOWS_1252 {
+                    0.3
+                } else {
+                    1.0
+                }
+            } else if step.decodes_utf8() {
                 match step.encode_as {
                     EncodeAs::Isomorphic => 0.3,
+                    EncodeAs::DosCodePage(_) => 1.0,
                     EncodeAs::Encoding(encoding) => {
                         if encoding == WINDOWS_1252 {
                             0.0
@@ -334,6 +416,83 @@ impl Chain {
             parts.push(format!("{} read as {}", step.decode_as, step.encode_as));
         }
         parts.join(", then ")
+    }
+
+    /// The chain as a user tells chains apart ([`ChainFamily`]).
+    pub fn family(&self) -> ChainFamily {
+        let mut family = *self;
+        for step in family.steps.iter_mut().flatten() {
+            if step.encode_as == EncodeAs::Isomorphic && !step.undoes_c1() {
+                step.encode_as = EncodeAs::Encoding(WINDOWS_1252);
+            }
+        }
+        ChainFamily { chain: family }
+    }
+
+    /// The name a user is shown for the chain: its [`ChainFamily`]'s, e.g.
+    /// "UTF-8 read as windows-1252, twice".
+    pub fn display_name(&self) -> String {
+        self.family().to_string()
+    }
+}
+
+/// Chains that mean the same to a user, shown as one. Undoing windows-1252
+/// and undoing ISO-8859-1 taken byte for code point give the same text but
+/// where the damaged text has C1 controls, which nobody sees: to a user
+/// both are "UTF-8 read as windows-1252" (the label "iso-8859-1" means
+/// windows-1252 in the Encoding Standard too). The chains themselves stay
+/// exact ([`Change::chain`](super::Change::chain)); the family is what a
+/// user interface groups and names.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ChainFamily {
+    /// The chain with every ISO-8859-1 step written as windows-1252.
+    chain: Chain,
+}
+
+impl ChainFamily {
+    /// Whether `chain` is of this family.
+    pub fn contains(&self, chain: &Chain) -> bool {
+        chain.family() == *self
+    }
+}
+
+impl fmt::Display for ChainFamily {
+    /// How the damage happened, in the order it happened, repeats folded:
+    /// "UTF-8 read as windows-1252, twice", "Shift_JIS read as
+    /// windows-1252, then UTF-8 read as windows-1252".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let steps: Vec<Step> = self.chain.steps().collect();
+        if steps.is_empty() {
+            return f.write_str("nothing");
+        }
+        let mut index = steps.len();
+        let mut first = true;
+        while index > 0 {
+            let step = steps[index - 1];
+            let repeats = steps[..index]
+                .iter()
+                .rev()
+                .take_while(|&&s| s == step)
+                .count();
+            if !first {
+                f.write_str(", then ")?;
+            }
+            first = false;
+            write!(f, "{} read as {}", step.decode_as, step.encode_as)?;
+            match repeats {
+                1 => {}
+                2 => f.write_str(", twice")?,
+                n => write!(f, ", {n} times")?,
+            }
+            index -= repeats;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for ChainFamily {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ChainFamily({self})")
     }
 }
 
@@ -450,5 +609,32 @@ mod tests {
         );
         assert!(Chain::new(&[step; 4]).is_none());
         assert_eq!(Chain::EMPTY.to_string(), "nothing");
+    }
+
+    #[test]
+    fn issue_17_windows_1252_and_iso_8859_1_are_one_family() {
+        let windows = utf8_from(WINDOWS_1252);
+        let bytes = Step {
+            encode_as: EncodeAs::Isomorphic,
+            decode_as: UTF_8,
+        };
+        let one = Chain::new(&[windows]).unwrap();
+        let other = Chain::new(&[bytes]).unwrap();
+        assert_ne!(one, other);
+        assert_eq!(one.family(), other.family());
+        assert!(one.family().contains(&other));
+        assert_eq!(other.display_name(), "UTF-8 read as windows-1252");
+        let twice = Chain::new(&[windows, bytes]).unwrap();
+        assert_eq!(twice.display_name(), "UTF-8 read as windows-1252, twice");
+        let legacy = Step {
+            encode_as: EncodeAs::Encoding(WINDOWS_1252),
+            decode_as: SHIFT_JIS,
+        };
+        let mixed = Chain::new(&[windows, legacy]).unwrap();
+        assert_eq!(
+            mixed.display_name(),
+            "Shift_JIS read as windows-1252, then UTF-8 read as windows-1252"
+        );
+        assert_ne!(mixed.family(), one.family());
     }
 }

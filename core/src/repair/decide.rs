@@ -8,9 +8,11 @@
 //! confidence.
 
 use super::score;
+use super::search::LOSS;
 use super::{
-    CONTEXT_BONUS, Chain, Decision, LEGACY_ON_UTF8_SHAPE, MAX_SUPPORT, MIN_GAIN_SHARE, MIN_MARGIN,
-    MIN_SINGLE_BYTE_WORDS, MIN_SUPPORTED_GAIN, SOURCE_BONUS, Word,
+    CONTEXT_BONUS, Chain, Decision, LEGACY_ON_UTF8_SHAPE, MAX_REPAIRED_COST,
+    MAX_REPAIRED_COST_PER_CHAR, MAX_SUPPORT, MIN_GAIN_SHARE, MIN_MARGIN, MIN_SINGLE_BYTE_WORDS,
+    MIN_SUPPORTED_GAIN, SOURCE_BONUS, UNSURE, Word,
 };
 
 /// Where a line's decision keeps its tables between lines.
@@ -265,11 +267,20 @@ pub(super) fn decide(
             };
             let margin = (best.score - rival).min(alone);
             decided[index] = true;
+            // A reading that is itself odd text ("ôaſa" for "├┤a┼┐a") is
+            // no clear improvement: at most a suggestion.
+            let repaired = &words[index].repairs.outcomes[outcome];
+            let judged = repaired.cost - LOSS * score::small(repaired.lost.len());
+            let mut confidence = confidence(margin);
+            let chars = score::small(repaired.text.chars().count());
+            if judged > MAX_REPAIRED_COST && judged > MAX_REPAIRED_COST_PER_CHAR * chars {
+                confidence = confidence.min(UNSURE);
+            }
             decisions.push(Decision {
                 word: index,
                 chain: best.chain,
                 outcome,
-                confidence: confidence(margin),
+                confidence,
             });
         }
     }
@@ -312,19 +323,60 @@ fn reading(
             }
             gain
         });
-        let viable = gain >= MIN_SUPPORTED_GAIN && gain >= MIN_GAIN_SHARE * word.cost;
+        let unfinished = found.is_some_and(|outcome| word.repairs.outcomes[outcome].unfinished);
+        let viable =
+            gain >= MIN_SUPPORTED_GAIN && gain >= MIN_GAIN_SHARE * word.cost && !unfinished;
         if !viable {
             outcomes[index] = None;
         }
         gains[index] = if viable { gain } else { 0.0 };
     }
+    // One damaged character led by a symbol ("×£" for "ף", "√π" for "ù")
+    // is as likely two symbols: it is repaired only beside other words the
+    // chain repairs.
+    let weak = |index: usize, outcome: usize| {
+        words[index].symbol_led && words[index].repairs.outcomes[outcome].non_ascii <= 1
+    };
+    let strong = outcomes
+        .iter()
+        .enumerate()
+        .any(|(index, outcome)| outcome.is_some_and(|outcome| !weak(index, outcome)));
+    if !strong {
+        for index in 0..words.len() {
+            if outcomes[index].is_some_and(|outcome| weak(index, outcome)) {
+                outcomes[index] = None;
+                gains[index] = 0.0;
+            }
+        }
+    }
     // A single-byte legacy decode ("windows-1251 read as windows-1252")
     // turns any text into letters: no structure checks it. It needs several
     // words, or a line whose other words are in the script it makes.
+    // (C1 controls decoded as bytes are evidence enough.)
     let single_byte = chain
         .last()
-        .is_some_and(|step| step.decode_as.is_single_byte());
+        .is_some_and(|step| step.decode_as.is_single_byte() && !step.undoes_c1());
     if single_byte {
+        // Latin letters turned into other Latin letters everywhere
+        // ("mätesdì" into "mätesdě") say nothing: some repaired word must
+        // have held a symbol ("Niewêg³owski"). (Latin letters turned into
+        // Cyrillic ones, word after word, do.)
+        let symbols = words
+            .iter()
+            .zip(outcomes.iter())
+            .any(|(word, outcome)| outcome.is_some() && !word.letters_only);
+        // Nor do words of one letter ("Ù À È" into "Щ А И"): those of a
+        // repaired line are repaired with it (`support`).
+        for (index, word) in words.iter().enumerate() {
+            let outcome = outcomes[index].map(|outcome| &word.repairs.outcomes[outcome]);
+            let one_letter = outcome.is_some_and(|outcome| outcome.text.chars().count() <= 1)
+                && word.char_range.len() <= 1;
+            let same_script = outcome.is_some_and(|outcome| outcome.script == word.script);
+            if one_letter || (!symbols && same_script) {
+                outcomes[index] = None;
+                gains[index] = 0.0;
+            }
+        }
         let viable = outcomes.iter().flatten().count();
         for (index, word) in words.iter().enumerate() {
             let Some(outcome) = outcomes[index] else {
@@ -413,6 +465,9 @@ mod tests {
                             char_range: 0..0,
                             cost: 0.0,
                             script: None,
+                            symbol_led: false,
+                            letters_only: false,
+                            nbsp: None,
                             repairs: Rc::new(WordRepairs {
                                 outcomes: vec![Outcome::new(
                                     replacement.to_owned(),
@@ -441,6 +496,7 @@ mod tests {
                                 chain: Chain::EMPTY,
                                 confidence: 1.0,
                                 lost: Vec::new(),
+                                assumptions: Vec::new(),
                             })
                             .collect::<Vec<_>>()
                             .iter(),

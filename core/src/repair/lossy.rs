@@ -28,6 +28,10 @@ pub struct Lost {
 /// The most alternatives kept for one lost character.
 pub const MAX_ALTERNATIVES: usize = 16;
 
+/// The most characters one word may lose in a lossy decode (a bound on the
+/// work one word takes).
+const MAX_LOST_PER_WORD: usize = 256;
+
 /// One unit of the bytes a damaged text encodes back to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Unit {
@@ -116,13 +120,15 @@ pub(crate) fn decode(
                 }
             }
             _ => {
+                // A word that needs this many guesses is no mojibake worth
+                // guessing at, and guessing takes time (each candidate is
+                // judged).
+                if result.lost.len() >= MAX_LOST_PER_WORD {
+                    return None;
+                }
                 let mut alternatives = candidates;
-                alternatives.sort_by(|a, b| {
-                    score::info(*a)
-                        .cost
-                        .total_cmp(&score::info(*b).cost)
-                        .then(a.cmp(b))
-                });
+                // Costs are not negative: their bits order as they do.
+                alternatives.sort_by_cached_key(|&c| (score::info(c).cost.to_bits(), c));
                 alternatives.truncate(MAX_ALTERNATIVES);
                 result.lost.push(Lost {
                     utf8_offset: result.text.len(),
@@ -132,6 +138,79 @@ pub(crate) fn decode(
             }
         }
         index += 1 + taken.len();
+    }
+    Some(result)
+}
+
+/// The most U+FFFD a word may hold for [`decode_double_byte`]: each has five
+/// candidates, and every combination is decoded.
+const MAX_DOUBLE_BYTE_LOSSES: usize = 3;
+
+/// Undoes "`decode_as` text read as windows-1252" in `word`, where the
+/// reader wrote U+FFFD for the bytes windows-1252 leaves undefined (0x81,
+/// 0x8D, 0x8F, 0x90, 0x9D: lead and trail bytes of Shift_JIS, GBK, Big5
+/// and EUC-KR alike). Each U+FFFD is tried as each of them: the characters
+/// every reading agrees on are kept, the others become U+FFFD with the
+/// candidates. `None` if the word holds no U+FFFD (or too many), or no
+/// reading decodes.
+pub(crate) fn decode_double_byte(
+    word: &str,
+    decode_as: &'static crate::Encoding,
+) -> Option<LossyDecode> {
+    let encode_as = EncodeAs::Encoding(crate::WINDOWS_1252);
+    let lost_bytes: Vec<u8> = encode_as.lost_bytes().iter().collect();
+    let units = units(word, encode_as, encode_as.lost_bytes())?;
+    let gaps: Vec<usize> = units
+        .iter()
+        .enumerate()
+        .filter(|(_, unit)| **unit == Unit::Lost)
+        .map(|(index, _)| index)
+        .collect();
+    if gaps.is_empty() || gaps.len() > MAX_DOUBLE_BYTE_LOSSES {
+        return None;
+    }
+    let mut readings: Vec<Vec<char>> = Vec::new();
+    let combinations = lost_bytes.len().pow(gaps.len() as u32);
+    let mut bytes = Vec::with_capacity(units.len());
+    for mut choice in 0..combinations {
+        bytes.clear();
+        for unit in &units {
+            bytes.push(match *unit {
+                Unit::Byte(byte) => byte,
+                Unit::Question => b'?',
+                Unit::Lost => {
+                    let byte = lost_bytes[choice % lost_bytes.len()];
+                    choice /= lost_bytes.len();
+                    byte
+                }
+            });
+        }
+        if let Ok((text, _)) = decode_as.decode_fatal(&bytes, BomHandling::None) {
+            readings.push(text.chars().collect());
+        }
+    }
+    // The readings that split the bytes into characters as the first does.
+    let first = readings.first()?.clone();
+    readings.retain(|reading| reading.len() == first.len());
+    let mut result = LossyDecode::default();
+    for (index, &c) in first.iter().enumerate() {
+        let mut candidates: Vec<char> = Vec::new();
+        for reading in &readings {
+            if !candidates.contains(&reading[index]) {
+                candidates.push(reading[index]);
+            }
+        }
+        if candidates.len() == 1 {
+            result.text.push(c);
+            result.whole += usize::from(!c.is_ascii());
+        } else {
+            candidates.truncate(MAX_ALTERNATIVES);
+            result.lost.push(Lost {
+                utf8_offset: result.text.len(),
+                alternatives: candidates,
+            });
+            result.text.push(char::REPLACEMENT_CHARACTER);
+        }
     }
     Some(result)
 }
@@ -147,6 +226,7 @@ fn units(word: &str, encode_as: EncodeAs, lost_bytes: LostBytes) -> Option<Vec<U
             c if c.is_ascii() => Unit::Byte(c as u8),
             c => match encode_as {
                 EncodeAs::Isomorphic => Unit::Byte(u8::try_from(u32::from(c)).ok()?),
+                EncodeAs::DosCodePage(page) => Unit::Byte(page.encode_char(c)?),
                 EncodeAs::Encoding(encoding) => {
                     match encoding.encode_fatal(c.encode_utf8(&mut buffer)).ok()?[..] {
                         [byte] => Unit::Byte(byte),
@@ -265,5 +345,20 @@ mod tests {
         assert_eq!(decode("StraÃe", encode_as, LostBytes::default()), None);
         // A stray continuation byte never is.
         assert_eq!(decode("©", encode_as, encode_as.lost_bytes()), None);
+    }
+
+    #[test]
+    fn a_word_of_guesses_is_judged_quickly() {
+        // Found by fuzzing: 115 "ó" (0xF3, a lead of four bytes) read through
+        // windows-1250, which loses five bytes: each lead has 125
+        // candidates, which were judged again at every comparison of a sort.
+        let encode_as = EncodeAs::Encoding(crate::WINDOWS_1250);
+        let word = "ó".repeat(115);
+        let decoded = decode(&word, encode_as, encode_as.lost_bytes()).unwrap();
+        assert_eq!(decoded.lost.len(), 115);
+        let word = "ó".repeat(MAX_LOST_PER_WORD + 1);
+        assert_eq!(decode(&word, encode_as, encode_as.lost_bytes()), None);
+        let text = format!("\0\0{word}\0»© c·++++++@Gand ");
+        assert!(crate::repair::repair(&text).is_empty());
     }
 }

@@ -33,7 +33,10 @@
 mod chain;
 mod cjk;
 mod decide;
+mod dos;
+mod dos_tables;
 mod lossy;
+mod not_text;
 mod orthography;
 mod score;
 mod search;
@@ -42,10 +45,13 @@ mod segment;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::rc::Rc;
+use std::sync::OnceLock;
 
-pub use self::chain::{Chain, EncodeAs, MAX_STEPS, Step};
+pub use self::chain::{Chain, ChainFamily, EncodeAs, MAX_STEPS, Step};
 use self::decide::{LineContext, Scratch, decide};
+pub use self::dos::DosCodePage;
 pub use self::lossy::{Lost, MAX_ALTERNATIVES};
+pub use self::not_text::{NotText, check_text};
 use self::search::{WordRepairs, WordSource};
 use crate::decoder::BomHandling;
 use crate::encoding::Encoding;
@@ -74,6 +80,19 @@ const SUPPORT_SLACK: f32 = 0.5;
 /// A repair is applied when it beats every other reading of its word,
 /// doing nothing included, by at least this much.
 const MIN_MARGIN: f32 = 2.5;
+/// Words longer than this are not searched.
+const MAX_WORD_BYTES: usize = 4096;
+/// A word whose only damage is bytes that vanished without a mark
+/// ("czÅowiek") is repaired on the evidence of this many words of its line.
+const MIN_DROPPED_SUPPORT: usize = 2;
+/// A repaired word costing more than this (its losses aside) is no clear
+/// improvement, however odd the word was, if it also costs more than
+/// [`MAX_REPAIRED_COST_PER_CHAR`] a character: it is only suggested.
+const MAX_REPAIRED_COST: f32 = 3.5;
+/// See [`MAX_REPAIRED_COST`]: long words of rare characters are still text.
+const MAX_REPAIRED_COST_PER_CHAR: f32 = 0.8;
+/// The confidence of a change demoted to a suggestion.
+const UNSURE: f32 = 0.45;
 /// Lines are decided in pieces of at most this many suspicious words, so
 /// that one very long line costs no more than many short ones.
 const MAX_WORDS_PER_DECISION: usize = 64;
@@ -95,6 +114,10 @@ pub struct Change {
     /// The characters of the replacement that could not be recovered (each
     /// is U+FFFD in it), when bytes were lost on the way.
     pub lost: Vec<Lost>,
+    /// The characters of the changed span that the repair took for others
+    /// before undoing the chain (a space for the no-break space it stood
+    /// for): the change rests on a guess, and says so.
+    pub assumptions: Vec<Assumption>,
 }
 
 impl Change {
@@ -102,6 +125,42 @@ impl Change {
     pub fn is_lossy(&self) -> bool {
         !self.lost.is_empty()
     }
+
+    /// Whether the change rests on a guess ([`Change::assumptions`]).
+    pub fn is_guess(&self) -> bool {
+        !self.assumptions.is_empty()
+    }
+
+    /// The changed span of `text` as the chain undid it: with each assumed
+    /// character in place of the one found. The chain applied to it gives
+    /// the replacement (but for lost characters). `None` if the span is not
+    /// in `text`.
+    pub fn assumed_original(&self, text: &str) -> Option<String> {
+        let mut span = text.get(self.utf8_range.clone())?.to_owned();
+        for assumption in self.assumptions.iter().rev() {
+            let end = assumption.utf8_offset + assumption.found.len_utf8();
+            if span.get(assumption.utf8_offset..end).is_some() {
+                span.replace_range(
+                    assumption.utf8_offset..end,
+                    assumption.assumed.encode_utf8(&mut [0; 4]),
+                );
+            }
+        }
+        Some(span)
+    }
+}
+
+/// A character of a changed span taken for another: the guess a change
+/// rests on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assumption {
+    /// Where the character is in the changed span, as a UTF-8 offset from
+    /// its start.
+    pub utf8_offset: usize,
+    /// The character found there.
+    pub found: char,
+    /// The character it was taken for.
+    pub assumed: char,
 }
 
 /// What [`repair`] found.
@@ -112,9 +171,20 @@ pub struct Repair {
     /// Changes it found but is not sure of (another reading comes close), in
     /// text order; they overlap no change.
     pub suggestions: Vec<Change>,
+    /// Why the input was not repaired at all, when it is not text
+    /// ([`check_text`]): then there are no changes and no suggestions.
+    pub declined: Option<NotText>,
 }
 
 impl Repair {
+    /// The repair of input that is not text: nothing.
+    fn not_text(reason: NotText) -> Self {
+        Self {
+            declined: Some(reason),
+            ..Self::default()
+        }
+    }
+
     /// Whether nothing needs repair.
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
@@ -136,6 +206,36 @@ impl Repair {
             .collect();
         chosen.sort_by_key(|change| change.utf8_range.start);
         apply_changes(text, chosen)
+    }
+
+    /// The chain families used by the changes ([`Chain::family`]: what a
+    /// user is shown as one chain), each with how many changes used it,
+    /// most used first.
+    pub fn families(&self) -> Vec<(ChainFamily, usize)> {
+        let mut counts: Vec<(ChainFamily, usize)> = Vec::new();
+        for change in &self.changes {
+            let family = change.chain.family();
+            match counts.iter_mut().find(|(known, _)| *known == family) {
+                Some((_, count)) => *count += 1,
+                None => counts.push((family, 1)),
+            }
+        }
+        counts.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+        counts
+    }
+
+    /// How many characters the changes could not recover: each is U+FFFD
+    /// in its replacement ([`Change::lost`]).
+    pub fn lost_count(&self) -> usize {
+        self.changes.iter().map(|change| change.lost.len()).sum()
+    }
+
+    /// How many changes rest on a guess ([`Change::is_guess`]).
+    pub fn guess_count(&self) -> usize {
+        self.changes
+            .iter()
+            .filter(|change| change.is_guess())
+            .count()
     }
 
     /// The chains used by the changes, each with how many changes used it,
@@ -188,7 +288,13 @@ pub struct Source<'a> {
 /// Each line is judged on its own: a caller may repair a long text a part of
 /// whole lines at a time (on threads of its own, say) and join the parts'
 /// changes, shifted to where each part starts, and find what one call finds.
+///
+/// Input that is not text (random or binary bytes decoded somehow) is
+/// declined at once, with the reason in [`Repair::declined`].
 pub fn repair(text: &str) -> Repair {
+    if let Err(reason) = check_text(text) {
+        return Repair::not_text(reason);
+    }
     Repairer::new(text, None).run()
 }
 
@@ -196,6 +302,9 @@ pub fn repair(text: &str) -> Repair {
 /// if `text` is exactly what its encoding's decoder makes of its bytes and
 /// the encoding is a single-byte one that mojibake is undone from.
 pub fn repair_with_source(text: &str, source: Source<'_>) -> Repair {
+    if let Err(reason) = check_text(text) {
+        return Repair::not_text(reason);
+    }
     let usable = source.encoding.is_single_byte()
         && source.bytes.len() == text.chars().count()
         && source
@@ -213,7 +322,30 @@ struct Word {
     cost: f32,
     /// The script most of the word's letters are in, as it stands.
     script: Option<score::Script>,
+    /// Whether its first character outside ASCII is no letter ("×£",
+    /// "√π"): a single such sequence is as likely a symbol as mojibake.
+    symbol_led: bool,
+    /// Whether its characters outside ASCII are all letters ("mätesdì"):
+    /// a single-byte legacy decode of such words alone turns letters into
+    /// other letters, which is no evidence of damage.
+    letters_only: bool,
+    /// Where in the word a space was taken for a lost no-break space
+    /// (a UTF-8 offset from its start), if one was.
+    nbsp: Option<usize>,
     repairs: Rc<WordRepairs>,
+}
+
+impl Word {
+    fn assumptions(&self) -> Vec<Assumption> {
+        self.nbsp
+            .map(|utf8_offset| Assumption {
+                utf8_offset,
+                found: ' ',
+                assumed: '\u{A0}',
+            })
+            .into_iter()
+            .collect()
+    }
 }
 
 /// A decision about one word.
@@ -233,8 +365,27 @@ const MAX_KNOWN_WORDS: usize = 1 << 13;
 struct Known {
     cost: f32,
     script: Option<score::Script>,
+    /// See [`Word::symbol_led`] and [`Word::letters_only`].
+    symbol_led: bool,
+    letters_only: bool,
+    /// Its best readings, once asked for (see [`Repairer::best_reading`]):
+    /// with lossy ones, and without.
+    best: [Option<(f32, bool)>; 2],
     /// Its repairs, once it was suspect somewhere.
     repairs: Option<Rc<WordRepairs>>,
+}
+
+impl Known {
+    fn of(word: &str) -> Self {
+        Self {
+            cost: score::word_cost(word),
+            script: score::dominant_script(word),
+            symbol_led: symbol_led(word),
+            letters_only: letters_only(word),
+            best: [None; 2],
+            repairs: None,
+        }
+    }
 }
 
 /// Small numbers for the chains a repair meets, so that a line's readings
@@ -270,6 +421,8 @@ struct Repairer<'a> {
     known: FxHashMap<&'a str, Known>,
     chain_ids: ChainIds,
     scratch: Scratch,
+    /// The words of the line being repaired (kept to reuse its memory).
+    ranges: Vec<Range<usize>>,
     repair: Repair,
 }
 
@@ -281,6 +434,7 @@ impl<'a> Repairer<'a> {
             known: FxHashMap::default(),
             chain_ids: ChainIds::default(),
             scratch: Scratch::default(),
+            ranges: Vec::new(),
             repair: Repair::default(),
         }
     }
@@ -291,7 +445,7 @@ impl<'a> Repairer<'a> {
             return self.repair;
         }
         let mut char_index = 0;
-        for line in segment::lines(text) {
+        for (line, newline) in segment::lines(text) {
             // A text of names or codes repeats few words: what is known is
             // forgotten now and then rather than grow with the text.
             if self.known.len() >= MAX_KNOWN_WORDS {
@@ -303,7 +457,7 @@ impl<'a> Repairer<'a> {
             } else {
                 self.repair_line(line.clone(), char_index)
             };
-            char_index += line_chars + 1;
+            char_index += line_chars + newline;
         }
         self.repair
     }
@@ -322,22 +476,41 @@ impl<'a> Repairer<'a> {
         let mut words = Vec::new();
         let mut counted = line.start;
         let mut char_index = char_start;
-        for range in segment::words(line_text, line.start) {
+        let mut ranges = std::mem::take(&mut self.ranges);
+        ranges.clear();
+        ranges.extend(segment::words(line_text, line.start));
+        self.split_partly_repaired(&mut ranges);
+        let mut next = 0;
+        while let Some(range) = ranges.get(next).cloned() {
+            next += 1;
+            if let Some((word, taken)) = self.nbsp_word(
+                &ranges[next - 1..],
+                char_index + text[counted..range.start].chars().count(),
+            ) {
+                plain.push((word.utf8_range.clone(), word.char_range.clone(), word.cost));
+                char_index = word.char_range.end;
+                counted = word.utf8_range.end;
+                next += taken - 1;
+                words.push(word);
+                continue;
+            }
             char_index += text[counted..range.start].chars().count();
             let word_text = &text[range.clone()];
             let word_chars = word_text.chars().count();
             let char_range = char_index..char_index + word_chars;
             char_index += word_chars;
             counted = range.end;
-            if word_text.is_ascii() {
+            // A "word" of thousands of characters is no damaged word (30 MB
+            // of 0xFF read as windows-1252 is one): it is not searched.
+            if word_text.is_ascii() || word_text.len() > MAX_WORD_BYTES {
                 continue;
             }
-            let known = self.known.entry(word_text).or_insert_with(|| Known {
-                cost: score::word_cost(word_text),
-                script: score::dominant_script(word_text),
-                repairs: None,
-            });
+            let known = self
+                .known
+                .entry(word_text)
+                .or_insert_with(|| Known::of(word_text));
             let (mut cost, word_script) = (known.cost, known.script);
+            let (word_symbol_led, word_letters_only) = (known.symbol_led, known.letters_only);
             if cost < SUSPICIOUS && cost + CONTEXT_MISMATCH >= SUSPICIOUS {
                 let line_script =
                     *line_script.get_or_insert_with(|| score::dominant_script(line_text));
@@ -361,18 +534,201 @@ impl<'a> Repairer<'a> {
             }
             words.push(Word {
                 script: word_script,
+                symbol_led: word_symbol_led,
+                letters_only: word_letters_only,
+                nbsp: None,
                 utf8_range: range,
                 char_range,
                 cost,
                 repairs,
             });
         }
+        self.ranges = ranges;
         char_index += text[counted..line.end].chars().count();
+        let mut decisions = self.decide_words(&line, &words);
+        support(
+            text,
+            &plain,
+            &mut words,
+            &mut decisions,
+            &mut self.chain_ids,
+        );
+        reread_c1(text, &mut words, &mut decisions, &mut self.chain_ids);
+        demote_lone_repairs(text, &plain, &words, &mut decisions);
+        decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
+        self.record(&words, &decisions);
+        char_index - char_start
+    }
+
+    /// The word a space taken for a lost no-break space makes of the first
+    /// of `ranges` (which starts at character `char_start`), and of the
+    /// next if the space is all that separates them, with how many of
+    /// `ranges` it takes; `None` unless such a word has a chain that
+    /// decodes UTF-8 with nothing lost. "voilÃ" and a space are "voilà":
+    /// "à" is C3 A0 in UTF-8, and A0 is windows-1252's no-break space, which
+    /// some software turned into a space.
+    fn nbsp_word(&mut self, ranges: &[Range<usize>], char_start: usize) -> Option<(Word, usize)> {
+        let text = self.text;
+        let first = ranges.first()?;
+        let word_text = &text[first.clone()];
+        if text.as_bytes().get(first.end) != Some(&b' ') || word_text.len() > MAX_WORD_BYTES {
+            return None;
+        }
+        let after = ranges
+            .get(1)
+            .filter(|next| next.start == first.end + 1)
+            .map_or("", |next| &text[next.clone()]);
+        if !ends_in_a_cut_sequence(word_text, after) {
+            return None;
+        }
+        // When the space is all that is between the word and the next, the
+        // no-break space glued them: that must read better than the two
+        // words apart, each read at its best ("신규", but not "ChàMinh" or
+        // "декларациѠправ", where a byte was lost instead).
+        let next = ranges.get(1).filter(|next| next.start == first.end + 1);
+        let (repairs, joined) = match next {
+            None => (nbsp_repairs(word_text, "")?.0, None),
+            Some(next) => {
+                let next_text = &text[next.clone()];
+                if next_text.len() > MAX_WORD_BYTES {
+                    return None;
+                }
+                let (glued, glued_cost) = nbsp_repairs(word_text, next_text)?;
+                let apart = best_reading(word_text) + best_reading(next_text);
+                if glued_cost > apart {
+                    return None;
+                }
+                (glued, Some(next))
+            }
+        };
+        let end = joined.map_or(first.end + 1, |next| next.end);
+        let cost = score::word_cost(word_text)
+            + joined.map_or(0.0, |next| score::word_cost(&text[next.clone()]));
+        let chars = text[first.start..end].chars().count();
+        Some((
+            Word {
+                utf8_range: first.start..end,
+                char_range: char_start..char_start + chars,
+                cost,
+                script: score::dominant_script(word_text),
+                symbol_led: symbol_led(word_text),
+                letters_only: letters_only(word_text),
+                nbsp: Some(first.len()),
+                repairs: Rc::new(self.chain_ids.number(repairs)),
+            },
+            1 + usize::from(joined.is_some()),
+        ))
+    }
+
+    /// Cuts words at typographic punctuation (’ “ ” « » – — …) where their
+    /// pieces read better repaired on their own than the word does: text
+    /// that earlier software repaired in part ("l’humanitÃ©", where "’" is
+    /// right and "Ã©" is not) holds correct characters that no chain of
+    /// the rest can explain. Mojibake that holds such characters as bytes
+    /// of its own ("–¾“ú‚Ì’©" is Shift_JIS) reads better whole.
+    fn split_partly_repaired(&mut self, ranges: &mut Vec<Range<usize>>) {
+        let text = self.text;
+        let mut index = 0;
+        while let Some(range) = ranges.get(index).cloned() {
+            index += 1;
+            let word = &text[range.clone()];
+            // Typographic punctuation is U+00AB, U+00BB or U+2013 to U+2026:
+            // its UTF-8 starts with C2 or E2.
+            let bytes = word.as_bytes();
+            if !(bytes.contains(&0xE2) || bytes.contains(&0xC2))
+                || !word.contains(is_typographic)
+                || word.len() > MAX_WORD_BYTES
+            {
+                continue;
+            }
+            let whole = self.known_cost(word);
+            if whole < SUSPICIOUS {
+                continue;
+            }
+            let mut pieces = Vec::new();
+            let mut start = range.start;
+            for (offset, c) in word.char_indices() {
+                if is_typographic(c) {
+                    if start < range.start + offset {
+                        pieces.push(start..range.start + offset);
+                    }
+                    start = range.start + offset + c.len_utf8();
+                }
+            }
+            if start < range.end {
+                pieces.push(start..range.end);
+            }
+            // A word that a chain decodes whole as UTF-8 is mojibake whole.
+            let (best, whole_utf8) = self.best_reading(word, true);
+            if whole_utf8 {
+                continue;
+            }
+            let whole_gain = whole - best;
+            let mut split_gain = 0.0;
+            for piece in &pieces {
+                let piece_text = &text[piece.clone()];
+                if !piece_text.is_ascii() {
+                    split_gain +=
+                        self.known_cost(piece_text) - self.best_reading(piece_text, false).0;
+                }
+            }
+            if split_gain > whole_gain + MIN_SUPPORTED_GAIN {
+                let taken = pieces.len();
+                ranges.splice(index - 1..index, pieces);
+                index += taken - 1;
+            }
+        }
+    }
+
+    /// The plausibility cost of `word`, through the cache of known words.
+    fn known_cost(&mut self, word: &'a str) -> f32 {
+        self.known
+            .entry(word)
+            .or_insert_with(|| Known::of(word))
+            .cost
+    }
+
+    /// The cost of the most plausible reading of `word`, repaired (with its
+    /// chain's prior, and nothing lost unless `lossy`) or not, through the
+    /// cache of known words, and whether a chain decodes the whole word as UTF-8 (bytes
+    /// lost on the way or not).
+    fn best_reading(&mut self, word: &'a str, lossy: bool) -> (f32, bool) {
+        let cost = self.known_cost(word);
+        let Some(known) = self.known.get_mut(word) else {
+            return (cost, false);
+        };
+        if let Some(best) = known.best[usize::from(lossy)] {
+            return best;
+        }
+        let repairs = Rc::clone(
+            known
+                .repairs
+                .get_or_insert_with(|| Rc::new(self.chain_ids.number(search::search(word, None)))),
+        );
+        let whole = |&(chain, _): &(Chain, usize)| chain.last().is_some_and(Step::decodes_utf8);
+        let best = repairs
+            .chains
+            .iter()
+            .filter(|(_, outcome)| lossy || repairs.outcomes[*outcome].lost.is_empty())
+            .map(|&(chain, outcome)| repairs.outcomes[outcome].cost + chain.prior_cost())
+            .fold(cost, f32::min);
+        let best = (best, repairs.chains.iter().any(whole));
+        if let Some(known) = self.known.get_mut(word) {
+            known.best[usize::from(lossy)] = Some(best);
+        }
+        best
+    }
+
+    /// The decisions on a line's suspect `words`, taken in pieces of at
+    /// most [`MAX_WORDS_PER_DECISION`].
+    fn decide_words(&mut self, line: &Range<usize>, words: &[Word]) -> Vec<Decision> {
+        let text = self.text;
+        let line_text = &text[line.clone()];
         // The letters outside the suspicious words say what script the
         // line is in.
         let mut plausible = String::new();
         let mut done = line.start;
-        for word in &words {
+        for word in words {
             plausible.push_str(&text[done..word.utf8_range.start]);
             done = word.utf8_range.end;
         }
@@ -393,16 +749,7 @@ impl<'a> Repairer<'a> {
                     }),
             );
         }
-        support(
-            text,
-            &plain,
-            &mut words,
-            &mut decisions,
-            &mut self.chain_ids,
-        );
-        decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
-        self.record(&words, &decisions);
-        char_index - char_start
+        decisions
     }
 
     /// Turns decisions into changes, merging neighbouring words repaired by
@@ -437,6 +784,12 @@ impl<'a> Repairer<'a> {
                     utf8_offset: base + lost.utf8_offset,
                     alternatives: lost.alternatives.clone(),
                 }));
+                let start = word.utf8_range.start - last.utf8_range.start;
+                last.assumptions
+                    .extend(word.assumptions().into_iter().map(|assumption| Assumption {
+                        utf8_offset: start + assumption.utf8_offset,
+                        ..assumption
+                    }));
                 last.utf8_range.end = word.utf8_range.end;
                 last.char_range.end = word.char_range.end;
                 last.confidence = last.confidence.min(decision.confidence);
@@ -449,9 +802,133 @@ impl<'a> Repairer<'a> {
                 chain: decision.chain,
                 confidence: decision.confidence,
                 lost: outcome.lost.clone(),
+                assumptions: word.assumptions(),
             });
         }
     }
+}
+
+/// The cost of the most plausible reading of `word`, repaired or not.
+fn best_reading(word: &str) -> f32 {
+    let repairs = search::search(word, None);
+    repairs
+        .chains
+        .iter()
+        .map(|&(chain, outcome)| repairs.outcomes[outcome].cost + chain.prior_cost())
+        .fold(score::word_cost(word), f32::min)
+}
+
+/// The repairs of `word` followed by a no-break space and `next` that decode
+/// UTF-8 with nothing lost, with the cost of the best; `None` if there are
+/// none.
+fn nbsp_repairs(word: &str, next: &str) -> Option<(WordRepairs, f32)> {
+    let mut assumed = String::with_capacity(word.len() + 2 + next.len());
+    assumed.push_str(word);
+    assumed.push('\u{A0}');
+    assumed.push_str(next);
+    let mut repairs = search::search(&assumed, None);
+    // Only whole UTF-8 decodes: a guess on top of a loss is too much.
+    let keep: Vec<(Chain, usize)> = repairs
+        .chains
+        .iter()
+        .copied()
+        .filter(|&(chain, outcome)| {
+            chain.last().is_some_and(Step::decodes_utf8)
+                && repairs.outcomes[outcome].lost.is_empty()
+        })
+        .collect();
+    let best = keep
+        .iter()
+        .map(|&(chain, outcome)| repairs.outcomes[outcome].cost + chain.prior_cost())
+        .min_by(f32::total_cmp)?;
+    repairs.chains = keep;
+    Some((repairs, best))
+}
+
+/// Whether `c` is typographic punctuation that software repairing text in
+/// part restores first.
+fn is_typographic(c: char) -> bool {
+    matches!(c, '‘' | '’' | '“' | '”' | '«' | '»' | '–' | '—' | '…')
+}
+
+/// The byte `c` was in windows-1252 (or ISO-8859-1, for C1 controls), if
+/// it was one.
+fn misread_byte(c: char) -> Option<u8> {
+    static HIGH: OnceLock<[Option<char>; 32]> = OnceLock::new();
+    if let Ok(byte) = u8::try_from(u32::from(c)) {
+        return Some(byte);
+    }
+    // Only windows-1252's 0x80 to 0x9F are above U+00FF, and all of them
+    // are in these ranges.
+    if !matches!(u32::from(c), 0x152..=0x192 | 0x2C6 | 0x2DC | 0x2013..=0x2122) {
+        return None;
+    }
+    let high = HIGH.get_or_init(|| {
+        std::array::from_fn(|offset| {
+            EncodeAs::Encoding(crate::WINDOWS_1252).decode_byte(0x80 + offset as u8)
+        })
+    });
+    high.iter()
+        .position(|&known| known == Some(c))
+        .map(|offset| 0x80 + offset as u8)
+}
+
+/// Whether `word`, read back into windows-1252 bytes, ends in a UTF-8
+/// sequence cut short by one byte or more, which a no-break space (and
+/// then the first characters of `next`, the word after the space) would
+/// complete: the space may have been a no-break space.
+fn ends_in_a_cut_sequence(word: &str, next: &str) -> bool {
+    let mut continuations = 0;
+    for c in word.chars().rev().take(4) {
+        let Some(byte) = misread_byte(c) else {
+            return false;
+        };
+        let needed = match byte {
+            0x80..=0xBF => {
+                continuations += 1;
+                continue;
+            }
+            0xC2..=0xDF => 1,
+            0xE0..=0xEF => 2,
+            0xF0..=0xF4 => 3,
+            _ => return false,
+        };
+        if continuations >= needed {
+            return false;
+        }
+        // The no-break space is one continuation byte; the next word must
+        // begin with the others.
+        let rest = needed - continuations - 1;
+        return next
+            .chars()
+            .take(rest)
+            .filter(|&c| misread_byte(c).is_some_and(|byte| (0x80..=0xBF).contains(&byte)))
+            .count()
+            == rest;
+    }
+    false
+}
+
+/// Whether the characters of `word` outside ASCII are all letters.
+fn letters_only(word: &str) -> bool {
+    word.chars()
+        .filter(|c| !c.is_ascii())
+        .all(|c| score::info(c).kind == score::Kind::Letter)
+}
+
+/// Whether the first character of `word` outside ASCII is no letter, and
+/// no letter comes before it: "×£" in "2×£49", "√π" in "4√π", but not
+/// "├д" in "Erkl├дrung".
+fn symbol_led(word: &str) -> bool {
+    let mut before = None;
+    for c in word.chars() {
+        if !c.is_ascii() {
+            let letter = |c: char| score::info(c).kind == score::Kind::Letter;
+            return !letter(c) && !before.is_some_and(letter);
+        }
+        before = Some(c);
+    }
+    false
 }
 
 /// The repairs of `word`, which is `known`, at `char_range` of a text
@@ -479,6 +956,138 @@ fn word_repairs(
             .repairs
             .get_or_insert_with(|| Rc::new(chain_ids.number(search::search(word, source)))),
     )
+}
+
+/// Demotes to a suggestion the repair of one damaged character that is
+/// alone in its line while other words of the line hold characters the
+/// chain's wrong decoder would have damaged too, and did not: the line was
+/// not misread as a whole, and the one sequence may be meant. It stays a
+/// change when those characters include letters its repaired letter goes
+/// with ("razÃ£o" among "consciência"); it is demoted when they do not, or
+/// when they are only punctuation and the repaired character is an
+/// uncommon one ("Mccoy – DrÃ¥ber", see [`score::is_uncommon`]).
+fn demote_lone_repairs(
+    text: &str,
+    plain: &[(Range<usize>, Range<usize>, f32)],
+    words: &[Word],
+    decisions: &mut [Decision],
+) {
+    // How many changes each chain made (a line uses few chains).
+    let mut applied: Vec<(Chain, usize)> = Vec::new();
+    for decision in decisions
+        .iter()
+        .filter(|decision| decision.confidence >= 0.5)
+    {
+        match applied
+            .iter_mut()
+            .find(|(chain, _)| *chain == decision.chain)
+        {
+            Some((_, count)) => *count += 1,
+            None => applied.push((decision.chain, 1)),
+        }
+    }
+    let lone = |decision: &Decision| {
+        decision.confidence >= 0.5
+            && words[decision.word].repairs.outcomes[decision.outcome].non_ascii <= 1
+            && applied.contains(&(decision.chain, 1))
+    };
+    if !decisions.iter().any(lone) {
+        return;
+    }
+    let decided: rustc_hash::FxHashSet<usize> = decisions
+        .iter()
+        .map(|decision| words[decision.word].utf8_range.start)
+        .collect();
+    for decision in decisions.iter_mut() {
+        if !lone(decision) {
+            continue;
+        }
+        let word = &words[decision.word];
+        let outcome = &word.repairs.outcomes[decision.outcome];
+        let Some(first) = decision.chain.steps().next() else {
+            continue;
+        };
+        let mut clean = String::new();
+        for (range, _, _) in plain {
+            if decided.contains(&range.start) {
+                continue;
+            }
+            clean.extend(text[range.clone()].chars().filter(|&c| {
+                !c.is_ascii() && first.encode_as.encode(c.encode_utf8(&mut [0; 4])).is_some()
+            }));
+        }
+        if clean.is_empty() {
+            continue;
+        }
+        let letters = clean
+            .chars()
+            .any(|c| score::info(c).kind == score::Kind::Letter);
+        let fits = if letters {
+            score::Alphabet::of(&clean)
+                .and(outcome.facts.alphabet)
+                .cost()
+                == 0.0
+        } else {
+            !outcome.text.chars().any(score::is_uncommon)
+        };
+        if !fits {
+            decision.confidence = decision.confidence.min(UNSURE);
+        }
+    }
+}
+
+/// One line's C1 controls come from one decoder: where a word of the line
+/// needed macintosh (windows-1252 made odd text of it: "Coatl‡n"), the
+/// words windows-1252 read plausibly ("conf’an") are read with macintosh
+/// too ("confían").
+fn reread_c1(
+    text: &str,
+    words: &mut Vec<Word>,
+    decisions: &mut [Decision],
+    chain_ids: &mut ChainIds,
+) {
+    let single_c1 = |chain: Chain| match chain.steps().collect::<Vec<_>>()[..] {
+        [step] if step.undoes_c1() => Some(step),
+        _ => None,
+    };
+    let Some(macintosh) = decisions.iter().find_map(|decision| {
+        single_c1(decision.chain).filter(|step| step.decode_as != crate::WINDOWS_1252)
+    }) else {
+        return;
+    };
+    let Some(chain) = Chain::new(&[macintosh]) else {
+        return;
+    };
+    for decision in decisions.iter_mut() {
+        let Some(step) = single_c1(decision.chain) else {
+            continue;
+        };
+        if step == macintosh {
+            continue;
+        }
+        let word = &words[decision.word];
+        let Some(reread) = chain.apply(&text[word.utf8_range.clone()]) else {
+            continue;
+        };
+        let replacement = Word {
+            repairs: Rc::new(WordRepairs {
+                outcomes: vec![search::Outcome::new(reread, Vec::new(), 0, false)],
+                chains: vec![(chain, 0)],
+                ids: vec![chain_ids.id(chain)],
+            }),
+            utf8_range: word.utf8_range.clone(),
+            char_range: word.char_range.clone(),
+            cost: word.cost,
+            script: word.script,
+            symbol_led: word.symbol_led,
+            letters_only: word.letters_only,
+            nbsp: word.nbsp,
+        };
+        words.push(replacement);
+        decision.word = words.len() - 1;
+        decision.chain = chain;
+        decision.outcome = 0;
+    }
 }
 
 /// Extends a line's repair to the words that did not look like mojibake on
@@ -519,12 +1128,13 @@ fn support(
         [step] if step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty() => Some(step),
         _ => None,
     };
+    let decided: rustc_hash::FxHashSet<usize> = decisions
+        .iter()
+        .map(|decision| words[decision.word].utf8_range.start)
+        .collect();
     let mut candidates = Vec::new();
     for (range, char_range, cost) in plain {
-        let decided = decisions
-            .iter()
-            .any(|decision| words[decision.word].utf8_range == *range);
-        if decided {
+        if decided.contains(&range.start) {
             continue;
         }
         let word = &text[range.clone()];
@@ -533,6 +1143,7 @@ fn support(
         } else if let Some(step) = lossy_step
             && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
+            && (decoded.whole > 0 || search::has_loss_marks(word) || count >= MIN_DROPPED_SUPPORT)
         {
             search::Outcome::new(decoded.text, decoded.lost, 0, false)
         } else {
@@ -547,6 +1158,9 @@ fn support(
     // to almost any text: a good part of the words it changes must have
     // been repaired on their own evidence.
     let legacy = chain.last().is_some_and(|step| !step.decodes_utf8());
+    let double_byte = chain
+        .last()
+        .is_some_and(|step| !step.decodes_utf8() && !step.decode_as.is_single_byte());
     if legacy && count * 2 < candidates.len() {
         return;
     }
@@ -562,13 +1176,23 @@ fn support(
         if !outcome.lost.is_empty() && lossy > count {
             continue;
         }
-        // The loss itself is no reason to leave the word as it is.
+        // The loss itself is no reason to leave the word as it is. A
+        // double-byte decode makes almost any text into characters: it must
+        // make the word clearly better ("l’égalité" is no "l捗ゞalit茅").
         let judged = outcome.cost - search::LOSS * score::small(outcome.lost.len());
-        if judged > cost + SUPPORT_SLACK {
+        let allowed = if double_byte {
+            cost - MIN_SUPPORTED_GAIN
+        } else {
+            cost + SUPPORT_SLACK
+        };
+        if judged > allowed {
             continue;
         }
         words.push(Word {
             script: score::dominant_script(&text[range.clone()]),
+            symbol_led: symbol_led(&text[range.clone()]),
+            letters_only: letters_only(&text[range.clone()]),
+            nbsp: None,
             utf8_range: range.clone(),
             char_range: char_range.clone(),
             cost,

@@ -54,6 +54,8 @@ const AF: u32 = 1 << 26;
 const OTHER: u32 = 1 << 27;
 const WELSH: u32 = 1 << 28;
 const BRETON: u32 = 1 << 29;
+/// Letters no modern orthography uses (the long s of old prints).
+const HISTORIC: u32 = 1 << 30;
 
 /// The languages that write the Latin letter `c` (lowercase or not).
 #[expect(
@@ -140,6 +142,7 @@ pub(crate) fn latin(c: char) -> Languages {
         'ơ' | 'ư' => VI,
         'ǎ' | 'ǐ' | 'ǒ' | 'ǔ' | 'ǖ' | 'ǘ' | 'ǚ' | 'ǜ' => PINYIN,
         'ə' => TR | OTHER,
+        'ſ' => HISTORIC,
         '\u{1EA0}'..='\u{1EF9}' => VI,
         _ => ANY,
     }

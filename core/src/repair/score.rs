@@ -83,6 +83,9 @@ pub(crate) struct Info {
     /// For a Latin letter outside ASCII or a Cyrillic letter, the languages
     /// that write it ([`orthography`]); every language otherwise.
     pub(crate) languages: orthography::Languages,
+    /// A mathematical operator or sign (√, ∑, ±, ×, ÷, ≤, ∞ …), which
+    /// meets letters and digits in formulas: "√π", "2×3", "±σ".
+    pub(crate) math: bool,
 }
 
 impl Info {
@@ -94,6 +97,14 @@ impl Info {
             lower: false,
             cost,
             languages: ANY,
+            math: false,
+        }
+    }
+
+    const fn math(cost: f32) -> Self {
+        Self {
+            math: true,
+            ..Self::new(Kind::Symbol, cost)
         }
     }
 
@@ -105,6 +116,7 @@ impl Info {
             lower: false,
             cost,
             languages: ANY,
+            math: false,
         }
     }
 }
@@ -223,7 +235,7 @@ fn compute_info(c: char) -> Info {
         ),
         0x2150..=0x218F => Info::new(Kind::Symbol, 1.5),
         0x2190..=0x21FF => Info::new(Kind::Symbol, 1.0),
-        0x2200..=0x22FF => Info::new(Kind::Symbol, 1.5),
+        0x2200..=0x22FF => Info::math(1.5),
         0x2300..=0x23FF => Info::new(Kind::Symbol, 2.0),
         0x2460..=0x24FF => Info::new(Kind::Symbol, 1.0),
         0x2500..=0x257F => Info::new(Kind::Symbol, 2.5),
@@ -305,11 +317,9 @@ fn latin1_symbol(c: char) -> Info {
         '«' | '»' => Info::new(Kind::Quote, 0.0),
         '\u{AD}' => Info::new(Kind::Format, 1.5),
         '°' | '©' | '®' | '§' | '·' | '£' | '€' => Info::new(Kind::Symbol, 0.8),
-        '¡' | '¿' | '±' | '×' | '÷' | '¥' | '¢' | 'µ' | '½' => {
-            Info::new(Kind::Symbol, 1.0)
-        }
+        '±' | '×' | '÷' | '¬' => Info::math(1.0),
         // The ordinal indicators follow digits ("1ª"), not letters.
-        'ª' | 'º' => Info::new(Kind::Symbol, 1.0),
+        '¡' | '¿' | '¥' | '¢' | 'µ' | '½' | 'ª' | 'º' => Info::new(Kind::Symbol, 1.0),
         _ => Info::new(Kind::Symbol, 1.5),
     }
 }
@@ -472,7 +482,10 @@ fn pair_cost(a: Info, b: Info) -> f32 {
         }
         (Kind::Letter, Kind::Symbol) | (Kind::Symbol, Kind::Letter) => {
             let letter = if a.kind == Kind::Letter { a } else { b };
-            cost += if letter.script.is_cjk() || letter.cost > 0.0 || !is_ascii_letter(letter) {
+            // A formula: "√π", "±σ", "×n".
+            cost += if a.math && (is_ascii_letter(b) || b.script == Script::Greek) {
+                0.3
+            } else if letter.script.is_cjk() || letter.cost > 0.0 || !is_ascii_letter(letter) {
                 2.0
             } else {
                 1.0
@@ -522,7 +535,8 @@ fn is_ascii_letter(info: Info) -> bool {
     reason = "one pass over the word keeps every rule's state side by side"
 )]
 pub(crate) fn word_cost(word: &str) -> f32 {
-    let mut total = 0.0;
+    let (word, marks) = without_trademark_signs(word);
+    let mut total = TRADEMARK_SIGN * small(marks);
     let mut cjk = CjkCosts::default();
     let mut latin = ANY;
     let mut cyrillic = ANY;
@@ -643,7 +657,60 @@ pub(crate) fn word_cost(word: &str) -> f32 {
         total += 0.8;
     }
     cjk.add_han_run(han, kana);
+    // A capital that leads mojibake, alone: no language has "Ã" or "Â" as
+    // a word, and "Ã" before a space is "à" whose no-break space was lost.
+    let mut chars = word.chars();
+    if let (Some(only), None) = (chars.next(), chars.next()) {
+        let info = info(only);
+        if info.kind == Kind::Letter
+            && info.upper
+            && info.script == Script::Latin
+            && info.cost >= 0.6
+        {
+            total += LONE_LEAD;
+        }
+    }
     total + cjk.best()
+}
+
+/// What a lone capital that leads mojibake costs as a word.
+const LONE_LEAD: f32 = 2.0;
+
+/// Whether `c` is outside ASCII and no common letter: a symbol, or a
+/// letter that few languages write ("å", "ř", "ĝ"), as opposed to "é",
+/// "ü", "ñ" or "à", which many do.
+pub(crate) fn is_uncommon(c: char) -> bool {
+    if c.is_ascii() {
+        return false;
+    }
+    let info = info(c);
+    info.kind != Kind::Letter || (info.languages != ANY && info.languages.count_ones() <= 4)
+}
+
+/// What a trademark sign ending a name costs ("Core™", "Intel®").
+const TRADEMARK_SIGN: f32 = 0.3;
+
+/// `word` without the trademark signs that end it, and how many there were.
+/// A sign after a name is ordinary ("AHÅ™", "Intel®"); after a lower-case
+/// letter and a capital outside ASCII it is mojibake ("siÄ™" for "się",
+/// 0x99 being "™" in windows-1252), and it stays.
+fn without_trademark_signs(word: &str) -> (&str, usize) {
+    let name = word.trim_end_matches(['™', '®', '℠']);
+    let marks = word[name.len()..].chars().count();
+    if marks == 0 {
+        return (word, 0);
+    }
+    let mut last = name.chars().rev();
+    let Some(before) = last.next() else {
+        return (word, 0);
+    };
+    let before_info = info(before);
+    let flipped =
+        before_info.upper && !before.is_ascii() && last.next().is_some_and(|c| info(c).lower);
+    if flipped || !matches!(before_info.kind, Kind::Letter | Kind::Digit) {
+        return (word, 0);
+    }
+    (name, marks)
 }
 
 /// The script most letters of `text` are in, if it has letters.

@@ -7,7 +7,7 @@ use mojiscope_indexes::single_byte;
 use super::chain::{Chain, EncodeAs, LEGACY_SOURCES, MAX_STEPS, Step, UTF8_MISREADS};
 use super::lossy::{self, Lost};
 use super::score;
-use crate::encoding::{Encoding, UTF_8, WINDOWS_1252};
+use crate::encoding::{BIG5, EUC_KR, Encoding, GBK, MACINTOSH, SHIFT_JIS, UTF_8, WINDOWS_1252};
 
 /// One text a word can be repaired to.
 #[derive(Clone, Debug)]
@@ -25,6 +25,13 @@ pub(crate) struct Outcome {
     pub(crate) script: Option<score::Script>,
     /// What it brings to its line.
     pub(crate) facts: score::WordFacts,
+    /// How many characters outside ASCII it has: how many damaged
+    /// characters the chain explains.
+    pub(crate) non_ascii: usize,
+    /// Whether a further step makes it much more plausible: it is mojibake
+    /// still ("â€œ" on the way from "Ã¢â‚¬Å“" to "“"), and the chain that
+    /// stops at it is not the one that damaged the word.
+    pub(crate) unfinished: bool,
 }
 
 impl Outcome {
@@ -34,6 +41,8 @@ impl Outcome {
             cost: lossy_cost(&text, &lost),
             script: score::dominant_script(&text),
             facts: score::WordFacts::of(&text),
+            non_ascii: text.chars().filter(|c| !c.is_ascii()).count(),
+            unfinished: false,
             text,
             utf8_shape,
             from_source,
@@ -84,19 +93,32 @@ pub(crate) const LOSS: f32 = 1.0;
 /// judged as its most plausible candidate, plus what the loss itself costs:
 /// the repair is honest about it, but the text is poorer.
 pub(crate) fn lossy_cost(text: &str, lost: &[Lost]) -> f32 {
-    if lost.is_empty() {
+    // A U+FFFD decoded whole ("ï¿½" is its UTF-8 read as windows-1252) was
+    // in the text before it was damaged: the repair restores it faithfully,
+    // and it costs nothing more than punctuation would.
+    let faithful = text.contains(char::REPLACEMENT_CHARACTER);
+    if lost.is_empty() && !faithful {
         return score::word_cost(text);
     }
     let mut guessed = String::with_capacity(text.len());
     let mut done = 0;
+    let punctuation = |piece: &str, guessed: &mut String| {
+        for c in piece.chars() {
+            guessed.push(if c == char::REPLACEMENT_CHARACTER {
+                '-'
+            } else {
+                c
+            });
+        }
+    };
     for lost in lost {
-        guessed.push_str(&text[done..lost.utf8_offset]);
+        punctuation(&text[done..lost.utf8_offset], &mut guessed);
         guessed.push(placeholder(
             lost.alternatives.first().copied().unwrap_or('?'),
         ));
         done = lost.utf8_offset + char::REPLACEMENT_CHARACTER.len_utf8();
     }
-    guessed.push_str(&text[done..]);
+    punctuation(&text[done..], &mut guessed);
     score::word_cost(&guessed) + LOSS * score::small(lost.len())
 }
 
@@ -258,7 +280,51 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
             std::mem::swap(&mut last_bytes, &mut bytes);
         }
     }
+    // C1 controls are the bytes of windows-1252 (or macintosh) text that a
+    // decoder took for ISO-8859-1 ("modifiche\u{94}" for "modifiche”",
+    // "Coatl\u{87}n" for "Coatlán"): the text as bytes, decoded right.
+    // Sloppy windows-1252 decoders are far more common: macintosh is tried
+    // only where windows-1252 makes odd text ("Coatl‡n").
+    // C1 controls in text that is UTF-8 through and through ("Å\u{99}" is
+    // "ř") are its continuation bytes, not windows-1252's.
+    if text.chars().any(is_c1)
+        && *shape.get_or_insert_with(|| utf8_shape(text)) == 0
+        && EncodeAs::Isomorphic.encode_into(text, &mut bytes)
+    {
+        let mut windows_1252_is_odd = true;
+        for decode_as in C1_DECODERS {
+            let step = Step {
+                encode_as: EncodeAs::Isomorphic,
+                decode_as,
+            };
+            if decode_as != WINDOWS_1252 && !windows_1252_is_odd {
+                continue;
+            }
+            if step.decode_into(&bytes, &mut decoded) && decoded != text {
+                if decode_as == WINDOWS_1252 {
+                    windows_1252_is_odd = score::word_cost(&decoded) >= ODD;
+                }
+                expansions.push(Expansion {
+                    step,
+                    decoded: decoded.clone(),
+                    utf8_shape: 0,
+                    from_source: false,
+                });
+            }
+        }
+    }
     expansions
+}
+
+/// A word costing this much is odd text.
+const ODD: f32 = 2.5;
+
+/// What text whose C1 controls were bytes is decoded as, in the order tried.
+const C1_DECODERS: [&Encoding; 2] = [WINDOWS_1252, MACINTOSH];
+
+/// Whether `c` is a C1 control (U+0080 to U+009F).
+pub(crate) fn is_c1(c: char) -> bool {
+    ('\u{80}'..='\u{9F}').contains(&c)
 }
 
 /// Every chain of up to [`MAX_STEPS`] steps that applies to `word` in fatal
@@ -300,18 +366,32 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
                     continue;
                 };
                 repairs.chains.push((longer, outcome));
-                // Only a UTF-8 decode can have been damaged again before,
-                // and only a chain with room for more steps goes on.
-                if step.decode_as == UTF_8 && depth + 1 < MAX_STEPS {
+                // Only a UTF-8 decode can have been damaged again before
+                // (or text whose C1 controls were decoded right: it may be
+                // mojibake still), and only a chain with room for more
+                // steps goes on.
+                if (step.decode_as == UTF_8 || step.undoes_c1()) && depth + 1 < MAX_STEPS {
                     next.push((Some(outcome), longer));
                 }
             }
         }
         frontier = next;
     }
+    for (outcome, steps) in &expanded {
+        let further = steps
+            .iter()
+            .map(|&(_, next)| repairs.outcomes[next].cost)
+            .fold(f32::INFINITY, f32::min);
+        if further + UNFINISHED_GAIN < repairs.outcomes[*outcome].cost {
+            repairs.outcomes[*outcome].unfinished = true;
+        }
+    }
     add_lossy(word, &mut repairs);
     repairs
 }
+
+/// An outcome a further step makes this much more plausible is unfinished.
+const UNFINISHED_GAIN: f32 = 2.5;
 
 /// The outcome of `expansion` in `repairs`, added if it is new.
 fn add_expansion(repairs: &mut WordRepairs, expansion: Expansion) -> usize {
@@ -349,7 +429,10 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
         let Some(decoded) = lossy::decode(word, encode_as, lost_bytes) else {
             continue;
         };
-        if decoded.whole + decoded.recovered == 0 && decoded.lost.is_empty() {
+        // A byte that left no mark ("?" or U+FFFD) is guessed only in a word
+        // that also holds whole sequences: "STДLIN" is no "STĘLIN" with a
+        // byte dropped, and "SELKÄ" lost no letter.
+        if decoded.whole == 0 && !has_loss_marks(word) {
             continue;
         }
         if decoded.text != word {
@@ -357,6 +440,32 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
             repairs.chains.push((chain, outcome));
         }
     }
+    // Double-byte text read as windows-1252 by a reader that wrote U+FFFD
+    // for the bytes windows-1252 leaves undefined.
+    if word.contains(char::REPLACEMENT_CHARACTER) {
+        for decode_as in [SHIFT_JIS, GBK, BIG5, EUC_KR] {
+            let step = Step {
+                encode_as: EncodeAs::Encoding(WINDOWS_1252),
+                decode_as,
+            };
+            let Some(chain) = Chain::new(&[step]) else {
+                continue;
+            };
+            if let Some(decoded) = lossy::decode_double_byte(word, decode_as)
+                && decoded.whole > 0
+                && decoded.text != word
+            {
+                let outcome = repairs.outcome(decoded.text, decoded.lost, 0, false);
+                repairs.chains.push((chain, outcome));
+            }
+        }
+    }
+}
+
+/// Whether `word` holds the marks decoders leave for bytes they lost: "?"
+/// or U+FFFD.
+pub(crate) fn has_loss_marks(word: &str) -> bool {
+    word.contains(['?', char::REPLACEMENT_CHARACTER])
 }
 
 /// For each encoding of [`UTF8_MISREADS`] (one bit each), whether it can
@@ -408,6 +517,11 @@ fn repertoires() -> &'static Repertoires {
                 EncodeAs::Isomorphic => {
                     for byte in 0x80..=0xFF_u8 {
                         add(char::from(byte), bit);
+                    }
+                }
+                EncodeAs::DosCodePage(page) => {
+                    for byte in 0x80..=0xFF_u8 {
+                        add(page.decode_byte(byte), bit);
                     }
                 }
                 EncodeAs::Encoding(encoding) => {

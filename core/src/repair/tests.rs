@@ -102,3 +102,212 @@ fn accepted_changes_are_applied_alone() {
     assert_eq!(only_first, "été and cafÃ©");
     assert_eq!(repair.chains()[0].1, 2);
 }
+
+// Issue 17: good text the repair damaged, each kind once.
+
+#[track_caller]
+fn assert_unchanged(text: &str) {
+    let found = repair(text);
+    assert!(found.is_empty(), "{text:?} changed: {:?}", found.changes);
+}
+
+#[test]
+fn issue_17_symbols_that_read_as_one_sequence_stay() {
+    // "×£" is windows-1252 for D7 A3, which is UTF-8 for "ף".
+    assert_unchanged("5×£35");
+    assert_unchanged("1×£1 + 1×50p + 2×20p + 1×5p + 1×2p + 3×1p");
+    // "√π" is macintosh for C3 B9, "ù".
+    assert_unchanged("(-1/2)! = √π");
+    assert_unchanged("the breakthrough finding that g† = cH₀/(4√π) gives");
+    // A trademark sign after a name: "Å™" is windows-1252 for "ř".
+    assert_unchanged("AHÅ™");
+    assert_unchanged("will be formally branded as “Intel® Core™ i7 processor.”");
+}
+
+#[test]
+fn issue_17_box_drawing_stays() {
+    assert_unchanged("├┤a┼┐a");
+    assert_unchanged("mahpastes/\n├── main.go\n│   ├── app.go");
+}
+
+#[test]
+fn issue_17_capitals_keep_their_letters() {
+    // A letter whose next byte would have been a dropped C1 control, with
+    // nothing else in the word or the line to say bytes were lost.
+    assert_unchanged("SELKÄ EDELLÄ");
+    assert_unchanged("Groskop spells 'STALIN' as 'STДLIN'.");
+    assert_unchanged("ATENÇÃO: A JORNADA DE TRABALHO");
+}
+
+#[test]
+fn issue_17_a_wrong_chain_is_not_extended_to_good_words() {
+    let text = "C’est l’égalité pour tous";
+    assert_unchanged(text);
+    // A line with real mojibake: only the damaged word changes.
+    let text = "C’est l’égalité pour tous, cafÃ© compris";
+    assert_eq!(repaired(text), "C’est l’égalité pour tous, café compris");
+}
+
+#[test]
+fn issue_17_an_ambiguous_sequence_is_only_suggested() {
+    let text = "Mccoy – DrÃ¥ber";
+    let found = repair(text);
+    assert!(found.changes.is_empty(), "{:?}", found.changes);
+    assert_eq!(found.suggestions.len(), 1);
+    assert_eq!(found.suggestions[0].replacement, "Dråber");
+    // The same sequence in a line that was misread as a whole is repaired.
+    assert_eq!(repaired("Mccoy â€“ DrÃ¥ber"), "Mccoy – Dråber");
+}
+
+#[test]
+fn issue_17_random_bytes_are_declined_as_not_text() {
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    let bytes: Vec<u8> = (0..4_000_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 32) as u8
+        })
+        .collect();
+    for encoding in [crate::WINDOWS_1250, crate::WINDOWS_1252, crate::UTF_8] {
+        let text = encoding.decode(&bytes).text;
+        let found = repair(&text);
+        assert!(found.declined.is_some(), "{encoding}");
+        assert!(found.changes.is_empty() && found.suggestions.is_empty());
+        let source = Source {
+            bytes: &bytes,
+            encoding,
+        };
+        assert!(repair_with_source(&text, source).declined.is_some());
+    }
+    assert_eq!(repair("Ã©tÃ©").declined, None);
+}
+
+#[test]
+fn issue_17_hostile_text_is_bounded() {
+    // One "word" of a million characters, and a line of words with no line
+    // feed: nothing to repair in the first, every word in the second.
+    let word = "ÿ".repeat(1_000_000);
+    assert!(repair(&word).is_empty());
+    let line = "cafÃ© ".repeat(100_000);
+    assert_eq!(repair(&line).apply(&line), "café ".repeat(100_000));
+    assert!(repair(&"\x1b".repeat(1_000_000)).is_empty());
+}
+
+#[test]
+fn issue_17_a_space_for_a_lost_no_break_space_is_a_guess() {
+    // "à" is C3 A0; A0 is windows-1252's no-break space, which became a
+    // plain space.
+    for (text, expected) in [
+        ("voilÃ  le travail", "voilà le travail"),
+        ("Ã  nos jours", "à nos jours"),
+        ("Ã s crianças", "às crianças"),
+        ("se dÃ©veloppe Ã  ChambÃ©ry", "se développe à Chambéry"),
+        // "신" is EC 8B A0: the space glued "ì‹" to the next word.
+        ("<option>ì‹ ê·œ</option>", "<option>신규</option>"),
+    ] {
+        let found = repair(text);
+        assert_eq!(found.apply(text), expected);
+        let guess = found
+            .changes
+            .iter()
+            .find(|change| change.is_guess())
+            .expect("a guess");
+        let assumption = &guess.assumptions[0];
+        assert_eq!((assumption.found, assumption.assumed), (' ', '\u{A0}'));
+        let original = guess.assumed_original(text).unwrap();
+        assert_eq!(guess.chain.apply(&original).unwrap(), guess.replacement);
+    }
+    // A space after a capital that ends a word is a space.
+    assert_unchanged("PÅ SKJERMEN, CAFÉ NOIR");
+}
+
+#[test]
+fn issue_17_c1_controls_from_sloppy_decodes_are_read_as_their_bytes() {
+    for (text, expected) in [
+        ("C’est fini\u{85} Il a dit\u{94}", "C’est fini… Il a dit”"),
+        ("It\u{92}s here", "It’s here"),
+        // macintosh text read as ISO-8859-1: "á" is 0x87, "í" 0x92.
+        ("Coatl\u{87}n conf\u{92}an en ti", "Coatlán confían en ti"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    // C1 controls that are UTF-8 continuation bytes read as ISO-8859-1.
+    assert_eq!(repaired("Å\u{99}"), "ř");
+}
+
+#[test]
+fn issue_17_partly_repaired_text_is_finished() {
+    // Earlier software repaired "’" and "“" but left the rest.
+    assert_eq!(repaired("Il y a l’humanitÃ© ici"), "Il y a l’humanité ici");
+    assert_eq!(repaired("“senza modifiche\u{94}"), "“senza modifiche”");
+    // Shift_JIS mojibake holds such characters as bytes of its own.
+    assert_eq!(repaired(";ƒeƒXƒgˆÈŠO‚È‚ç"), ";テスト以外なら");
+    assert_eq!(
+        repaired("Р’СЃС– Р»СЋРґРё, СЃРѕРІС–СЃС‚СЋ"),
+        "Всі люди, совістю"
+    );
+}
+
+#[test]
+fn issue_17_utf8_read_as_dos_code_pages() {
+    for (text, expected, page) in [
+        ("─îe┼ítina", "Čeština", "cp437"),
+        ("Tiß║┐ng Viß╗çt", "Tiếng Việt", "cp437"),
+        ("╨┐╤Ç╨░╨▓╨╕╨╗╤î╨╜╨╛╨╡", "правильное", "cp437"),
+        ("YouÔÇÖre", "You’re", "cp850"),
+    ] {
+        let found = repair(text);
+        assert_eq!(found.apply(text), expected);
+        assert_eq!(
+            found.changes[0].chain.display_name(),
+            format!("UTF-8 read as {page}")
+        );
+    }
+}
+
+#[test]
+fn issue_17_emoji_as_surrogate_pairs_read_as_windows_1252() {
+    // CESU-8 ("modified UTF-8") writes U+1F60D as the surrogates D83D and
+    // DE0D, each in three bytes: ED A0 BD ED B8 8D.
+    assert_eq!(repaired("I love it í\u{a0}½í¸\u{8d}"), "I love it 😍");
+    assert_eq!(repaired("í\u{a0}¾í´”"), "🤔");
+    // A lone surrogate is no character.
+    assert_unchanged("í\u{a0}½ alone");
+}
+
+#[test]
+fn issue_17_mojibake_of_mojibake_mixed_with_single() {
+    let text = "Itâ€™s the cafÃ©â€™s Ã¢â‚¬Å“bestÃ¢â‚¬Â\u{9d} one";
+    assert_eq!(repaired(text), "It’s the café’s “best” one");
+    // windows-1252 then windows-1251 ("£" as "Г‚ВЈ"): too few characters to
+    // be sure of; left alone, and reported.
+    let found = repair("The deal cost Г‚ВЈ5.8bn last year");
+    assert!(found.changes.is_empty());
+    assert_eq!(found.suggestions.len(), 1);
+}
+
+#[test]
+fn issue_17_replacement_characters_inside_mojibake() {
+    // Shift_JIS read as windows-1252 by a reader that wrote U+FFFD for
+    // 0x8F, the lead byte of "章": the rest comes back, the lost character
+    // stays U+FFFD, with its candidates, and is counted.
+    let text = "ƒeƒXƒg—p•¶\u{FFFD}Í‚Å‚·";
+    let found = repair(text);
+    assert_eq!(found.apply(text), "テスト用文\u{FFFD}です");
+    assert_eq!(found.lost_count(), 1);
+    let lost = &found.changes[0].lost[0];
+    assert!(lost.alternatives.contains(&'章'), "{lost:?}");
+    // Cyrillic UTF-8 whose 0x9D ("Н" is D0 9D) became U+FFFD.
+    let text = "Ð\u{FFFD}ÐµÑ‚ Ð¿Ñ€Ð¾Ð±Ð»ÐµÐ¼";
+    let found = repair(text);
+    assert_eq!(found.apply(text), "\u{FFFD}ет проблем");
+    assert_eq!(found.lost_count(), 1);
+    assert!(found.changes[0].lost[0].alternatives.contains(&'Н'));
+    // A U+FFFD that was itself misread.
+    assert_eq!(
+        repaired("(marked with ï¿½{TBDï¿½)"),
+        "(marked with \u{FFFD}{TBD\u{FFFD})"
+    );
+}
