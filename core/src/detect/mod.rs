@@ -2,6 +2,7 @@
 //! score and the evidence behind it. The public entry point is [`detect`];
 //! `core/DETECTION.md` says how it decides and how well.
 
+mod declared;
 mod sample;
 mod text;
 mod utf16;
@@ -18,6 +19,8 @@ use crate::encoding::{
     WINDOWS_1254, WINDOWS_1255, WINDOWS_1256, WINDOWS_1257, WINDOWS_1258, X_MAC_CYRILLIC,
     X_USER_DEFINED,
 };
+pub use declared::{Declaration, DeclarationSource, PRESCAN_BYTES, declared, prescan};
+
 use crate::provenance::DecodeErrorKind;
 use text::{ByteCounts, ByteTable, TextStats};
 
