@@ -236,6 +236,26 @@ pub fn is_implausible(c: char) -> bool {
         || code_point & 0xFFFE == 0xFFFE
 }
 
+/// Whether `c` is an invisible formatting character that text puts between
+/// runs (direction marks and embeddings, zero-width joiners and spaces, a
+/// byte order mark inside text), but never between two letters of a word,
+/// except that Persian and the scripts of India join or part letters with
+/// U+200C and U+200D. The soft hyphen is not one: it belongs inside words.
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(u32::from(c),
+        0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0x061C | 0xFEFF)
+}
+
+/// Whether an invisible formatting character `format` may stand between
+/// letters `left` and `right`: only the zero-width joiner and non-joiner,
+/// and only between letters of the Arabic script (Persian writes them
+/// inside words).
+pub fn format_may_join(left: char, format: char, right: char) -> bool {
+    matches!(format, '\u{200C}' | '\u{200D}')
+        && script_of(left) == Some(Script::Arabic)
+        && script_of(right) == Some(Script::Arabic)
+}
+
 /// The script of a letter, or `None` for a character that is not a letter
 /// of one of the scripts of [`Script`].
 pub fn script_of(c: char) -> Option<Script> {
