@@ -25,7 +25,7 @@
 //! assert_eq!(russian.name, "Russian");
 //! // "о" then "т" is a likely pair in Russian, "ъ" then "ы" is not.
 //! assert!(russian.pair_cost('о', 'т') < russian.pair_cost('ъ', 'ы'));
-//! assert_eq!(LANGUAGES.len(), 40);
+//! assert_eq!(LANGUAGES.len(), 60);
 //! ```
 
 use crate::{big5, euc_kr, gb18030, jis0208};
@@ -338,7 +338,7 @@ fn is_typographic(c: char) -> bool {
 /// Whether `c` is punctuation, a space or a sign that running text uses.
 fn is_text_punctuation(c: char) -> bool {
     matches!(u32::from(c),
-        0xA0 | 0xA1 | 0xA7 | 0xAB | 0xB0 | 0xB7 | 0xBB | 0xBF
+        0xA0 | 0xA1 | 0xA7 | 0xAB | 0xB0 | 0xB4 | 0xB7 | 0xBB | 0xBF
         | 0x2000..=0x206F // General Punctuation
         | 0x3000..=0x303F // CJK Symbols and Punctuation
         | 0xFF01..=0xFF65 // Fullwidth forms and halfwidth CJK punctuation
