@@ -393,6 +393,8 @@ impl ByteCounts {
     pub(crate) fn new(bytes: &[u8], windows: &[std::ops::Range<usize>]) -> Self {
         let mut counts = [0u64; 256];
         let mut pair_counts = vec![0u32; 256 * 256];
+        let mut text_pairs = vec![0u32; 128 * 128];
+        let mut ascii_letters = 0u64;
         let formats = format_bytes();
         let mut triples: HashMap<u32, u32, BuildHasherDefault<PairHasher>> = HashMap::default();
         for window in windows {
@@ -413,6 +415,33 @@ impl ByteCounts {
                 let slot = &mut pair_counts[usize::from(pair[0]) << 8 | usize::from(pair[1])];
                 *slot = slot.saturating_add(1);
             }
+            // The ASCII pairs of the text, with markup read as word
+            // boundaries: the tags of a page are no words of its language.
+            let mut previous = b' ';
+            let mut in_tag = false;
+            for (position, &b) in window.iter().enumerate() {
+                let shown = if in_tag {
+                    in_tag = b != b'>';
+                    b' '
+                } else if b == b'<'
+                    && window.get(position + 1).is_some_and(|&next| {
+                        next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?')
+                    })
+                {
+                    in_tag = true;
+                    b' '
+                } else {
+                    b
+                };
+                if shown.is_ascii() && previous.is_ascii() {
+                    let slot = &mut text_pairs[usize::from(previous) << 7 | usize::from(shown)];
+                    *slot = slot.saturating_add(1);
+                }
+                if shown.is_ascii_alphabetic() {
+                    ascii_letters += 1;
+                }
+                previous = shown;
+            }
         }
         let mut high_pairs = Vec::new();
         let mut ascii_pairs = PairCounts::default();
@@ -423,31 +452,21 @@ impl ByteCounts {
             let (left, right) = ((index >> 8) as u8, index as u8);
             if left >= 0x80 || right >= 0x80 {
                 high_pairs.push((left, right, n));
-            } else {
-                let (left, right) = (
-                    language::fold(char::from(left)),
-                    language::fold(char::from(right)),
-                );
-                if !(left == ' ' && right == ' ') {
-                    *ascii_pairs.entry(pair_key(left, right)).or_default() += n;
-                }
             }
         }
-        // The first byte of the sample follows a boundary.
-        if let Some(first) = windows.first().and_then(|w| bytes.get(w.start))
-            && first.is_ascii()
-        {
-            let folded = language::fold(char::from(*first));
-            if folded != ' ' {
-                *ascii_pairs.entry(pair_key(' ', folded)).or_default() += 1;
+        // The first byte of each window follows a boundary (counted above).
+        for (index, &n) in text_pairs.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let (left, right) = (
+                language::fold(char::from((index >> 7) as u8)),
+                language::fold(char::from((index & 0x7F) as u8)),
+            );
+            if !(left == ' ' && right == ' ') {
+                *ascii_pairs.entry(pair_key(left, right)).or_default() += n;
             }
         }
-        let ascii_letters = counts
-            .iter()
-            .enumerate()
-            .filter(|&(byte, _)| (byte as u8).is_ascii_alphabetic())
-            .map(|(_, &n)| n)
-            .sum();
         let format_triples = triples
             .into_iter()
             .map(|(key, n)| ((key >> 16) as u8, (key >> 8) as u8, key as u8, n))
