@@ -101,7 +101,10 @@ mod text;
 pub use bom::bom_sniff;
 pub use code_page::{CharacterBytes, CodePage, character_bytes};
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
-pub use detect::{Candidate, Detection, Evidence, Note, detect};
+pub use detect::{
+    Candidate, Declaration, DeclarationSource, Detection, Evidence, Note, PRESCAN_BYTES, declared,
+    detect, prescan,
+};
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;
 pub use error::{DecodeError, EncodeError};

@@ -25,7 +25,7 @@
 //! assert_eq!(russian.name, "Russian");
 //! // "о" then "т" is a likely pair in Russian, "ъ" then "ы" is not.
 //! assert!(russian.pair_cost('о', 'т') < russian.pair_cost('ъ', 'ы'));
-//! assert_eq!(LANGUAGES.len(), 40);
+//! assert_eq!(LANGUAGES.len(), 60);
 //! ```
 
 use crate::{big5, euc_kr, gb18030, jis0208};
@@ -236,6 +236,26 @@ pub fn is_implausible(c: char) -> bool {
         || code_point & 0xFFFE == 0xFFFE
 }
 
+/// Whether `c` is an invisible formatting character that text puts between
+/// runs (direction marks and embeddings, zero-width joiners and spaces, a
+/// byte order mark inside text), but never between two letters of a word,
+/// except that Persian and the scripts of India join or part letters with
+/// U+200C and U+200D. The soft hyphen is not one: it belongs inside words.
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(u32::from(c),
+        0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0x061C | 0xFEFF)
+}
+
+/// Whether an invisible formatting character `format` may stand between
+/// letters `left` and `right`: only the zero-width joiner and non-joiner,
+/// and only between letters of the Arabic script (Persian writes them
+/// inside words).
+pub fn format_may_join(left: char, format: char, right: char) -> bool {
+    matches!(format, '\u{200C}' | '\u{200D}')
+        && script_of(left) == Some(Script::Arabic)
+        && script_of(right) == Some(Script::Arabic)
+}
+
 /// The script of a letter, or `None` for a character that is not a letter
 /// of one of the scripts of [`Script`].
 pub fn script_of(c: char) -> Option<Script> {
@@ -318,7 +338,7 @@ fn is_typographic(c: char) -> bool {
 /// Whether `c` is punctuation, a space or a sign that running text uses.
 fn is_text_punctuation(c: char) -> bool {
     matches!(u32::from(c),
-        0xA0 | 0xA1 | 0xA7 | 0xAB | 0xB0 | 0xB7 | 0xBB | 0xBF
+        0xA0 | 0xA1 | 0xA7 | 0xAB | 0xB0 | 0xB4 | 0xB7 | 0xBB | 0xBF
         | 0x2000..=0x206F // General Punctuation
         | 0x3000..=0x303F // CJK Symbols and Punctuation
         | 0xFF01..=0xFF65 // Fullwidth forms and halfwidth CJK punctuation

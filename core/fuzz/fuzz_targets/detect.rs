@@ -1,14 +1,32 @@
 //! Detection on any bytes: no panic, and a ranking that keeps its promises:
 //! every override choice ranked once, scores that are probabilities adding
 //! up to 1, the best candidate first, and each `same_text_as` pointing to a
-//! better-ranked candidate. libFuzzer's `-timeout` bounds the time.
+//! better-ranked candidate; and a declaration that is where it says, in the
+//! first 1024 bytes, and that detection carries. The input is also tried
+//! behind a `<meta charset>` whose label comes from its first byte, so that
+//! declared encodings meet every kind of bytes. libFuzzer's `-timeout` bounds
+//! the time.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mojiscope_core::{ALL, detect};
+use mojiscope_core::{ALL, PRESCAN_BYTES, declared, detect};
 
 fuzz_target!(|data: &[u8]| {
+    check(data);
+    let label = ALL[usize::from(data.first().copied().unwrap_or(0)) % ALL.len()].name();
+    let mut page = format!("<meta charset=\"{label}\">").into_bytes();
+    page.extend_from_slice(data);
+    check(&page);
+});
+
+fn check(data: &[u8]) {
+    if let Some(declaration) = declared(data) {
+        let start = usize::try_from(declaration.byte_offset).expect("an offset");
+        assert!(start <= PRESCAN_BYTES + 3, "the declaration is near the start");
+        assert!(start <= data.len());
+    }
     let detection = detect(data);
+    assert_eq!(detection.declaration, declared(data));
     let candidates = &detection.candidates;
     assert!(!candidates.is_empty(), "something is always ranked");
     assert_eq!(detection.best(), candidates[0].encoding);
@@ -42,4 +60,4 @@ fuzz_target!(|data: &[u8]| {
     assert!((0.0..=1.0 + 1e-9).contains(&detection.confidence));
     assert!(detection.margin >= 0.0);
     assert!(detection.bytes_examined <= data.len() as u64);
-});
+}

@@ -2,6 +2,7 @@
 //! score and the evidence behind it. The public entry point is [`detect`];
 //! `core/DETECTION.md` says how it decides and how well.
 
+mod declared;
 mod sample;
 mod text;
 mod utf16;
@@ -14,10 +15,12 @@ use crate::bom::bom_sniff;
 use crate::encoding::{
     ALL, BIG5, EUC_JP, EUC_KR, Encoding, GB18030, GBK, IBM866, ISO_2022_JP, ISO_8859_2, ISO_8859_5,
     ISO_8859_6, ISO_8859_7, ISO_8859_8, ISO_8859_8_I, ISO_8859_15, KOI8_R, KOI8_U, MACINTOSH,
-    SHIFT_JIS, UTF_8, WINDOWS_874, WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1253,
-    WINDOWS_1254, WINDOWS_1255, WINDOWS_1256, WINDOWS_1257, WINDOWS_1258, X_MAC_CYRILLIC,
-    X_USER_DEFINED,
+    REPLACEMENT, SHIFT_JIS, UTF_8, WINDOWS_874, WINDOWS_1250, WINDOWS_1251, WINDOWS_1252,
+    WINDOWS_1253, WINDOWS_1254, WINDOWS_1255, WINDOWS_1256, WINDOWS_1257, WINDOWS_1258,
+    X_MAC_CYRILLIC, X_USER_DEFINED,
 };
+pub use declared::{Declaration, DeclarationSource, PRESCAN_BYTES, declared, prescan};
+
 use crate::provenance::DecodeErrorKind;
 use text::{ByteCounts, ByteTable, TextStats};
 
@@ -45,11 +48,36 @@ const TEMPERATURE: f64 = 3.0;
 /// Below this confidence the evidence is weak.
 const WEAK_CONFIDENCE: f64 = 0.9;
 
+/// The cost of an invisible formatting character between two letters of a
+/// word, in nats: words do not hold them, and a reading that puts one there
+/// (a left-to-right mark for the Turkish dotless i) is very likely wrong.
+const FORMAT_IN_WORD_COST: f64 = 15.0;
+
+/// The weight of a file's own declaration, in nats, when the bytes do not
+/// contradict it: declarations are mostly right, so they settle what the
+/// bytes leave open, but a few letters that read far better otherwise
+/// outweigh them.
+const DECLARED_PRIOR: f64 = 12.0;
+
+/// How far apart the priors of two encodings (x-user-defined aside) can
+/// be, in nats: see [`prior`].
+const PRIOR_SPAN: f64 = 4.0;
+
+/// A decode with errors may rank above one without only if it decodes at
+/// least this many characters beyond ASCII for each error.
+const ERRORS_OUTWEIGHED: u64 = 8;
+
+/// Above this average cost (in nats) of a pair with a character beyond
+/// ASCII, the best reading is itself implausible (fitting text costs 2 to
+/// 5), and the confidence falls with every nat more.
+const IMPLAUSIBLE_NATS_PER_CHAR: f64 = 7.0;
+
 /// The ranking of the candidate encodings for some bytes.
 #[derive(Clone, Debug)]
 pub struct Detection {
-    /// Every override choice (and, with a UTF-16 byte order mark, the
-    /// encoding it picks, first), best first.
+    /// Every override choice, best first; first of all, the UTF-16 encoding
+    /// a UTF-16 byte order mark picks, or the one the bytes are in when they
+    /// are UTF-16 without one ([`Note::Utf16WithoutBom`]).
     pub candidates: Vec<Candidate>,
     /// Facts about the input as a whole.
     pub notes: Vec<Note>,
@@ -64,12 +92,39 @@ pub struct Detection {
     pub is_weak: bool,
     /// How many bytes were examined (all of them unless [`Note::Sampled`]).
     pub bytes_examined: u64,
+    /// What the file declares of its own encoding, if anything
+    /// ([`declared()`]): weighed as evidence, never followed against the
+    /// bytes.
+    pub declaration: Option<Declaration>,
 }
 
 impl Detection {
     /// The best candidate's encoding.
     pub fn best(&self) -> &'static Encoding {
         self.candidates.first().map_or(UTF_8, |c| c.encoding)
+    }
+
+    /// The best candidate that is an override choice
+    /// ([`Encoding::is_override_choice`]): what an encoding chooser should
+    /// preselect. It differs from [`best`](Self::best) when the bytes are
+    /// UTF-16 without a byte order mark (then the best is UTF-16BE or
+    /// UTF-16LE, which a chooser never offers) or start with a UTF-16 byte
+    /// order mark.
+    pub fn best_override_choice(&self) -> &'static Encoding {
+        self.candidates
+            .iter()
+            .map(|c| c.encoding)
+            .find(|e| e.is_override_choice())
+            .unwrap_or(UTF_8)
+    }
+
+    /// The UTF-16 encoding the bytes are in without a byte order mark, if
+    /// they are (then it is also the best candidate).
+    pub fn utf16_without_bom(&self) -> Option<&'static Encoding> {
+        self.notes.iter().find_map(|note| match note {
+            Note::Utf16WithoutBom { encoding } => Some(*encoding),
+            _ => None,
+        })
     }
 
     /// The candidate for `encoding`, if it was ranked.
@@ -180,6 +235,28 @@ pub enum Evidence {
     /// The decode is plain ASCII, the same as every ASCII-compatible
     /// encoding's: only how common the encoding is ranks it.
     AsciiOnly,
+    /// The file declares this encoding ([`declared()`]).
+    Declared {
+        /// The declaration.
+        declaration: Declaration,
+        /// Whether it was weighed: not when the bytes contradict it (the
+        /// declared encoding's decode has errors, or the bytes are valid
+        /// UTF-8 with non-ASCII content), nor when a byte order mark decides.
+        weighed: bool,
+    },
+    /// Invisible formatting characters (direction marks, zero-width
+    /// joiners) between two letters of a word, where text does not hold
+    /// them: strong evidence against the decode.
+    FormatsInWords {
+        /// How many.
+        count: u64,
+    },
+    /// The bytes are UTF-16 in this byte order without a byte order mark:
+    /// their high bytes are steady and the decode reads as text.
+    Utf16WithoutBom {
+        /// UTF-16LE or UTF-16BE.
+        encoding: &'static Encoding,
+    },
 }
 
 /// A fact about the input as a whole.
@@ -200,8 +277,10 @@ pub enum Note {
         /// The input's length.
         byte_len: u64,
     },
-    /// The bytes look like UTF-16 without a byte order mark. UTF-16BE/LE are
-    /// never offered to override a decode, so this is no candidate.
+    /// The bytes are UTF-16 without a byte order mark: that encoding is
+    /// ranked first. UTF-16BE/LE are never offered to override a decode
+    /// (the standard's Browser UI section): an encoding chooser takes
+    /// [`Detection::best_override_choice`] instead.
     Utf16WithoutBom {
         /// UTF-16LE or UTF-16BE.
         encoding: &'static Encoding,
@@ -210,6 +289,38 @@ pub enum Note {
     WeakEvidence {
         /// The best candidate's confidence.
         confidence: f64,
+    },
+    /// What the file declares of its own encoding, and whether the bytes
+    /// agree.
+    Declared {
+        /// The declaration.
+        declaration: Declaration,
+        /// Whether the best candidate decodes the bytes as the declared
+        /// encoding does.
+        bytes_agree: bool,
+        /// Whether the declaration was weighed (see [`Evidence::Declared`]).
+        weighed: bool,
+        /// The best candidate.
+        best: &'static Encoding,
+    },
+    /// The best candidate has decoding errors although another decodes the
+    /// bytes without any: its other characters beyond ASCII outweigh them.
+    ErrorsOutweighed {
+        /// The best candidate.
+        encoding: &'static Encoding,
+        /// Its decoding errors.
+        errors: u64,
+        /// The characters beyond ASCII it decodes.
+        non_ascii_chars: u64,
+        /// The best candidate that decodes without error.
+        clean: &'static Encoding,
+    },
+    /// Even the best reading is implausible text (rare characters in odd
+    /// pairs): the confidence is lowered to match.
+    ImplausibleText {
+        /// The average cost in nats of its pairs with a character beyond
+        /// ASCII.
+        nats_per_char: f64,
     },
 }
 
@@ -240,9 +351,21 @@ pub enum Note {
 /// Inputs longer than 256 KiB are sampled: four windows of 64 KiB spread from
 /// start to end, their edges moved to line ends. Detection therefore takes
 /// bounded time and memory whatever the input's length; [`Note::Sampled`]
-/// says when it happened. UTF-16 without a byte order mark is recognised and
-/// reported as a [`Note::Utf16WithoutBom`], never as a candidate, as the
-/// standard's Browser UI section asks.
+/// says when it happened.
+///
+/// What the file declares of itself ([`declared()`]: a `<meta>`, an XML
+/// declaration, a CSS `@charset`) is weighed as evidence: it settles what the
+/// bytes leave open, but a declared encoding whose decode has errors, or a
+/// declared legacy encoding where the bytes are valid UTF-8 with non-ASCII
+/// content, is not followed; [`Note::Declared`] says what was declared and
+/// whether the bytes agree. A decode with errors never ranks above one
+/// without unless it decodes many more characters beyond ASCII
+/// ([`Note::ErrorsOutweighed`] then says so).
+///
+/// UTF-16 without a byte order mark is named first when the bytes are
+/// UTF-16 ([`Note::Utf16WithoutBom`]); as the standard's Browser UI section
+/// asks that UTF-16BE/LE never be offered to override a decode, an encoding
+/// chooser takes [`Detection::best_override_choice`].
 ///
 /// ```
 /// use mojiscope_core::{detect, SHIFT_JIS, WINDOWS_1251};
@@ -259,8 +382,9 @@ pub enum Note {
 /// }
 /// ```
 pub fn detect(bytes: &[u8]) -> Detection {
+    let declaration = declared(bytes);
     if let Some(encoding) = bom_sniff(bytes) {
-        return bom_detection(bytes, encoding);
+        return bom_detection(bytes, encoding, declaration);
     }
     let windows: Vec<_> = sample::windows(bytes.len())
         .into_iter()
@@ -282,9 +406,7 @@ pub fn detect(bytes: &[u8]) -> Detection {
             byte_len: bytes.len() as u64,
         });
     }
-    if let Some(encoding) = utf16::looks_like(bytes, &windows) {
-        notes.push(Note::Utf16WithoutBom { encoding });
-    }
+    let utf16 = utf16::looks_like(bytes, &windows);
 
     let byte_counts = ByteCounts::new(bytes, &windows);
     let mut scorer = Scorer::new(&byte_counts);
@@ -299,12 +421,7 @@ pub fn detect(bytes: &[u8]) -> Detection {
                 None => text::decode_stats(encoding, bytes, &windows),
             };
             let fit = scorer.best_language(encoding, &stats, table);
-            Ranked {
-                encoding,
-                stats,
-                fit,
-                log_likelihood: 0.0,
-            }
+            Ranked::new(encoding, stats, fit)
         })
         .collect();
 
@@ -323,9 +440,11 @@ pub fn detect(bytes: &[u8]) -> Detection {
         let text_cost = candidate.fit.map_or(0.0, |fit| fit.cost);
         candidate.log_likelihood = prior(candidate.encoding)
             - text_cost
-            - ERROR_COST * to_f64(candidate.stats.error_count())
-            - CASE_BREAK_COST * to_f64(candidate.stats.case_breaks);
+            - ERROR_COST * to_f64(candidate.stats.ranking_errors())
+            - CASE_BREAK_COST * to_f64(candidate.stats.case_breaks)
+            - FORMAT_IN_WORD_COST * to_f64(candidate.stats.formats_in_words);
     }
+    let weighed = weigh_declaration(&mut ranked, declaration.as_ref());
     // Structure no other text has settles it: valid UTF-8 with non-ASCII
     // content, or ISO-2022-JP escape sequences that switch to text decoding
     // without error (the escape byte is a control character in every other
@@ -334,7 +453,7 @@ pub fn detect(bytes: &[u8]) -> Detection {
         let holds = ranked
             .iter()
             .find(|c| c.encoding == strong)
-            .is_some_and(|c| c.stats.error_count() == 0 && c.stats.non_ascii > 0);
+            .is_some_and(|c| c.stats.ranking_errors() == 0 && c.stats.non_ascii > 0);
         if holds {
             let others = ranked
                 .iter()
@@ -347,9 +466,89 @@ pub fn detect(bytes: &[u8]) -> Detection {
             break;
         }
     }
+    keep_errors_below_clean_decodes(&mut ranked);
     // Stable: ties keep the standard's order.
     ranked.sort_by(|a, b| b.log_likelihood.total_cmp(&a.log_likelihood));
-    finish(&ranked, notes, bytes_examined)
+    if let Some((encoding, strong)) = utf16 {
+        // UTF-16 is no override choice, but when the bytes are UTF-16 it is
+        // named first: at once when the byte pattern shows it, else when its
+        // decode reads better than every other.
+        let stats = utf16::stats(encoding, bytes, &windows);
+        let fit = scorer.best_language(encoding, &stats, None);
+        let mut candidate = Ranked::new(encoding, stats, fit);
+        let best = ranked.first().map_or(0.0, |c| c.log_likelihood);
+        candidate.log_likelihood = if strong {
+            best + STRUCTURE_LEAD
+        } else {
+            prior(encoding)
+                - fit.map_or(0.0, |fit| fit.cost)
+                - ERROR_COST * to_f64(candidate.stats.ranking_errors())
+        };
+        if candidate.log_likelihood > best {
+            ranked.insert(0, candidate);
+            notes.push(Note::Utf16WithoutBom { encoding });
+        }
+    }
+    finish(&ranked, notes, bytes_examined, declaration, weighed)
+}
+
+/// Gives the candidates that decode the bytes as the declared encoding does
+/// [`DECLARED_PRIOR`] more, when the bytes do not contradict the
+/// declaration: its decode has no errors, and the bytes are not valid UTF-8
+/// with non-ASCII content that the declared encoding reads otherwise.
+/// Returns whether the declaration was weighed.
+fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -> bool {
+    let Some(declared) = declaration.and_then(|d| ranked.iter().find(|c| c.encoding == d.encoding))
+    else {
+        return false;
+    };
+    let key = declared.text_key();
+    let clean = declared.stats.ranking_errors() == 0;
+    let utf8_contradicts = ranked.iter().any(|c| {
+        c.encoding == UTF_8
+            && c.stats.ranking_errors() == 0
+            && c.stats.non_ascii > 0
+            && c.text_key() != key
+    });
+    if !clean || utf8_contradicts {
+        return false;
+    }
+    // The candidates that read the same as the declared encoding share its
+    // weight; the declared one itself gets enough more to lead them, as
+    // the file names it.
+    let encoding = declared.encoding;
+    for candidate in ranked.iter_mut().filter(|c| c.text_key() == key) {
+        candidate.log_likelihood += DECLARED_PRIOR;
+        if candidate.encoding == encoding {
+            candidate.log_likelihood += PRIOR_SPAN;
+        }
+        candidate.declared = true;
+    }
+    true
+}
+
+/// A decode with errors never ranks above one without, unless the evidence
+/// for it is strong: at least [`ERRORS_OUTWEIGHED`] characters beyond ASCII
+/// for each error (a UTF-8 file with one broken sequence among hundreds of
+/// good ones). Others are put just below the best clean decode.
+fn keep_errors_below_clean_decodes(ranked: &mut [Ranked]) {
+    let best_clean = ranked
+        .iter()
+        .filter(|c| c.stats.ranking_errors() == 0)
+        .map(|c| c.log_likelihood)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if best_clean == f64::NEG_INFINITY {
+        return;
+    }
+    for candidate in ranked.iter_mut() {
+        let errors = candidate.stats.ranking_errors();
+        if errors > 0
+            && candidate.stats.non_ascii < ERRORS_OUTWEIGHED * errors
+            && candidate.log_likelihood >= best_clean
+        {
+            candidate.log_likelihood = best_clean - 1.0;
+        }
+    }
 }
 
 /// Whether the encoding's decoder decodes each byte on its own.
@@ -405,9 +604,21 @@ struct Ranked {
     stats: TextStats,
     fit: Option<Fit>,
     log_likelihood: f64,
+    /// Whether the file's declaration was weighed for it.
+    declared: bool,
 }
 
 impl Ranked {
+    fn new(encoding: &'static Encoding, stats: TextStats, fit: Option<Fit>) -> Self {
+        Self {
+            encoding,
+            stats,
+            fit,
+            log_likelihood: 0.0,
+            declared: false,
+        }
+    }
+
     fn text_key(&self) -> (u64, u64, u64) {
         (self.stats.hash, self.stats.chars, self.stats.error_count())
     }
@@ -421,6 +632,18 @@ struct Fit {
     cost: f64,
     /// How many characters were scored.
     chars: u64,
+    /// Cost in nats of the scored pairs with a character beyond ASCII.
+    high_cost: f64,
+    /// How many such pairs.
+    high_chars: u64,
+}
+
+impl Fit {
+    /// The average cost in nats of a pair with a character beyond ASCII,
+    /// if there is one.
+    fn high_nats_per_char(&self) -> Option<f64> {
+        (self.high_chars > 0).then(|| self.high_cost / to_f64(self.high_chars))
+    }
 }
 
 /// Scores decodes under the language models, caching what every
@@ -464,7 +687,12 @@ impl<'a> Scorer<'a> {
         stats: &TextStats,
         table: Option<&ByteTable>,
     ) -> Option<Fit> {
-        let position = ALL.iter().position(|e| *e == encoding).unwrap_or(0);
+        // UTF-8 writes every language, and so does UTF-16.
+        let position = if encoding.is_override_choice() {
+            ALL.iter().position(|e| *e == encoding).unwrap_or(0)
+        } else {
+            0
+        };
         let mut served: Vec<usize> = (0..LANGUAGES.len())
             .filter(|&i| LANGUAGES[i].is_written_in(position))
             .collect();
@@ -479,6 +707,7 @@ impl<'a> Scorer<'a> {
                 Some(table) => high_pairs_cost(language, table, self.byte_counts),
                 None => pairs_cost(language, ascii_language(language), &stats.pairs),
             };
+            let (high_cost, high_chars) = (cost, chars);
             if !stats.ascii_pairs_included {
                 let (ascii_cost, ascii_chars) = self.ascii_cost(index);
                 cost += ascii_cost;
@@ -488,6 +717,8 @@ impl<'a> Scorer<'a> {
                 language,
                 cost: to_f64(cost) / COST_SCALE,
                 chars,
+                high_cost: to_f64(high_cost) / COST_SCALE,
+                high_chars,
             };
             if chars > 0 && best.is_none_or(|b| fit.cost < b.cost) {
                 best = Some(fit);
@@ -570,7 +801,13 @@ fn high_pairs_cost(language: &Language, table: &ByteTable, counts: &ByteCounts) 
 }
 
 /// Scores, groups, evidence and notes for a ranked list.
-fn finish(ranked: &[Ranked], mut notes: Vec<Note>, bytes_examined: u64) -> Detection {
+fn finish(
+    ranked: &[Ranked],
+    mut notes: Vec<Note>,
+    bytes_examined: u64,
+    declaration: Option<Declaration>,
+    weighed: bool,
+) -> Detection {
     let best_log_likelihood = ranked.first().map_or(0.0, |c| c.log_likelihood);
     let weights: Vec<f64> = ranked
         .iter()
@@ -597,9 +834,44 @@ fn finish(ranked: &[Ranked], mut notes: Vec<Note>, bytes_examined: u64) -> Detec
             score,
             log_likelihood: candidate.log_likelihood - best_log_likelihood,
             errors: candidate.stats.error_count(),
-            evidence: evidence(candidate),
+            evidence: evidence(candidate, declaration.as_ref()),
             same_text_as,
         });
+    }
+    if let Some(best) = ranked.first() {
+        if let Some(declaration) = &declaration {
+            let declared_key = ranked
+                .iter()
+                .find(|c| c.encoding == declaration.encoding)
+                .map(Ranked::text_key);
+            notes.push(Note::Declared {
+                declaration: declaration.clone(),
+                bytes_agree: declared_key == best_key,
+                weighed,
+                best: best.encoding,
+            });
+        }
+        let errors = best.stats.ranking_errors();
+        if errors > 0
+            && let Some(clean) = ranked.iter().find(|c| c.stats.ranking_errors() == 0)
+        {
+            notes.push(Note::ErrorsOutweighed {
+                encoding: best.encoding,
+                errors,
+                non_ascii_chars: best.stats.non_ascii,
+                clean: clean.encoding,
+            });
+        }
+        // However sure the ranking is among the candidates, an answer whose
+        // text is still implausible is no sure answer.
+        if let Some(nats) = best.fit.and_then(|fit| fit.high_nats_per_char())
+            && nats > IMPLAUSIBLE_NATS_PER_CHAR
+        {
+            confidence *= (-(nats - IMPLAUSIBLE_NATS_PER_CHAR) / 2.0).exp();
+            notes.push(Note::ImplausibleText {
+                nats_per_char: nats,
+            });
+        }
     }
     let is_weak = confidence < WEAK_CONFIDENCE;
     if is_weak {
@@ -612,19 +884,32 @@ fn finish(ranked: &[Ranked], mut notes: Vec<Note>, bytes_examined: u64) -> Detec
         margin,
         is_weak,
         bytes_examined,
+        declaration,
     }
 }
 
-fn evidence(candidate: &Ranked) -> Vec<Evidence> {
+fn evidence(candidate: &Ranked, declaration: Option<&Declaration>) -> Vec<Evidence> {
     let stats = &candidate.stats;
     let mut evidence = Vec::new();
     let errors = stats.error_count();
-    if candidate.encoding == UTF_8 && errors == 0 && stats.non_ascii > 0 {
+    if !candidate.encoding.is_override_choice() && candidate.encoding != REPLACEMENT {
+        evidence.push(Evidence::Utf16WithoutBom {
+            encoding: candidate.encoding,
+        });
+    }
+    if let Some(declaration) = declaration.filter(|d| d.encoding == candidate.encoding) {
+        evidence.push(Evidence::Declared {
+            declaration: declaration.clone(),
+            weighed: candidate.declared,
+        });
+    }
+    let counted = stats.ranking_errors();
+    if candidate.encoding == UTF_8 && counted == 0 && stats.non_ascii > 0 {
         evidence.push(Evidence::ValidUtf8 {
             non_ascii_chars: stats.non_ascii,
         });
     }
-    if candidate.encoding == ISO_2022_JP && errors == 0 && stats.non_ascii > 0 {
+    if candidate.encoding == ISO_2022_JP && counted == 0 && stats.non_ascii > 0 {
         evidence.push(Evidence::ValidIso2022Jp {
             non_ascii_chars: stats.non_ascii,
         });
@@ -647,6 +932,11 @@ fn evidence(candidate: &Ranked) -> Vec<Evidence> {
             count: stats.symbols,
         });
     }
+    if stats.formats_in_words > 0 {
+        evidence.push(Evidence::FormatsInWords {
+            count: stats.formats_in_words,
+        });
+    }
     if stats.non_ascii == 0 && errors == 0 && stats.implausible == 0 {
         evidence.push(Evidence::AsciiOnly);
     } else if let Some(fit) = candidate.fit {
@@ -662,13 +952,24 @@ fn evidence(candidate: &Ranked) -> Vec<Evidence> {
 
 /// The ranking when a byte order mark decides: its encoding first with all
 /// the score, then every other override choice.
-fn bom_detection(bytes: &[u8], bom: &'static Encoding) -> Detection {
+fn bom_detection(
+    bytes: &[u8],
+    bom: &'static Encoding,
+    declaration: Option<Declaration>,
+) -> Detection {
+    let mut evidence = vec![Evidence::Bom { encoding: bom }];
+    if let Some(declaration) = declaration.as_ref().filter(|d| d.encoding == bom) {
+        evidence.push(Evidence::Declared {
+            declaration: declaration.clone(),
+            weighed: false,
+        });
+    }
     let mut candidates = vec![Candidate {
         encoding: bom,
         score: 1.0,
         log_likelihood: 0.0,
         errors: 0,
-        evidence: vec![Evidence::Bom { encoding: bom }],
+        evidence,
         same_text_as: None,
     }];
     candidates.extend(
@@ -685,13 +986,23 @@ fn bom_detection(bytes: &[u8], bom: &'static Encoding) -> Detection {
                 same_text_as: Some(bom),
             }),
     );
+    let notes = declaration
+        .iter()
+        .map(|declaration| Note::Declared {
+            declaration: declaration.clone(),
+            bytes_agree: declaration.encoding == bom,
+            weighed: false,
+            best: bom,
+        })
+        .collect();
     Detection {
         candidates,
-        notes: Vec::new(),
+        notes,
         confidence: 1.0,
         margin: f64::INFINITY,
         is_weak: false,
         bytes_examined: bytes.len().min(3) as u64,
+        declaration,
     }
 }
 
@@ -754,6 +1065,23 @@ impl fmt::Display for Evidence {
             Self::AsciiOnly => f.write_str(
                 "decodes to plain ASCII, like every ASCII-compatible encoding: only how common it is ranks it",
             ),
+            Self::Declared {
+                declaration,
+                weighed: true,
+            } => write!(f, "the file {declaration}, and the bytes do not contradict it"),
+            Self::Declared {
+                declaration,
+                weighed: false,
+            } => write!(f, "the file {declaration}, but the bytes decide"),
+            Self::FormatsInWords { count } => write!(
+                f,
+                "{count} invisible formatting character{} inside words, where text has none",
+                plural(*count)
+            ),
+            Self::Utf16WithoutBom { encoding } => write!(
+                f,
+                "the bytes are {encoding} without a byte order mark (named, but not offered as a choice)"
+            ),
         }
     }
 }
@@ -775,11 +1103,35 @@ impl fmt::Display for Note {
             ),
             Self::Utf16WithoutBom { encoding } => write!(
                 f,
-                "looks like {encoding} without a byte order mark (not offered as a choice)"
+                "looks like {encoding} without a byte order mark (named first; not offered as a choice)"
             ),
             Self::WeakEvidence { confidence } => write!(
                 f,
                 "weak evidence: the best candidate's confidence is {confidence:.2}"
+            ),
+            Self::Declared {
+                declaration,
+                bytes_agree: true,
+                ..
+            } => write!(f, "{declaration}; the bytes agree"),
+            Self::Declared {
+                declaration, best, ..
+            } => write!(f, "{declaration}; the bytes are {best}"),
+            Self::ErrorsOutweighed {
+                encoding,
+                errors,
+                non_ascii_chars,
+                clean,
+            } => write!(
+                f,
+                "{encoding} ranks first despite {errors} decoding error{}: its {non_ascii_chars} \
+                 other character{} beyond ASCII read far better than {clean}'s clean decode",
+                plural(*errors),
+                plural(*non_ascii_chars)
+            ),
+            Self::ImplausibleText { nats_per_char } => write!(
+                f,
+                "even the best reading is implausible text ({nats_per_char:.1} nats per character beyond ASCII)"
             ),
         }
     }
@@ -995,23 +1347,228 @@ mod tests {
         )));
     }
 
+    // https://github.com/mojiscope/mojiscope/issues/16
     #[test]
-    fn utf16_without_bom_is_a_note_not_a_candidate() {
-        let text = "Hello, world. This is UTF-16 text without a byte order mark.";
-        let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    fn issue_16_utf16_without_bom_is_named_first() {
+        let texts = [
+            "Hello, world. This is UTF-16 text without a byte order mark.\n",
+            "Съешь же ещё этих мягких французских булок, да выпей чаю.\n",
+            "다람쥐 헌 쳇바퀴에 타고파. 한국어 문장입니다. 키스의 고유조건은 입술끼리 만나야 하고\n",
+            "中华人民共和国是工人阶级领导的、以工农联盟为基础的人民民主专政的社会主义国家。\n",
+            "いろはにほへと、ちりぬるを。日本語の文章です。わかよたれそ、つねならむ。\n",
+        ];
+        for text in texts {
+            for encoding in [UTF_16LE, UTF_16BE] {
+                let bytes: Vec<u8> = text
+                    .repeat(4)
+                    .encode_utf16()
+                    .flat_map(|unit| {
+                        if encoding == UTF_16LE {
+                            unit.to_le_bytes()
+                        } else {
+                            unit.to_be_bytes()
+                        }
+                    })
+                    .collect();
+                // The whole text and every prefix of 64 bytes.
+                for length in [bytes.len(), 64] {
+                    let detection = detect(&bytes[..length]);
+                    check_ranking(&detection);
+                    assert_eq!(detection.best(), encoding, "{text} ({length} bytes)");
+                    assert_eq!(detection.utf16_without_bom(), Some(encoding));
+                    assert!(detection.best_override_choice().is_override_choice());
+                    assert!(
+                        detection
+                            .notes
+                            .contains(&Note::Utf16WithoutBom { encoding })
+                    );
+                    assert!(
+                        detection.candidates[0]
+                            .evidence
+                            .contains(&Evidence::Utf16WithoutBom { encoding })
+                    );
+                }
+            }
+        }
+        // Text in an 8-bit encoding is no UTF-16.
+        let detection = detect(&encoded(
+            SHIFT_JIS,
+            "いろはにほへと、ちりぬるを。日本語の文章です。",
+        ));
+        assert_eq!(detection.utf16_without_bom(), None);
+        assert_eq!(detection.best_override_choice(), detection.best());
+    }
+
+    // https://github.com/mojiscope/mojiscope/issues/16
+    #[test]
+    fn issue_16_format_characters_inside_words_are_strong_evidence_against() {
+        // In windows-1256 the Turkish dotless i (0xFD in windows-1254) is a
+        // left-to-right mark: "altyaz\u{200E}s\u{200E}".
+        let text = "Türkçe altyazı dosyası, yazılım ve kullanıcı arayüzü için açıklamalı.";
+        let bytes = encoded(WINDOWS_1254, text);
         let detection = detect(&bytes);
+        assert_eq!(detection.best(), WINDOWS_1254);
+        let arabic = detection.candidate(WINDOWS_1256).expect("ranked");
         assert!(
-            detection
-                .notes
-                .contains(&Note::Utf16WithoutBom { encoding: UTF_16LE })
+            arabic
+                .evidence
+                .iter()
+                .any(|e| matches!(e, Evidence::FormatsInWords { count } if *count >= 4)),
+            "{:?}",
+            arabic.evidence
         );
-        assert!(detection.candidates.iter().all(|c| c.encoding != UTF_16LE));
-        let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert!(arabic.log_likelihood < -50.0);
+        // Between Persian letters a zero-width non-joiner is in its place.
+        let persian = "مي\u{200C}خواهم كه اين نامه\u{200C}ها را بخوانم و بنويسم.";
+        let detection = detect(&encoded(WINDOWS_1256, persian));
+        assert_eq!(detection.best(), WINDOWS_1256);
         assert!(
-            detect(&bytes)
-                .notes
-                .contains(&Note::Utf16WithoutBom { encoding: UTF_16BE })
+            detection.candidates[0]
+                .evidence
+                .iter()
+                .all(|e| !matches!(e, Evidence::FormatsInWords { .. }))
         );
+    }
+
+    // https://github.com/mojiscope/mojiscope/issues/16
+    #[test]
+    fn issue_16_a_lone_esc_is_no_evidence_for_iso_2022_jp() {
+        for bytes in [
+            &b"Build finished.\x1b[0m All 12 tests passed, no warnings.\n"[..],
+            b"line one\x1b\nline two with plain words\n",
+            b"\x1b",
+        ] {
+            let detection = detect(bytes);
+            assert_ne!(detection.best(), ISO_2022_JP, "{bytes:?}");
+            let iso = detection.candidate(ISO_2022_JP).expect("ranked");
+            assert!(iso.errors > 0);
+            assert!(
+                !iso.evidence
+                    .iter()
+                    .any(|e| matches!(e, Evidence::ValidIso2022Jp { .. }))
+            );
+        }
+    }
+
+    // https://github.com/mojiscope/mojiscope/issues/16
+    #[test]
+    fn issue_16_errors_never_rank_above_a_clean_decode_without_saying_why() {
+        // A lone 0xA4 is no UTF-8.
+        for bytes in [&b"Price: 12\xA4"[..], b"\xA4", b"ab \xA4 cd"] {
+            let detection = detect(bytes);
+            check_ranking(&detection);
+            assert_eq!(detection.candidates[0].errors, 0, "{bytes:?}");
+            assert_ne!(detection.best(), UTF_8, "{bytes:?}");
+        }
+        // One broken sequence among many good ones: UTF-8 still wins, and a
+        // note says why.
+        let mut bytes = "Съешь же ещё этих мягких французских булок, да выпей чаю. "
+            .repeat(3)
+            .into_bytes();
+        bytes.insert(40, 0xFF);
+        let detection = detect(&bytes);
+        assert_eq!(detection.best(), UTF_8);
+        let note = detection
+            .notes
+            .iter()
+            .find(|n| matches!(n, Note::ErrorsOutweighed { .. }))
+            .expect("a note says why");
+        assert!(
+            note.to_string()
+                .starts_with("UTF-8 ranks first despite 1 decoding error")
+        );
+        // Without errors, no such note.
+        let clean = detect("Съешь же ещё этих мягких булок.".as_bytes());
+        assert!(
+            clean
+                .notes
+                .iter()
+                .all(|n| !matches!(n, Note::ErrorsOutweighed { .. }))
+        );
+    }
+
+    // https://github.com/mojiscope/mojiscope/issues/16
+    #[test]
+    fn issue_16_gibberish_is_not_read_with_confidence() {
+        // 23 bytes of characters text seldom holds in any reading.
+        let bytes = b"\xD7\xF0\xA5\xBB\xC6\xDF\xAA\xB8\xF3\xD0\xBD\xA7\xE9\x9F\xDB\xB0\xFE\xAD\x8E\xC5\xD9\xB6\xA1";
+        let detection = detect(bytes);
+        check_ranking(&detection);
+        assert!(detection.is_weak, "confidence {}", detection.confidence);
+        assert!(
+            detection.confidence < 0.5,
+            "confidence {}",
+            detection.confidence
+        );
+        // Real text keeps its confidence.
+        let text = encoded(
+            WINDOWS_1251,
+            "Съешь же ещё этих мягких французских булок, да выпей чаю.",
+        );
+        assert!(!detect(&text).is_weak);
+    }
+
+    // https://github.com/mojiscope/mojiscope/issues/16
+    #[test]
+    fn issue_16_the_declaration_is_weighed_never_followed_against_the_bytes() {
+        // Bytes that several encodings read alike: the declared one leads.
+        let page = b"<html><head><meta charset=\"ISO-8859-15\"></head><body>caf\xE9</body>";
+        let detection = detect(page);
+        assert_eq!(detection.best(), ISO_8859_15);
+        let declaration = detection.declaration.clone().expect("declared");
+        assert_eq!(declaration.encoding, ISO_8859_15);
+        assert!(detection.notes.contains(&Note::Declared {
+            declaration: declaration.clone(),
+            bytes_agree: true,
+            weighed: true,
+            best: ISO_8859_15,
+        }));
+        assert!(
+            detection.candidates[0]
+                .evidence
+                .contains(&Evidence::Declared {
+                    declaration,
+                    weighed: true
+                })
+        );
+        // Bytes that read well in several encodings: the declaration decides.
+        let word = encoded(KOI8_R, "да");
+        for (label, encoding) in [("koi8-r", KOI8_R), ("windows-1251", WINDOWS_1251)] {
+            let mut page = format!("<meta charset={label}>").into_bytes();
+            page.extend_from_slice(&word);
+            assert_eq!(detect(&page).best(), encoding, "{label}");
+        }
+        // UTF-8 bytes declared ISO-8859-1: UTF-8 wins, and the note says so.
+        let page = "<html><head><meta charset=\"ISO-8859-1\"></head><body>Grüße aus Köln</body>";
+        let detection = detect(page.as_bytes());
+        assert_eq!(detection.best(), UTF_8);
+        let note = detection
+            .notes
+            .iter()
+            .find(|n| matches!(n, Note::Declared { .. }))
+            .expect("a note on the declaration");
+        assert_eq!(
+            note.to_string(),
+            "declared ISO-8859-1 in <meta> at byte 27 (read as windows-1252); the bytes are UTF-8"
+        );
+        // A declared encoding whose decode has errors is not followed.
+        let page = b"<meta charset=shift_jis>\x82\x20\x82 caf\xE9 cr\xE8me br\xFBl\xE9e";
+        let detection = detect(page);
+        assert_ne!(detection.best(), SHIFT_JIS);
+        let shift_jis = detection.candidate(SHIFT_JIS).expect("ranked");
+        assert!(
+            shift_jis
+                .evidence
+                .iter()
+                .any(|e| matches!(e, Evidence::Declared { weighed: false, .. }))
+        );
+        // Russian declared windows-1252 is still Russian.
+        let mut page = b"<meta charset=windows-1252>".to_vec();
+        page.extend(encoded(
+            WINDOWS_1251,
+            "Съешь же ещё этих мягких французских булок, да выпей чаю.",
+        ));
+        assert_eq!(detect(&page).best(), WINDOWS_1251);
     }
 
     #[test]
@@ -1061,7 +1618,7 @@ mod tests {
         let note = Note::Utf16WithoutBom { encoding: UTF_16LE };
         assert_eq!(
             note.to_string(),
-            "looks like UTF-16LE without a byte order mark (not offered as a choice)"
+            "looks like UTF-16LE without a byte order mark (named first; not offered as a choice)"
         );
     }
 }

@@ -86,6 +86,10 @@ pub(crate) struct TextStats {
     /// Uppercase letters right after a lowercase letter, one of them not
     /// ASCII: words do not change case in the middle.
     pub(crate) case_breaks: u64,
+    /// Invisible formatting characters between two letters of a word
+    /// (a left-to-right mark inside "altyaz\u{200E}s\u{200E}"): words do not
+    /// hold them.
+    pub(crate) formats_in_words: u64,
     /// Pairs of folded characters with at least one non-ASCII member (all
     /// pairs when `ascii_pairs_included`).
     pub(crate) pairs: PairCounts,
@@ -101,6 +105,19 @@ impl TextStats {
     /// The number of errors.
     pub(crate) fn error_count(&self) -> u64 {
         self.errors.iter().map(|&(_, n)| n).sum()
+    }
+
+    /// The errors that count against the decode: all but a sequence cut
+    /// by the end of the input or of a sampled window, which says nothing of
+    /// the encoding (any multi-byte text cut at a random byte has one).
+    /// A decode with nothing beyond ASCII shows no text the cut could have
+    /// split, so there every error counts.
+    pub(crate) fn ranking_errors(&self) -> u64 {
+        self.errors
+            .iter()
+            .filter(|(kind, _)| self.non_ascii == 0 || *kind != DecodeErrorKind::TruncatedSequence)
+            .map(|&(_, n)| n)
+            .sum()
     }
 
     fn add_error(&mut self, kind: DecodeErrorKind, count: u64) {
@@ -121,6 +138,15 @@ impl TextStats {
     }
 }
 
+/// Whether `format` is an invisible formatting character between two
+/// letters, where no word holds one.
+pub(crate) fn format_in_word(left: char, format: char, right: char) -> bool {
+    language::is_invisible_format(format)
+        && left.is_alphabetic()
+        && right.is_alphabetic()
+        && !language::format_may_join(left, format, right)
+}
+
 /// Collects [`TextStats`] from a decoder.
 struct TextSink {
     stats: TextStats,
@@ -128,6 +154,9 @@ struct TextSink {
     previous: char,
     previous_is_ascii: bool,
     previous_is_lowercase: bool,
+    /// The previous character and the one before it, unfolded.
+    previous_raw: char,
+    before_previous_raw: char,
 }
 
 impl TextSink {
@@ -141,6 +170,8 @@ impl TextSink {
             previous: ' ',
             previous_is_ascii: true,
             previous_is_lowercase: false,
+            previous_raw: ' ',
+            before_previous_raw: ' ',
         }
     }
 
@@ -149,6 +180,8 @@ impl TextSink {
         self.previous = ' ';
         self.previous_is_ascii = true;
         self.previous_is_lowercase = false;
+        self.previous_raw = ' ';
+        self.before_previous_raw = ' ';
     }
 
     #[inline]
@@ -165,6 +198,11 @@ impl TextSink {
             stats.case_breaks += 1;
         }
         self.previous_is_lowercase = c.is_lowercase();
+        if format_in_word(self.before_previous_raw, self.previous_raw, c) {
+            stats.formats_in_words += 1;
+        }
+        self.before_previous_raw = self.previous_raw;
+        self.previous_raw = c;
         let folded = language::fold(c);
         let both_boundaries = folded == ' ' && self.previous == ' ';
         let shared = !stats.ascii_pairs_included && is_ascii && self.previous_is_ascii;
@@ -197,6 +235,8 @@ impl DecodeSink for TextSink {
         }
         self.stats.chars += rest.len() as u64;
         let last = char::from(*rest.last().expect("a run of two or more"));
+        self.before_previous_raw = char::from(run[run.len() - 2]);
+        self.previous_raw = last;
         self.previous = language::fold(last);
         self.previous_is_ascii = true;
         self.previous_is_lowercase = last.is_ascii_lowercase();
@@ -219,6 +259,8 @@ impl DecodeSink for TextSink {
         self.previous = ' ';
         self.previous_is_ascii = false;
         self.previous_is_lowercase = false;
+        self.before_previous_raw = ' ';
+        self.previous_raw = '\u{FFFD}';
     }
 
     fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
@@ -322,20 +364,83 @@ pub(crate) struct ByteCounts {
     pub(crate) ascii_pairs: PairCounts,
     /// ASCII letters.
     pub(crate) ascii_letters: u64,
+    /// Bytes some single-byte encoding decodes to an invisible formatting
+    /// character, with the bytes on either side: (left, middle, right, count).
+    pub(crate) format_triples: Vec<(u8, u8, u8, u32)>,
+}
+
+/// The bytes some encoding that decodes byte by byte decodes to an
+/// invisible formatting character (U+200E at 0xFD in windows-1255, ...).
+fn format_bytes() -> &'static [bool; 256] {
+    static BYTES: OnceLock<[bool; 256]> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        let mut bytes = [false; 256];
+        for encoding in crate::encoding::ALL
+            .iter()
+            .filter(|e| e.is_single_byte() || **e == crate::encoding::X_USER_DEFINED)
+        {
+            for (byte, c) in byte_table(encoding).iter().enumerate() {
+                if c.is_some_and(language::is_invisible_format) {
+                    bytes[byte] = true;
+                }
+            }
+        }
+        bytes
+    })
 }
 
 impl ByteCounts {
     pub(crate) fn new(bytes: &[u8], windows: &[std::ops::Range<usize>]) -> Self {
         let mut counts = [0u64; 256];
         let mut pair_counts = vec![0u32; 256 * 256];
+        let mut text_pairs = vec![0u32; 128 * 128];
+        let mut ascii_letters = 0u64;
+        let formats = format_bytes();
+        let mut triples: HashMap<u32, u32, BuildHasherDefault<PairHasher>> = HashMap::default();
         for window in windows {
             let window = &bytes[window.clone()];
+            for triple in window.windows(3) {
+                if formats[usize::from(triple[1])] {
+                    let key = u32::from(triple[0]) << 16
+                        | u32::from(triple[1]) << 8
+                        | u32::from(triple[2]);
+                    let n = triples.entry(key).or_default();
+                    *n = n.saturating_add(1);
+                }
+            }
             for &b in window {
                 counts[usize::from(b)] += 1;
             }
             for pair in window.windows(2) {
                 let slot = &mut pair_counts[usize::from(pair[0]) << 8 | usize::from(pair[1])];
                 *slot = slot.saturating_add(1);
+            }
+            // The ASCII pairs of the text, with markup read as word
+            // boundaries: the tags of a page are no words of its language.
+            let mut previous = b' ';
+            let mut in_tag = false;
+            for (position, &b) in window.iter().enumerate() {
+                let shown = if in_tag {
+                    in_tag = b != b'>';
+                    b' '
+                } else if b == b'<'
+                    && window.get(position + 1).is_some_and(|&next| {
+                        next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?')
+                    })
+                {
+                    in_tag = true;
+                    b' '
+                } else {
+                    b
+                };
+                if shown.is_ascii() && previous.is_ascii() {
+                    let slot = &mut text_pairs[usize::from(previous) << 7 | usize::from(shown)];
+                    *slot = slot.saturating_add(1);
+                }
+                if shown.is_ascii_alphabetic() {
+                    ascii_letters += 1;
+                }
+                previous = shown;
             }
         }
         let mut high_pairs = Vec::new();
@@ -347,36 +452,31 @@ impl ByteCounts {
             let (left, right) = ((index >> 8) as u8, index as u8);
             if left >= 0x80 || right >= 0x80 {
                 high_pairs.push((left, right, n));
-            } else {
-                let (left, right) = (
-                    language::fold(char::from(left)),
-                    language::fold(char::from(right)),
-                );
-                if !(left == ' ' && right == ' ') {
-                    *ascii_pairs.entry(pair_key(left, right)).or_default() += n;
-                }
             }
         }
-        // The first byte of the sample follows a boundary.
-        if let Some(first) = windows.first().and_then(|w| bytes.get(w.start))
-            && first.is_ascii()
-        {
-            let folded = language::fold(char::from(*first));
-            if folded != ' ' {
-                *ascii_pairs.entry(pair_key(' ', folded)).or_default() += 1;
+        // The first byte of each window follows a boundary (counted above).
+        for (index, &n) in text_pairs.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let (left, right) = (
+                language::fold(char::from((index >> 7) as u8)),
+                language::fold(char::from((index & 0x7F) as u8)),
+            );
+            if !(left == ' ' && right == ' ') {
+                *ascii_pairs.entry(pair_key(left, right)).or_default() += n;
             }
         }
-        let ascii_letters = counts
-            .iter()
-            .enumerate()
-            .filter(|&(byte, _)| (byte as u8).is_ascii_alphabetic())
-            .map(|(_, &n)| n)
-            .sum();
+        let format_triples = triples
+            .into_iter()
+            .map(|(key, n)| ((key >> 16) as u8, (key >> 8) as u8, key as u8, n))
+            .collect();
         Self {
             bytes: counts,
             high_pairs,
             ascii_pairs,
             ascii_letters,
+            format_triples,
         }
     }
 
@@ -398,6 +498,15 @@ impl ByteCounts {
                 && right.is_uppercase()
             {
                 stats.case_breaks += u64::from(n);
+            }
+        }
+        for &(left, middle, right, n) in &self.format_triples {
+            let decode = |b: u8| table[usize::from(b)];
+            if let (Some(left), Some(middle), Some(right)) =
+                (decode(left), decode(middle), decode(right))
+                && format_in_word(left, middle, right)
+            {
+                stats.formats_in_words += u64::from(n);
             }
         }
         for (position, window) in windows.iter().enumerate() {

@@ -1,12 +1,15 @@
-//! Recognising UTF-16 without a byte order mark. The standard's Browser UI
-//! section asks that UTF-16BE/LE not be offered to override a decode, so this
-//! only becomes a note.
+//! Recognising UTF-16 without a byte order mark. Detection names it first
+//! when the bytes are UTF-16; the standard's Browser UI section asks that
+//! UTF-16BE/LE not be offered to override a decode, so a chooser takes the
+//! best override choice instead.
 
 use std::ops::Range;
 
+use mojiscope_indexes::language::{self, CharClass, Script};
+
 use crate::decoder::{BomHandling, DecodeErrorMode, Decoder};
 use crate::encoding::{Encoding, UTF_16BE, UTF_16LE};
-use crate::provenance::ErrorCounter;
+use crate::provenance::{ByteSpan, DecodeErrorKind, DecodeSink, SkipReason};
 
 /// Below this many bytes the byte pattern says too little.
 const MIN_BYTES: usize = 16;
@@ -15,7 +18,88 @@ const MIN_BYTES: usize = 16;
 /// high byte of each code unit is mostly zero (Latin text) or mostly one
 /// value of a script's block (Cyrillic, Greek, ...), where the low byte
 /// varies, and the sample decodes in that byte order with few errors.
-pub(crate) fn looks_like(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'static Encoding> {
+///
+/// The second member says whether the byte pattern shows it (strong
+/// evidence), or only that the decode reads as text: then the language
+/// models must still prefer it to every other decode.
+pub(crate) fn looks_like(
+    bytes: &[u8],
+    windows: &[Range<usize>],
+) -> Option<(&'static Encoding, bool)> {
+    by_byte_pattern(bytes, windows)
+        .map(|encoding| (encoding, true))
+        .or_else(|| by_text(bytes, windows).map(|encoding| (encoding, false)))
+}
+
+/// Below this many code units the decoded text says too little.
+const MIN_UNITS: u64 = 8;
+
+/// The share of code units that must decode to text-like characters.
+const TEXT_SHARE: f64 = 0.9;
+
+/// UTF-16 whose high bytes are not steady (Chinese, Korean, Japanese): the
+/// byte order in which the sample decodes without error to text-like
+/// characters only (ASCII, common ideographs and syllables, letters of the
+/// known scripts, punctuation), if exactly one does. Bytes in any other
+/// encoding read as UTF-16 give rare ideographs, private-use characters and
+/// unpaired surrogates.
+fn by_text(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'static Encoding> {
+    let reads = |encoding| reads_as_text(encoding, bytes, windows, TEXT_SHARE);
+    match (reads(UTF_16LE), reads(UTF_16BE)) {
+        (true, false) => Some(UTF_16LE),
+        (false, true) => Some(UTF_16BE),
+        _ => None,
+    }
+}
+
+/// Counts decoded characters that text is made of, others, and errors.
+#[derive(Default)]
+struct TextLike {
+    text: u64,
+    other: u64,
+    errors: u64,
+}
+
+impl TextLike {
+    fn note(&mut self, c: char) {
+        let text = if c.is_ascii() {
+            !language::is_implausible(c)
+        } else {
+            match language::class_of(c, Script::Korean) {
+                CharClass::OwnLetter | CharClass::Punctuation => true,
+                CharClass::OtherLetter => language::script_of(c).is_some(),
+                _ => false,
+            }
+        };
+        if text {
+            self.text += 1;
+        } else {
+            self.other += 1;
+        }
+    }
+}
+
+impl DecodeSink for TextLike {
+    fn ascii(&mut self, run: &[u8], _start: u64) {
+        for &b in run {
+            self.note(char::from(b));
+        }
+    }
+    fn scalar(&mut self, c: char, _span: ByteSpan) {
+        self.note(c);
+    }
+    fn scalar_pair(&mut self, first: char, second: char, _span: ByteSpan) {
+        self.note(first);
+        self.note(second);
+    }
+    fn error(&mut self, _kind: DecodeErrorKind, _span: ByteSpan) {
+        self.errors += 1;
+    }
+    fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
+}
+
+/// The byte pattern of UTF-16 in an alphabet: see [`looks_like`].
+fn by_byte_pattern(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'static Encoding> {
     let mut counts = [[0u32; 256]; 2];
     let mut total = 0usize;
     for window in windows {
@@ -46,18 +130,55 @@ pub(crate) fn looks_like(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'sta
             let (value, share) = top(high);
             let high_is_steady = (value == 0 && share >= 0.3)
                 || ((0x01..=0x33).contains(&value) && share >= 0.5)
-                || (share >= 0.25 && zero_share(high) + share >= 0.6);
+                || (value <= 0x33 && share >= 0.25 && zero_share(high) + share >= 0.6);
             high_is_steady && zero_share(low) <= 0.05
         })
         .map(|(_, encoding)| encoding)?;
-    let mut errors = ErrorCounter::default();
-    for window in windows {
-        let start = window.start + window.start % 2;
-        let mut decoder = Decoder::new(candidate, DecodeErrorMode::Replacement, BomHandling::None);
-        let _ = decoder.decode(&bytes[start..window.end], true, &mut errors);
+    // The decode must read as text too (a line of "****" has steady high
+    // bytes, and reads as U+2A2A signs).
+    reads_as_text(candidate, bytes, windows, PATTERN_TEXT_SHARE).then_some(candidate)
+}
+
+/// The share of code units that must decode to text-like characters when
+/// the byte pattern shows UTF-16.
+const PATTERN_TEXT_SHARE: f64 = 0.8;
+
+/// Whether the sample decodes as `encoding` to text-like characters, at
+/// least `share` of them, with no errors but surrogates cut by a window's
+/// end.
+fn reads_as_text(
+    encoding: &'static Encoding,
+    bytes: &[u8],
+    windows: &[Range<usize>],
+    share: f64,
+) -> bool {
+    let mut sink = TextLike::default();
+    for window in unit_windows(windows) {
+        let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+        let _ = decoder.decode(&bytes[window], true, &mut sink);
     }
-    // Surrogates cut by a window's end are the only errors to forgive.
-    (errors.errors <= windows.len() as u64 * 2).then_some(candidate)
+    let total = sink.text + sink.other + sink.errors;
+    total >= MIN_UNITS
+        && sink.errors <= windows.len() as u64 * 2
+        && super::to_f64(sink.text) >= share * super::to_f64(total)
+}
+
+/// The windows with their starts moved to an even offset, where code
+/// units start.
+fn unit_windows(windows: &[Range<usize>]) -> Vec<Range<usize>> {
+    windows
+        .iter()
+        .map(|w| (w.start + w.start % 2).min(w.end)..w.end)
+        .collect()
+}
+
+/// What decoding the sample as `encoding` (UTF-16BE or UTF-16LE) shows.
+pub(crate) fn stats(
+    encoding: &'static Encoding,
+    bytes: &[u8],
+    windows: &[Range<usize>],
+) -> super::text::TextStats {
+    super::text::decode_stats(encoding, bytes, &unit_windows(windows))
 }
 
 #[cfg(test)]
@@ -78,7 +199,7 @@ mod tests {
 
     fn check(bytes: &[u8]) -> Option<&'static Encoding> {
         let whole = 0..bytes.len();
-        looks_like(bytes, &[whole])
+        looks_like(bytes, &[whole]).map(|(encoding, _)| encoding)
     }
 
     #[test]

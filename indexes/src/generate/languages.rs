@@ -1,5 +1,15 @@
-//! The language statistics generator: reads the training text in
+//! The language statistics generator: reads the training data in
 //! `indexes/languages/` and renders `indexes/src/language/tables.rs`.
+//!
+//! Two inputs, both committed and pinned (see `indexes/languages/SOURCES.md`
+//! and `tools/fetch-language-data.py`): Lingua's models of letters and of
+//! letter pairs inside words (`lingua/<tag>.unigrams.json`,
+//! `lingua/<tag>.bigrams.json`), learned from large corpora, where Lingua
+//! has the language; and the Universal Declaration of Human Rights
+//! (`<tag>.txt`), which gives the punctuation of every language and the
+//! letters of those Lingua lacks. From Lingua's counts of a letter and of
+//! the pairs it starts and ends, the generator also recovers how often the
+//! letter starts and ends a word.
 //!
 //! Run it with `cargo run -p mojiscope-indexes --bin generate-language-tables`.
 //! The `language_tables_are_fresh` test renders in memory and compares with
@@ -16,7 +26,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::GenerateError;
+use super::{GenerateError, json};
 use crate::language::{self, COST_SCALE, CharClass, Script};
 use crate::{ENCODINGS, single_byte};
 
@@ -52,7 +62,7 @@ const fn spec(tag: &'static str, name: &'static str, script: Script) -> Language
     }
 }
 
-const LANGUAGES: [LanguageSpec; 40] = [
+const LANGUAGES: [LanguageSpec; 60] = [
     spec("en", "English", Script::Latin),
     spec("fr", "French", Script::Latin),
     spec("de", "German", Script::Latin),
@@ -110,6 +120,26 @@ const LANGUAGES: [LanguageSpec; 40] = [
         extra_encodings: &["EUC-KR"],
         ..spec("ko", "Korean", Script::Korean)
     },
+    spec("af", "Afrikaans", Script::Latin),
+    spec("az", "Azerbaijani", Script::Latin),
+    spec("eu", "Basque", Script::Latin),
+    spec("ca", "Catalan", Script::Latin),
+    spec("eo", "Esperanto", Script::Latin),
+    spec("ga", "Irish", Script::Latin),
+    spec("cy", "Welsh", Script::Latin),
+    spec("kk", "Kazakh", Script::Cyrillic),
+    spec("mn", "Mongolian", Script::Cyrillic),
+    spec("ur", "Urdu", Script::Arabic),
+    spec("mt", "Maltese", Script::Latin),
+    spec("gl", "Galician", Script::Latin),
+    spec("tt", "Tatar", Script::Cyrillic),
+    spec("fo", "Faroese", Script::Latin),
+    spec("se", "Northern Sami", Script::Latin),
+    spec("kl", "Greenlandic", Script::Latin),
+    spec("br", "Breton", Script::Latin),
+    spec("gd", "Scottish Gaelic", Script::Latin),
+    spec("lb", "Luxembourgish", Script::Latin),
+    spec("ku", "Kurdish (Kurmanji)", Script::Latin),
 ];
 
 /// The letters beyond ASCII each language's alphabet has, lowercase (after
@@ -119,7 +149,7 @@ fn exemplars(tag: &str) -> &'static str {
     match tag {
         "fr" => "àâæçéèêëîïôœùûüÿ",
         "de" => "äöüß",
-        "es" => "áéíñóúü",
+        "es" | "gl" => "áéíñóúü",
         "pt" => "áàâãçéêíóôõú",
         "it" => "àèéìíîòóùú",
         "nl" => "áäéëíïóöúü",
@@ -150,54 +180,298 @@ fn exemplars(tag: &str) -> &'static str {
         "he" => "אבגדהוזחטיכךלמםנןסעפףצץקרשת",
         "ar" => "ءآأؤإئابةتثجحخدذرزسشصضطظعغفقكلمنهوىي",
         "fa" => "آابپتثجچحخدذرزژسشصضطظعغفقكگلمنهوي",
+        "mt" => "ċġħżàèìòù",
+        "fo" => "áíóúýæøð",
+        "se" => "áčđŋšŧž",
+        "br" => "âêîôûùñüëï",
+        "gd" => "àèìòù",
+        "lb" => "äëéèê",
+        "ku" => "çêîşû",
+        "tt" => "абвгдеёжзийклмнопрстуфхцчшщъыьэюяәөүҗңһ",
+        "eo" => "ĉĝĥĵŝŭ",
+        "ca" => "àèéíïòóúüç",
+        "cy" => "âêîôûŵŷ",
+        "af" => "êëïôûéè",
+        "az" => "çəğıöşü",
+        "eu" => "ñ",
+        "ga" => "áéíóú",
+        "kk" => "абвгдеёжзийклмнопрстуфхцчшщъыьэюяәғқңөұүһі",
+        "mn" => "абвгдеёжзийклмнопрстуфхцчшщъыьэюяөү",
+        "ur" => "ابپتٹثجچحخدڈذرڑزژسشصضطظعغفقكگلمنںوهھءيے",
+        "th" => "กขคงจฉชซญดตถทนบปผพฟมยรลวสหอฮ",
+        "vi" => "ăâđêôơư",
         _ => "",
     }
 }
 
-/// The count an exemplar letter the training text lacks is given.
-const EXEMPLAR_COUNT: u32 = 2;
+/// The combining marks a language writes that its training data may lack
+/// (Lingua's models hold letters only): the Hebrew points and the Arabic
+/// vowel signs. They are no exemplars: the encodings that serve the
+/// language need not write them.
+fn marks(tag: &str) -> &'static str {
+    match tag {
+        "he" => {
+            "\u{5B0}\u{5B1}\u{5B2}\u{5B3}\u{5B4}\u{5B5}\u{5B6}\u{5B7}\u{5B8}\u{5B9}\u{5BB}\u{5BC}\u{5BF}\u{5C1}\u{5C2}"
+        }
+        "ar" | "fa" | "ur" => "\u{64B}\u{64C}\u{64D}\u{64E}\u{64F}\u{650}\u{651}\u{652}",
+        _ => "",
+    }
+}
 
-/// Pseudo-count of the unigram model, spread over the classes.
-const CLASS_PSEUDO_COUNT: f64 = 32.0;
-/// Share of the pseudo-count each class gets (Implausible has a fixed cost).
-const CLASS_PRIOR: [f64; 6] = [0.25, 0.05, 0.03, 0.6, 0.07, 0.0];
+/// The probability a combining mark the training data lacks is given:
+/// pointed text has one after most letters.
+const MARK_PROBABILITY: f64 = 3e-3;
+
+/// The probability an exemplar letter the training data lacks is given.
+const EXEMPLAR_PROBABILITY: f64 = 1e-4;
+
+/// The probability of each class, for its members that are no explicit
+/// symbol (Implausible has a fixed cost): an unseen letter of the
+/// language's script, a rare one, a letter of another script, punctuation,
+/// a symbol.
+const CLASS_PROBABILITY: [f64; 6] = [8e-4, 1.6e-4, 1e-4, 2e-3, 2.2e-4, 0.0];
+/// The probabilities of the letter classes are for training data of about
+/// this many characters (the UDHR); with more data they shrink with the
+/// square root of its size.
+const SMALL_TRAINING_DATA: f64 = 20_000.0;
 /// The cost of an implausible character, in nats.
 const IMPLAUSIBLE_COST: f64 = 20.0;
 /// Strength of the Dirichlet prior that pulls pair probabilities to the unigram.
 const PAIR_PRIOR: f64 = 8.0;
+/// The least probability of backing off from a symbol to an unseen pair.
+const MIN_BACKOFF: f64 = 0.01;
 /// Pairs whose cost is within this many nats of the backed-off estimate are
 /// not stored.
 const PAIR_MIN_GAIN: f64 = 0.25;
-/// Share of a language's non-ASCII letters an encoding must write to serve
-/// it, in percent.
+/// A folded character is an explicit symbol if the training data has it at
+/// least this often (as a share of all symbols) and at least twice.
+const MIN_SYMBOL_SHARE: f64 = 2e-6;
+/// A pair is stored only if the training data has it at least this often
+/// (as a share of all pairs).
+const MIN_PAIR_SHARE: f64 = 1e-6;
+/// Share of a language's letters beyond ASCII (its exemplar letters) an
+/// encoding must write to serve it, in percent.
 const MIN_COVERAGE_PERCENT: usize = 99;
 
-/// Renders `tables.rs` from the training text in `text_dir`.
+/// Renders `tables.rs` from the training data in `text_dir`.
 ///
 /// # Errors
 ///
-/// A [`GenerateError`] if a text file is missing or unreadable.
+/// A [`GenerateError`] if a file is missing, unreadable or malformed.
 pub fn render(text_dir: &Path) -> Result<String, GenerateError> {
     let mut out = String::new();
     let _ = write!(
         out,
         "// @generated by `{REGENERATE_COMMAND}`\n\
-         // from the training text in indexes/languages/ (sources and licences in\n\
+         // from the training data in indexes/languages/ (sources and licences in\n\
          // indexes/languages/SOURCES.md). Do not edit: regenerate instead.\n\n\
          //! The statistics of each language (see `crate::language`).\n\n\
          use super::{{Language, Script}};\n\n\
-         /// Every language with statistics, in the order of the training files' list.\n\
+         /// Every language with statistics, in the order of the generator's list.\n\
          pub static LANGUAGES: [Language; {}] = [\n",
         LANGUAGES.len()
     );
     for spec in &LANGUAGES {
-        let path = text_dir.join(format!("{}.txt", spec.tag));
-        let text = std::fs::read_to_string(&path)
-            .map_err(|source| GenerateError::Read { path, source })?;
-        let model = Model::train(spec, &text);
-        model.render(spec, &text, &mut out);
+        let counts = Counts::read(spec, text_dir)?;
+        let model = Model::train(spec, &counts);
+        model.render(spec, &mut out);
     }
     out.push_str("];\n");
+    Ok(out)
+}
+
+/// Counts of folded characters and of pairs of them, from the training data.
+#[derive(Default)]
+struct Counts {
+    symbols: HashMap<char, f64>,
+    pairs: HashMap<(char, char), f64>,
+}
+
+fn read(path: PathBuf) -> Result<Option<String>, GenerateError> {
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(Some(text)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(GenerateError::Read { path, source }),
+    }
+}
+
+/// Whether a folded character is a letter or the word boundary: what
+/// Lingua's models count (everything else comes from the UDHR text).
+fn is_letter_or_boundary(c: char) -> bool {
+    c == ' ' || c.is_alphabetic()
+}
+
+impl Counts {
+    /// The counts of a language: Lingua's, with the UDHR text's punctuation
+    /// (and combining marks) weighed to the same number of letters; or the
+    /// UDHR text's alone.
+    fn read(spec: &LanguageSpec, dir: &Path) -> Result<Self, GenerateError> {
+        let text = read(dir.join(format!("{}.txt", spec.tag)))?;
+        let lingua_path = |model: &str| dir.join(format!("lingua/{}.{model}.json", spec.tag));
+        let lingua = match (
+            read(lingua_path("unigrams"))?,
+            read(lingua_path("bigrams"))?,
+        ) {
+            (Some(unigrams), Some(bigrams)) => Some(Self::from_lingua(
+                &unigrams,
+                &bigrams,
+                &format!("lingua/{}", spec.tag),
+            )?),
+            _ => None,
+        };
+        match (lingua, text) {
+            (Some(mut lingua), Some(text)) => {
+                let udhr = Self::from_text(&text);
+                let letters = |counts: &Self| {
+                    sorted_sum(
+                        counts
+                            .symbols
+                            .iter()
+                            .filter(|&(&c, _)| c.is_alphabetic())
+                            .map(|(&c, &n)| (c, n)),
+                    )
+                };
+                let scale = letters(&lingua) / letters(&udhr).max(1.0);
+                for (&c, &n) in &udhr.symbols {
+                    if !is_letter_or_boundary(c) {
+                        *lingua.symbols.entry(c).or_default() += n * scale;
+                    }
+                }
+                for (&(left, right), &n) in &udhr.pairs {
+                    if !is_letter_or_boundary(left) || !is_letter_or_boundary(right) {
+                        *lingua.pairs.entry((left, right)).or_default() += n * scale;
+                    }
+                }
+                Ok(lingua)
+            }
+            (Some(lingua), None) => Ok(lingua),
+            (None, Some(text)) => Ok(Self::from_text(&text)),
+            (None, None) => Err(GenerateError::Read {
+                path: dir.join(format!("{}.txt", spec.tag)),
+                source: std::io::ErrorKind::NotFound.into(),
+            }),
+        }
+    }
+
+    /// The counts of a text: a boundary at each line's ends, runs of
+    /// boundaries collapsed.
+    fn from_text(text: &str) -> Self {
+        let sequence = folded(text);
+        let mut counts = Self::default();
+        for &c in &sequence {
+            *counts.symbols.entry(c).or_default() += 1.0;
+        }
+        for pair in sequence.windows(2) {
+            if !(pair[0] == ' ' && pair[1] == ' ') {
+                *counts.pairs.entry((pair[0], pair[1])).or_default() += 1.0;
+            }
+        }
+        counts
+    }
+
+    /// The counts behind Lingua's relative frequencies: a letter's share of
+    /// all letters, and a pair's share of its first letter's occurrences.
+    /// A letter's occurrences that no pair continues end a word, and those
+    /// no pair leads to start one.
+    fn from_lingua(unigrams: &str, bigrams: &str, file: &str) -> Result<Self, GenerateError> {
+        let unigrams = ngrams(unigrams, file)?;
+        let total = unigrams
+            .iter()
+            .map(|&(_, denominator, _)| denominator)
+            .fold(0.0, f64::max);
+        let mut letters: HashMap<char, f64> = HashMap::new();
+        for (numerator, denominator, grams) in &unigrams {
+            for gram in grams {
+                let mut chars = gram.chars();
+                if let (Some(c), None) = (chars.next(), chars.next()) {
+                    *letters.entry(c).or_default() += numerator / denominator * total;
+                }
+            }
+        }
+        let mut pairs: HashMap<(char, char), f64> = HashMap::new();
+        for (numerator, denominator, grams) in ngrams(bigrams, file)? {
+            for gram in grams {
+                let mut chars = gram.chars();
+                if let (Some(left), Some(right), None) = (chars.next(), chars.next(), chars.next())
+                {
+                    let n = numerator / denominator * letters.get(&left).copied().unwrap_or(0.0);
+                    *pairs.entry((left, right)).or_default() += n;
+                }
+            }
+        }
+        // Sorted, so that sums come out the same on every run.
+        let mut sorted_pairs: Vec<((char, char), f64)> = pairs.into_iter().collect();
+        sorted_pairs.sort_by_key(|&(key, _)| key);
+        let mut continued: HashMap<char, f64> = HashMap::new();
+        let mut led_to: HashMap<char, f64> = HashMap::new();
+        for &((left, right), n) in &sorted_pairs {
+            *continued.entry(left).or_default() += n;
+            *led_to.entry(right).or_default() += n;
+        }
+        let mut counts = Self::default();
+        let mut words = 0.0;
+        let mut add_pair = |left: char, right: char, n: f64| {
+            let key = (language::fold(left), language::fold(right));
+            *counts.pairs.entry(key).or_default() += n;
+        };
+        let mut sorted: Vec<(char, f64)> = letters.iter().map(|(&c, &n)| (c, n)).collect();
+        sorted.sort_by_key(|&(c, _)| c);
+        for &(c, n) in &sorted {
+            let starts = (n - led_to.get(&c).copied().unwrap_or(0.0)).max(0.0);
+            let ends = (n - continued.get(&c).copied().unwrap_or(0.0)).max(0.0);
+            add_pair(' ', c, starts);
+            add_pair(c, ' ', ends);
+            words += starts;
+        }
+        for ((left, right), n) in sorted_pairs {
+            add_pair(left, right, n);
+        }
+        for (c, n) in sorted {
+            *counts.symbols.entry(language::fold(c)).or_default() += n;
+        }
+        counts.symbols.insert(' ', words);
+        Ok(counts)
+    }
+}
+
+/// The sum of counts in the order of their characters, so that it comes
+/// out the same on every run.
+fn sorted_sum(counts: impl Iterator<Item = (char, f64)>) -> f64 {
+    let mut counts: Vec<(char, f64)> = counts.collect();
+    counts.sort_by_key(|&(c, _)| c);
+    counts.iter().map(|&(_, n)| n).sum()
+}
+
+/// The n-grams of one of Lingua's models: (numerator, denominator, n-grams)
+/// for each relative frequency.
+fn ngrams(json: &str, file: &str) -> Result<Vec<(f64, f64, Vec<String>)>, GenerateError> {
+    let format = |message: &str| GenerateError::Format {
+        file: file.to_owned(),
+        message: message.to_owned(),
+    };
+    let value = json::parse(json).map_err(|error| GenerateError::Json {
+        file: file.to_owned(),
+        byte_offset: error.byte_offset,
+        message: error.message,
+    })?;
+    let Some(json::Json::Object(members)) = value.member("ngrams") else {
+        return Err(format("an object of n-grams"));
+    };
+    let mut out = Vec::with_capacity(members.len());
+    for (fraction, grams) in members {
+        let (numerator, denominator) = fraction
+            .split_once('/')
+            .and_then(|(n, d)| Some((n.parse::<f64>().ok()?, d.parse::<f64>().ok()?)))
+            .filter(|&(_, d)| d > 0.0)
+            .ok_or_else(|| format("relative frequencies as NUMERATOR/DENOMINATOR"))?;
+        let grams = grams
+            .as_str()
+            .ok_or_else(|| format("n-grams as a string"))?
+            .split(' ')
+            .map(str::to_owned)
+            .collect();
+        out.push((numerator, denominator, grams));
+    }
     Ok(out)
 }
 
@@ -234,27 +508,33 @@ fn folded(text: &str) -> Vec<char> {
 }
 
 impl Model {
-    fn train(spec: &LanguageSpec, text: &str) -> Self {
-        let sequence = folded(text);
-        let mut counts: HashMap<char, u32> = HashMap::new();
-        for &c in &sequence {
-            *counts.entry(c).or_default() += 1;
-        }
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one estimation, step by step: symbols, unigram, pairs"
+    )]
+    fn train(spec: &LanguageSpec, counts: &Counts) -> Self {
+        let total = sorted_sum(counts.symbols.iter().map(|(&c, &n)| (c, n)));
         let min_count = match spec.script {
-            Script::Japanese | Script::Chinese | Script::Korean => 1,
-            _ => 2,
+            Script::Japanese | Script::Chinese | Script::Korean => 1.0,
+            _ => 2.0_f64.max(total * MIN_SYMBOL_SHARE),
         };
-        let mut pseudo_counts: Vec<char> = Vec::new();
-        for c in exemplars(spec.tag).chars().map(language::fold) {
-            if counts.get(&c).copied().unwrap_or(0) < min_count {
-                pseudo_counts.push(c);
+        let mut pseudo: Vec<(char, f64)> = Vec::new();
+        let wanted = exemplars(spec.tag)
+            .chars()
+            .map(|c| (c, EXEMPLAR_PROBABILITY))
+            .chain(marks(spec.tag).chars().map(|c| (c, MARK_PROBABILITY)));
+        for (c, p) in wanted {
+            let c = language::fold(c);
+            if counts.symbols.get(&c).copied().unwrap_or(0.0) < p * total {
+                pseudo.push((c, p));
             }
         }
         let mut symbols: Vec<char> = counts
+            .symbols
             .iter()
             .filter(|&(&c, &n)| n >= min_count && !language::is_implausible(c))
             .map(|(&c, _)| c)
-            .chain(pseudo_counts.iter().copied())
+            .chain(pseudo.iter().map(|&(c, _)| c))
             .collect();
         symbols.sort_unstable();
         symbols.dedup();
@@ -264,23 +544,42 @@ impl Model {
             Err(_) => class_base + language::class_of(c, spec.script).position(),
         };
 
-        let mut symbol_counts = vec![0u32; class_base + CharClass::ALL.len()];
-        for &c in &sequence {
-            symbol_counts[index_of(c)] += 1;
+        let mut symbol_counts = vec![0.0f64; class_base + CharClass::ALL.len()];
+        let mut sorted: Vec<(char, f64)> = counts.symbols.iter().map(|(&c, &n)| (c, n)).collect();
+        sorted.sort_by_key(|&(c, _)| c);
+        for &(c, n) in &sorted {
+            symbol_counts[index_of(c)] += n;
         }
-        for &c in &pseudo_counts {
-            symbol_counts[index_of(c)] = symbol_counts[index_of(c)].max(EXEMPLAR_COUNT);
+        for &(c, p) in &pseudo {
+            let slot = &mut symbol_counts[index_of(c)];
+            *slot = slot.max(p * total);
         }
-        let total = f64::from(symbol_counts.iter().sum::<u32>());
-        let denominator = total + CLASS_PSEUDO_COUNT;
+        let counted: f64 = symbol_counts.iter().sum();
+        // Letters the training data never shows are the rarer the more data
+        // there is: a large corpus of the language that lacks a letter says
+        // the language does not use it.
+        let letter_floor = (SMALL_TRAINING_DATA / counted).sqrt().min(1.0);
+        let class_probability: Vec<f64> = CharClass::ALL
+            .iter()
+            .map(|class| {
+                let p = CLASS_PROBABILITY[class.position()];
+                match class {
+                    CharClass::OwnLetter | CharClass::OwnRareLetter | CharClass::OtherLetter => {
+                        p * letter_floor
+                    }
+                    _ => p,
+                }
+            })
+            .collect();
+        let class_mass: f64 = class_probability.iter().sum();
         let probability: Vec<f64> = symbol_counts
             .iter()
             .enumerate()
             .map(|(index, &n)| {
-                let pseudo = index
+                let class = index
                     .checked_sub(class_base)
-                    .map_or(0.0, |class| CLASS_PSEUDO_COUNT * CLASS_PRIOR[class]);
-                (f64::from(n) + pseudo) / denominator
+                    .map_or(0.0, |class| class_probability[class]);
+                n / counted * (1.0 - class_mass) + class
             })
             .collect();
         let implausible = class_base + CharClass::Implausible.position();
@@ -292,25 +591,35 @@ impl Model {
             }
         };
 
-        let mut pair_counts: BTreeMap<(usize, usize), u32> = BTreeMap::new();
-        let mut left_counts = vec![0u32; symbol_counts.len()];
-        for pair in sequence.windows(2) {
-            if pair[0] == ' ' && pair[1] == ' ' {
+        let mut pair_counts: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+        let mut left_counts = vec![0.0f64; symbol_counts.len()];
+        let mut sorted_pairs: Vec<((char, char), f64)> =
+            counts.pairs.iter().map(|(&k, &n)| (k, n)).collect();
+        sorted_pairs.sort_by_key(|&(key, _)| key);
+        for ((left, right), n) in sorted_pairs {
+            if left == ' ' && right == ' ' {
                 continue;
             }
-            let (left, right) = (index_of(pair[0]), index_of(pair[1]));
-            *pair_counts.entry((left, right)).or_default() += 1;
-            left_counts[left] += 1;
+            let (left, right) = (index_of(left), index_of(right));
+            *pair_counts.entry((left, right)).or_default() += n;
+            left_counts[left] += n;
         }
-        let backoff_cost =
-            |left: usize| -(PAIR_PRIOR / (f64::from(left_counts[left]) + PAIR_PRIOR)).ln();
+        let all_pairs: f64 = left_counts.iter().sum();
+        let min_pair = 2.0_f64.max(all_pairs * MIN_PAIR_SHARE);
+        // However much data there is, the continuations it never shows
+        // (punctuation, which Lingua's models leave out, and rare letters)
+        // keep some probability.
+        let backoff_cost = |left: usize| {
+            -(PAIR_PRIOR / (left_counts[left] + PAIR_PRIOR))
+                .max(MIN_BACKOFF)
+                .ln()
+        };
         let mut pairs = Vec::new();
         for (&(left, right), &n) in &pair_counts {
-            if n < min_count.max(2) || left == implausible || right == implausible {
+            if n < min_pair || left == implausible || right == implausible {
                 continue;
             }
-            let p = (f64::from(n) + PAIR_PRIOR * probability[right])
-                / (f64::from(left_counts[left]) + PAIR_PRIOR);
+            let p = (n + PAIR_PRIOR * probability[right]) / (left_counts[left] + PAIR_PRIOR);
             let cost = -p.ln();
             let estimate = backoff_cost(left) + unigram_cost(right);
             if (cost - estimate).abs() >= PAIR_MIN_GAIN {
@@ -329,8 +638,8 @@ impl Model {
         }
     }
 
-    fn render(&self, spec: &LanguageSpec, text: &str, out: &mut String) {
-        let encodings = encodings_for(spec, text);
+    fn render(&self, spec: &LanguageSpec, out: &mut String) {
+        let encodings = encodings_for(spec);
         let _ = writeln!(out, "    // {}", spec.name);
         let _ = writeln!(out, "    Language {{");
         let _ = writeln!(out, "        tag: {:?},", spec.tag);
@@ -367,25 +676,37 @@ fn render_list(out: &mut String, field: &str, values: &[String]) {
 }
 
 /// The encodings that write the language: UTF-8, each single-byte encoding
-/// that writes at least [`MIN_COVERAGE_PERCENT`] of the text's non-ASCII letters,
-/// and the spec's extra encodings; as bits over positions in `ENCODINGS`.
-fn encodings_for(spec: &LanguageSpec, text: &str) -> u64 {
-    let letters: Vec<char> = text
+/// that writes at least [`MIN_COVERAGE_PERCENT`] of the language's letters beyond
+/// ASCII (its exemplars; none for Chinese, Japanese and Korean, which no
+/// single-byte encoding writes), and the spec's extra encodings; as bits over
+/// positions in `ENCODINGS`.
+fn encodings_for(spec: &LanguageSpec) -> u64 {
+    let letters: Vec<char> = exemplars(spec.tag)
         .chars()
-        .filter(|&c| !c.is_ascii() && language::script_of(c).is_some())
+        .map(language::fold)
+        .filter(|&c| language::script_of(c).is_some())
         .collect();
+    let cjk = matches!(
+        spec.script,
+        Script::Japanese | Script::Chinese | Script::Korean
+    );
     let mut bits = 0u64;
     for (position, entry) in ENCODINGS.iter().enumerate() {
         let writes = if entry.name == "UTF-8" || spec.extra_encodings.contains(&entry.name) {
             true
-        } else if let Some(index) = single_byte::for_encoding(entry.name) {
-            let written = letters
-                .iter()
-                .filter(|&&c| {
-                    index.pointer(c).is_some()
-                        || language::legacy_twin(c).is_some_and(|t| index.pointer(t).is_some())
-                })
-                .count();
+        } else if let Some(index) = single_byte::for_encoding(entry.name)
+            && !cjk
+        {
+            let writable = |c: char| {
+                // The letter, or its capital (a few encodings write some
+                // letters in one case only), or its legacy twin.
+                let upper: Vec<char> = c.to_uppercase().collect();
+                index.pointer(c).is_some()
+                    || (upper.len() == 1 && index.pointer(upper[0]).is_some())
+                    || language::legacy_twin(c).is_some_and(|t| index.pointer(t).is_some())
+            };
+            // A language with no letters beyond ASCII is written by all.
+            let written = letters.iter().filter(|&&c| writable(c)).count();
             written * 100 >= MIN_COVERAGE_PERCENT * letters.len()
         } else {
             false
