@@ -56,7 +56,9 @@ fn uchardet(bytes: &[u8], rounds: usize) -> Option<(Duration, String)> {
             .output()
             .ok()?;
         times.push(start.elapsed());
-        answer = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        String::from_utf8_lossy(&output.stdout)
+            .trim()
+            .clone_into(&mut answer);
     }
     let _ = std::fs::remove_file(&path);
     times.sort();
