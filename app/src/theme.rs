@@ -58,6 +58,17 @@ pub struct Palette {
     pub scroll_thumb: Color32,
     /// A scroll bar's thumb under the pointer or being dragged.
     pub scroll_thumb_active: Color32,
+    /// Each decode pane's colour, by index: its tag on the rows it reads
+    /// and in its header.
+    pub panes: [Color32; 4],
+    /// Text on a pane's colour.
+    pub pane_tag_fg: Color32,
+    /// Background of the characters a pane reads differently from the
+    /// first pane.
+    pub differs_bg: Color32,
+    /// The verdict line's background when it warns (mojibake, UTF-16
+    /// without a byte order mark, errors).
+    pub warning_bg: Color32,
 }
 
 #[expect(
@@ -88,6 +99,15 @@ const LIGHT: Palette = Palette {
     scroll_track: Color32::from_rgb(0xEC, 0xEC, 0xEC),
     scroll_thumb: Color32::from_rgb(0xB4, 0xB4, 0xB4),
     scroll_thumb_active: Color32::from_rgb(0x88, 0x88, 0x88),
+    panes: [
+        Color32::from_rgb(0x1F, 0x5F, 0xB0),
+        Color32::from_rgb(0xB0, 0x4A, 0x00),
+        Color32::from_rgb(0x2E, 0x7D, 0x32),
+        Color32::from_rgb(0x8A, 0x3F, 0xB8),
+    ],
+    pane_tag_fg: Color32::from_rgb(0xFF, 0xFF, 0xFF),
+    differs_bg: Color32::from_rgb(0xDD, 0xEE, 0xFF),
+    warning_bg: Color32::from_rgb(0xFF, 0xF0, 0xC8),
 };
 
 #[expect(
@@ -118,6 +138,15 @@ const DARK: Palette = Palette {
     scroll_track: Color32::from_rgb(0x22, 0x22, 0x22),
     scroll_thumb: Color32::from_rgb(0x5A, 0x5A, 0x5A),
     scroll_thumb_active: Color32::from_rgb(0x80, 0x80, 0x80),
+    panes: [
+        Color32::from_rgb(0x3C, 0x78, 0xC8),
+        Color32::from_rgb(0xC0, 0x6A, 0x1C),
+        Color32::from_rgb(0x3C, 0x96, 0x4A),
+        Color32::from_rgb(0x9C, 0x5C, 0xC8),
+    ],
+    pane_tag_fg: Color32::from_rgb(0xFF, 0xFF, 0xFF),
+    differs_bg: Color32::from_rgb(0x20, 0x36, 0x52),
+    warning_bg: Color32::from_rgb(0x4A, 0x3A, 0x10),
 };
 
 impl Palette {

@@ -13,7 +13,7 @@ use mojiscope::app::InspectorApp;
 use mojiscope::model::command::Command;
 use mojiscope::model::selection::{Selection, SelectionOrigin};
 use mojiscope::model::settings::Settings;
-use mojiscope::ui::decode_view::row_step_in;
+use mojiscope::ui::readings::line_height_in;
 use mojiscope_core::{ByteSpan, SHIFT_JIS, UTF_8, UTF_16LE, WINDOWS_1252};
 
 fn fixture(name: &str) -> PathBuf {
@@ -62,6 +62,11 @@ fn settle(harness: &mut Harness<'_, InspectorApp>) {
         std::thread::sleep(Duration::from_millis(10));
     }
     panic!("the background jobs did not finish in time");
+}
+
+/// The height of a line of a pane's text.
+fn row_height(harness: &Harness<'_, InspectorApp>) -> f32 {
+    line_height_in(&harness.ctx)
 }
 
 fn pane_encodings(harness: &Harness<'_, InspectorApp>) -> Vec<&'static str> {
@@ -127,7 +132,7 @@ fn shift_jis_gets_a_shift_jis_pane_without_errors() {
 #[test]
 fn the_chooser_offers_no_utf16_and_groups_by_section() {
     let mut harness = app_with(Some(&fixture("shift_jis.txt")));
-    harness.get_by_label("Pane 1").click();
+    harness.get_by_label_contains("Pane 1 encoding").click();
     harness.run_steps(2);
     assert!(harness.query_by_label_contains("UTF-16").is_none());
     assert!(harness.query_by_label_contains("replacement").is_none());
@@ -154,7 +159,7 @@ fn a_utf16_bom_disables_the_chooser_and_says_why() {
     );
     assert!(
         harness
-            .get_by_label("Pane 1")
+            .get_by_label_contains("Pane 1 encoding")
             .accesskit_node()
             .is_disabled()
     );
@@ -171,10 +176,12 @@ fn a_utf16_bom_disables_the_chooser_and_says_why() {
 fn clicking_a_character_selects_its_bytes_everywhere() {
     let mut harness = app_with(Some(&fixture("utf8.txt")));
     // Row 2 is "こんにちは 世界": its first character is bytes 13..16.
-    let rows = harness.get_by_label("Decoded text, pane 1").rect();
-    let step = row_step_in(&harness.ctx);
-    let pos = egui::pos2(rows.left() + 4.0, rows.top() + step * 1.5);
-    harness.get_by_label("Decoded text, pane 1").hover();
+    // The row's node starts where its text does.
+    let row = harness.get_by_label("こんにちは 世界").rect();
+    let pos = egui::pos2(row.left() + 4.0, row.top() + row_height(&harness) / 2.0);
+    harness
+        .get_by_label_contains("Decoded text, pane 1")
+        .hover();
     harness.hover_at(pos);
     harness.step();
     harness.event(egui::Event::PointerButton {
@@ -400,7 +407,7 @@ fn a_50_mib_file_shows_its_first_rows_at_once_and_every_error_in_the_end() {
     // long before the whole file is done.
     run_until(&mut harness, |app| app.session.lines.is_some());
     harness.run_steps(2);
-    harness.get_by_label("Decoded text, pane 1");
+    harness.get_by_label_contains("Decoded text, pane 1");
     settle(&mut harness);
     let session = &harness.state().session;
     let primary = session.panes[0].analysis.as_ref().unwrap();

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
+use eframe::egui::Context;
 use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
 
 use super::InspectorApp;
@@ -22,23 +22,6 @@ use crate::model::watch::{Change, FileWatch};
 
 /// The most job events handled in one frame (the rest wait for the next).
 const MAX_EVENTS_PER_FRAME: usize = 256;
-
-const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
-const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
-const REPAIR: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
-const CLOSE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
-const GO_TO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
-/// Save as (Ctrl+Shift+S): the modifiers of both.
-pub(super) const SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(
-    Modifiers {
-        shift: true,
-        ..Modifiers::COMMAND
-    },
-    Key::S,
-);
-const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
-const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
 
 impl InspectorApp {
     /// Drains job events, the dialog's answer, dropped files and shortcuts.
@@ -63,38 +46,7 @@ impl InspectorApp {
         if let Some(path) = dropped {
             self.commands.push(Command::Open(path));
         }
-        let typing = ctx.text_edit_focused();
-        ctx.input_mut(|input| {
-            if input.consume_shortcut(&OPEN) {
-                self.commands.push(Command::OpenDialog);
-            }
-            // Ctrl+Shift+R first: Ctrl+R's shortcut would also match it.
-            if input.consume_shortcut(&REPAIR) {
-                self.commands.push(Command::Repair);
-            }
-            if input.consume_shortcut(&RELOAD) {
-                self.commands.push(Command::Reload);
-            }
-            if input.consume_shortcut(&CLOSE) {
-                self.commands.push(Command::Close);
-            }
-            if input.consume_shortcut(&GO_TO) {
-                self.commands.push(Command::ShowGoTo);
-            }
-            if input.consume_shortcut(&SAVE_AS) {
-                self.commands.push(Command::SaveAs);
-            }
-            if typing {
-                return;
-            }
-            // Shift+F8 first: F8's shortcut would also match with Shift held.
-            if input.consume_shortcut(&PREVIOUS_ERROR) {
-                self.commands.push(Command::PreviousError);
-            }
-            if input.consume_shortcut(&NEXT_ERROR) {
-                self.commands.push(Command::NextError);
-            }
-        });
+        self.shortcuts(ctx);
     }
 
     fn handle_event(&mut self, event: JobEvent) {
@@ -243,11 +195,10 @@ impl InspectorApp {
                     self.set_panes(&encodings);
                 }
             }
-            Command::FocusPane(pane) => {
-                if pane < self.session.panes.len() {
-                    self.session.focused_pane = pane;
-                }
-            }
+            Command::FocusPane(_)
+            | Command::FocusPaneByKeyboard(_)
+            | Command::FocusHex
+            | Command::Quit => self.apply_focus(&command),
             Command::Select(selection) => self.session.selection = Some(selection),
             Command::Reveal(byte_offset) => self.reveal(byte_offset),
             Command::NextError => self.step_error(true),
@@ -272,17 +223,11 @@ impl InspectorApp {
                     ));
                 }
             }
-            Command::SetHexWidth(width) => self.settings.hex_width = width,
-            Command::SetDarkMode(dark) => {
-                self.settings.dark_mode = dark;
-                if let Some(ctx) = self.context.get() {
-                    ctx.set_theme(if dark {
-                        eframe::egui::Theme::Dark
-                    } else {
-                        eframe::egui::Theme::Light
-                    });
-                }
-            }
+            Command::SetHexWidth(_)
+            | Command::SetArrangement(_)
+            | Command::SetAlignBytes(_)
+            | Command::Zoom(_)
+            | Command::SetDarkMode(_) => self.apply_setting(&command),
             Command::CancelJobs => self.cancel_jobs(),
             Command::ShowAbout => self.about.open(),
             Command::ShowWhy(encoding) => self.views.why = Some(encoding),
@@ -296,6 +241,55 @@ impl InspectorApp {
             Command::SaveRepaired => self.save_repaired_text(),
             Command::SaveAs => self.open_save_dialog(false),
             Command::SaveAsUtf8 => self.open_save_dialog(true),
+        }
+    }
+
+    /// Applies a command that moves the focus, or closes the window.
+    fn apply_focus(&mut self, command: &Command) {
+        match *command {
+            Command::FocusPane(pane) if pane < self.session.panes.len() => {
+                self.session.focused_pane = pane;
+            }
+            Command::FocusPaneByKeyboard(pane) if pane < self.session.panes.len() => {
+                self.session.focused_pane = pane;
+                if let (Some(ctx), Some(id)) =
+                    (self.context.get(), self.views.readings.pane_id(pane))
+                {
+                    ctx.memory_mut(|memory| memory.request_focus(id));
+                }
+            }
+            Command::FocusHex => {
+                if let (Some(ctx), Some(id)) = (self.context.get(), self.views.hex.id()) {
+                    ctx.memory_mut(|memory| memory.request_focus(id));
+                }
+            }
+            Command::Quit => {
+                if let Some(ctx) = self.context.get() {
+                    ctx.send_viewport_cmd(eframe::egui::ViewportCommand::Close);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies a command that changes a setting.
+    fn apply_setting(&mut self, command: &Command) {
+        match *command {
+            Command::SetHexWidth(width) => self.settings.hex_width = width,
+            Command::SetArrangement(arrangement) => self.settings.arrangement = arrangement,
+            Command::SetAlignBytes(align) => self.settings.align_bytes = align,
+            Command::Zoom(zoom) => self.settings.zoom = zoom,
+            Command::SetDarkMode(dark) => {
+                self.settings.dark_mode = dark;
+                if let Some(ctx) = self.context.get() {
+                    ctx.set_theme(if dark {
+                        eframe::egui::Theme::Dark
+                    } else {
+                        eframe::egui::Theme::Light
+                    });
+                }
+            }
+            _ => {}
         }
     }
 
@@ -387,7 +381,7 @@ impl InspectorApp {
         };
         let panes = self.session.pane_encodings();
         let selection = self.session.selection;
-        let hex_top = self.views.hex.top_byte(self.settings.hex_width());
+        let hex_top = self.views.hex.top_byte(self.views.hex_width.max(1));
         let pane_top = self
             .session
             .lines

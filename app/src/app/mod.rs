@@ -9,7 +9,9 @@
 //! apply those commands once.
 
 mod dialogs;
+mod keys;
 mod logic;
+mod menus;
 mod repair_mojibake;
 mod save_as;
 mod ui;
@@ -66,6 +68,8 @@ pub struct InspectorApp {
     pub repair_window: RepairView,
     /// File ▸ Save as.
     pub save: SaveAs,
+    /// The menu Alt and its letter asked to open, at the next frame.
+    menu_to_open: Option<char>,
 }
 
 impl InspectorApp {
@@ -94,6 +98,7 @@ impl InspectorApp {
             repair: RepairTask::default(),
             repair_window: RepairView::default(),
             save: SaveAs::default(),
+            menu_to_open: None,
         };
         if let Some(file) = file {
             app.open(file);

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use eframe::egui::{Button, Ui};
+use eframe::egui::Ui;
 
 use super::InspectorApp;
 use crate::model::command::Command;
@@ -13,6 +13,7 @@ use crate::model::repair::task::RepairJob;
 use crate::model::save::TextSource;
 use crate::model::save::save_as::OpenRequest;
 use crate::model::wording::plural;
+use crate::ui::menu;
 
 impl InspectorApp {
     /// Opens the Repair window and repairs the focused pane's decode of the
@@ -101,14 +102,7 @@ const STALE_SAVE: &str = "cannot save the repaired text: the file was reloaded a
 
 /// The Repair menu.
 pub(super) fn repair_menu_ui(ui: &mut Ui, commands: &mut Vec<Command>, has_document: bool) {
-    if ui
-        .add_enabled(
-            has_document,
-            Button::new("Repair mojibake…").shortcut_text("Ctrl+Shift+R"),
-        )
-        .on_hover_text("Find and undo mojibake in the focused pane's decode")
-        .clicked()
-    {
+    if menu::item(ui, "&Repair mojibake…", Some("Ctrl+Shift+R"), has_document) {
         commands.push(Command::Repair);
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use eframe::egui::{Button, Ui};
+use eframe::egui::Ui;
 
 use super::InspectorApp;
 use super::dialogs::FileDialog;
@@ -12,6 +12,7 @@ use crate::model::command::Command;
 use crate::model::save::save_as::{OpenRequest, Outcome};
 use crate::model::save::{Saved, TextSource};
 use crate::theme::Palette;
+use crate::ui::menu;
 use crate::ui::save_dialog::{DialogEnv, save_dialog_ui};
 
 impl InspectorApp {
@@ -82,19 +83,10 @@ impl InspectorApp {
 
 /// The File menu's Save as and Save as UTF-8.
 pub(super) fn save_menu_ui(ui: &mut Ui, commands: &mut Vec<Command>, has_document: bool) {
-    if ui
-        .add_enabled(
-            has_document,
-            Button::new("Save as…").shortcut_text("Ctrl+Shift+S"),
-        )
-        .clicked()
-    {
+    if menu::item(ui, "&Save as…", Some("Ctrl+Shift+S"), has_document) {
         commands.push(Command::SaveAs);
     }
-    if ui
-        .add_enabled(has_document, Button::new("Save as UTF-8…"))
-        .clicked()
-    {
+    if menu::item(ui, "Save as &UTF-8…", Some("Ctrl+Shift+U"), has_document) {
         commands.push(Command::SaveAsUtf8);
     }
 }

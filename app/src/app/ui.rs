@@ -2,20 +2,19 @@
 //! the decode panes. Panels only push [`Command`]s.
 
 use eframe::egui::{
-    self, Button, CentralPanel, Key, MenuBar, Modal, Panel, ProgressBar, RichText, TextEdit, Ui,
+    self, Button, CentralPanel, Key, Modal, Panel, ProgressBar, RichText, TextEdit, Ui,
 };
 
 use super::InspectorApp;
-use super::repair_mojibake::repair_menu_ui;
 use super::views::DocumentViews;
 use crate::model::command::{Command, parse_offset};
+use crate::model::layout::{HEX_SHARE, hex_row_columns, hex_width_to_fit};
 use crate::model::panes::{MAX_PANES, MIN_PANES};
 use crate::model::session::Session;
-use crate::model::settings::Settings;
 use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
+use crate::ui::readings::{Readings, ReadingsEnv};
 use crate::ui::repair_view::RepairEnv;
-use crate::ui::teaching::learn_menu_ui;
 use crate::ui::why::why_ui;
 use crate::ui::{PanelCtx, legend_ui, progress_fraction};
 
@@ -49,101 +48,6 @@ impl InspectorApp {
             self.session.detection.as_deref(),
             palette,
         );
-    }
-
-    fn menu_ui(&mut self, ui: &mut Ui) {
-        let commands = &mut self.commands;
-        let has_document = self.session.document.is_some();
-        MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if ui
-                    .add_enabled(
-                        self.dialogs_enabled,
-                        Button::new("Open…").shortcut_text("Ctrl+O"),
-                    )
-                    .clicked()
-                {
-                    commands.push(Command::OpenDialog);
-                }
-                ui.menu_button("Open Recent", |ui| {
-                    if self.settings.recent.is_empty() {
-                        ui.label("No recent files");
-                    }
-                    for recent in &self.settings.recent {
-                        if ui.button(recent.path.display().to_string()).clicked() {
-                            commands.push(Command::Open(recent.path.clone()));
-                        }
-                    }
-                });
-                if ui
-                    .add_enabled(has_document, Button::new("Reload").shortcut_text("Ctrl+R"))
-                    .clicked()
-                {
-                    commands.push(Command::Reload);
-                }
-                if ui
-                    .add_enabled(has_document, Button::new("Close").shortcut_text("Ctrl+W"))
-                    .clicked()
-                {
-                    commands.push(Command::Close);
-                }
-                ui.separator();
-                super::save_as::save_menu_ui(ui, commands, has_document);
-                ui.separator();
-                if ui.button("Quit").clicked() {
-                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                }
-            });
-            ui.menu_button("View", |ui| {
-                ui.label("Bytes per hex row");
-                for width in Settings::HEX_WIDTHS {
-                    if ui
-                        .radio(self.settings.hex_width() == width, format!("{width} bytes"))
-                        .clicked()
-                    {
-                        commands.push(Command::SetHexWidth(width));
-                    }
-                }
-                ui.separator();
-                let mut dark = self.settings.dark_mode;
-                if ui.checkbox(&mut dark, "Dark theme").changed() {
-                    commands.push(Command::SetDarkMode(dark));
-                }
-            });
-            ui.menu_button("Navigate", |ui| {
-                if ui
-                    .add_enabled(has_document, Button::new("Next error").shortcut_text("F8"))
-                    .clicked()
-                {
-                    commands.push(Command::NextError);
-                }
-                if ui
-                    .add_enabled(
-                        has_document,
-                        Button::new("Previous error").shortcut_text("Shift+F8"),
-                    )
-                    .clicked()
-                {
-                    commands.push(Command::PreviousError);
-                }
-                if ui
-                    .add_enabled(
-                        has_document,
-                        Button::new("Go to offset…").shortcut_text("Ctrl+G"),
-                    )
-                    .clicked()
-                {
-                    commands.push(Command::ShowGoTo);
-                }
-            });
-            ui.menu_button("Learn", |ui| learn_menu_ui(ui, &self.teaching, commands));
-            ui.menu_button("Repair", |ui| repair_menu_ui(ui, commands, has_document));
-            ui.menu_button("Help", |ui| {
-                if ui.button("About mojiscope").clicked() {
-                    commands.push(Command::ShowAbout);
-                }
-            });
-        });
     }
 
     fn toolbar_ui(&mut self, ui: &mut Ui) {
@@ -236,7 +140,6 @@ impl InspectorApp {
     }
 
     fn document_ui(&mut self, ui: &mut Ui, palette: &'static Palette) {
-        let hex_width = self.settings.hex_width();
         let commands = &mut self.commands;
         let Session {
             document,
@@ -251,8 +154,10 @@ impl InspectorApp {
         let DocumentViews {
             hex,
             panes: pane_views,
+            readings,
             pane_position,
             inspector,
+            hex_width,
             ..
         } = &mut self.views;
         // One view per pane, whatever happened to the panes.
@@ -269,52 +174,67 @@ impl InspectorApp {
             palette,
         };
         let analyses: Vec<_> = panes.iter().map(|p| p.analysis.clone()).collect();
+        let inspector_height = (ui.available_height() * 0.22).clamp(90.0, 220.0);
         Panel::bottom("inspector")
             .resizable(true)
-            .default_size(170.0)
+            .min_size(80.0)
+            .default_size(inspector_height)
             .show(ui, |ui| {
                 inspector.ui(ui, &ctx, &analyses, lines.as_ref());
             });
-        let char_width = ui.fonts_mut(|f| f.glyph_width(&crate::ui::hex_view::font(ui), '0'));
+        // The hex view is as wide as its rows: the bytes a row shows are
+        // the setting's, or as many as fit in its share of the window.
+        let column = ui.fonts_mut(|f| f.glyph_width(&crate::ui::hex_view::font(ui), '0'));
+        let digits = crate::ui::hex_view::offset_digits(document.bytes.len() as u64);
+        *hex_width = self.settings.hex_width().unwrap_or_else(|| {
+            let share = ui.available_width() * HEX_SHARE;
+            hex_width_to_fit(columns_in(share, column), digits)
+        });
+        let hex_columns = hex_row_columns(*hex_width, digits);
+        let hex_panel = column * columns_f32(hex_columns) + crate::ui::rows::BAR_WIDTH + 24.0;
+        let shown_width = *hex_width;
         Panel::left("hex view")
-            .resizable(true)
-            .default_size(
-                char_width * (f32::from(u16::try_from(hex_width).unwrap_or(16)) * 4.0 + 16.0),
-            )
+            .resizable(false)
+            .exact_size(hex_panel)
             .show(ui, |ui| {
                 legend_ui(ui, palette);
                 ui.separator();
-                hex.ui(ui, &ctx, hex_width, commands);
+                hex.ui(ui, &ctx, shown_width, commands);
             });
         let forced = document.bom.filter(|bom| !bom.is_override_choice());
         let pane_count = panes.len();
         let focused = *focused_pane;
-        let before = *pane_position;
+        let arrangement = self.settings.arrangement;
+        let align = self.settings.align_bytes;
         CentralPanel::default().show(ui, |ui| {
-            ui.columns(pane_count.max(1), |columns| {
-                for (index, ((column, pane), view)) in columns
-                    .iter_mut()
-                    .zip(panes)
-                    .zip(pane_views.iter_mut())
-                    .enumerate()
-                {
-                    let env = PaneEnv {
-                        index,
-                        lines: lines.as_ref(),
-                        counts: counts.as_deref(),
-                        detection: detection.as_deref(),
-                        forced_by_bom: forced,
-                        removable: pane_count > MIN_PANES,
-                        focused: index == focused && pane_count > 1,
-                    };
-                    view.ui(column, &ctx, pane, &env, pane_position, commands);
-                }
-            });
+            let area = ui.available_rect_before_wrap();
+            let shown = arrangement.shown(pane_count, Readings::columns_in(ui, area.width()));
+            let headers = PaneHeaders {
+                panes,
+                counts: counts.as_deref(),
+                detection: detection.as_deref(),
+                forced,
+                focused,
+            };
+            headers.ui(ui, &ctx, pane_views, commands);
+            ui.separator();
+            let Some(lines) = lines.as_ref() else {
+                ui.label("Indexing lines…");
+                return;
+            };
+            if panes.first().is_none_or(|pane| pane.analysis.is_none()) {
+                ui.label("Decoding…");
+                return;
+            }
+            let env = ReadingsEnv {
+                panes,
+                lines,
+                focused,
+                shown,
+                align,
+            };
+            readings.ui(ui, &ctx, &env, pane_position, commands);
         });
-        // A pane scrolled after those left of it were drawn: draw them again.
-        if *pane_position != before {
-            ui.ctx().request_repaint();
-        }
     }
 
     fn goto_ui(&mut self, ui: &mut Ui) {
@@ -349,5 +269,69 @@ impl InspectorApp {
         } else if close || modal.should_close() {
             self.views.goto = None;
         }
+    }
+}
+
+/// How many whole columns `column` pixels wide fit in `width`.
+fn columns_in(width: f32, column: f32) -> usize {
+    let columns = (width / column.max(1.0)).floor().max(0.0);
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "not negative, and a few thousand at most"
+    )]
+    let columns = columns as usize;
+    columns
+}
+
+/// A small count (columns, panes) as `f32`.
+fn columns_f32(n: usize) -> f32 {
+    f32::from(u16::try_from(n).unwrap_or(u16::MAX))
+}
+
+/// The panes' headers, in a row of equal cells, each keeping within its
+/// cell (side by side, over its column).
+struct PaneHeaders<'a> {
+    panes: &'a [crate::model::session::Pane],
+    counts: Option<&'a [crate::model::analysis::counts::ErrorCount]>,
+    detection: Option<&'a mojiscope_core::Detection>,
+    forced: Option<&'static mojiscope_core::Encoding>,
+    focused: usize,
+}
+
+impl PaneHeaders<'_> {
+    fn ui(
+        &self,
+        ui: &mut Ui,
+        ctx: &PanelCtx<'_>,
+        views: &mut [crate::ui::decode_view::DecodeView],
+        commands: &mut Vec<Command>,
+    ) {
+        let area = ui.available_rect_before_wrap();
+        let count = self.panes.len();
+        let gap = 8.0;
+        let cell =
+            (area.width() - gap * columns_f32(count.saturating_sub(1))) / columns_f32(count.max(1));
+        let mut height: f32 = 0.0;
+        for (index, (pane, view)) in self.panes.iter().zip(views.iter_mut()).enumerate() {
+            let left = area.left() + columns_f32(index) * (cell + gap);
+            let rect = egui::Rect::from_min_size(
+                egui::pos2(left, area.top()),
+                egui::vec2(cell, area.height()),
+            );
+            let env = PaneEnv {
+                index,
+                counts: self.counts,
+                detection: self.detection,
+                forced_by_bom: self.forced,
+                removable: count > MIN_PANES,
+                focused: index == self.focused && count > 1,
+            };
+            height = height.max(view.header_ui(ui, rect, ctx, pane, &env, commands));
+        }
+        ui.allocate_rect(
+            egui::Rect::from_min_size(area.min, egui::vec2(area.width(), height + 4.0)),
+            egui::Sense::hover(),
+        );
     }
 }

@@ -9,6 +9,7 @@ use mojiscope_core::Encoding;
 use crate::ui::decode_view::DecodeView;
 use crate::ui::hex_view::HexView;
 use crate::ui::inspector::Inspector;
+use crate::ui::readings::Readings;
 use crate::ui::rows::RowPosition;
 
 /// The panels' state for one load of a document: a new load starts afresh
@@ -17,10 +18,14 @@ use crate::ui::rows::RowPosition;
 pub struct DocumentViews {
     /// The hex view's state.
     pub hex: HexView,
-    /// Each decode pane's view, as the session's panes.
+    /// Each decode pane's view (its header's state), as the session's panes.
     pub panes: Vec<DecodeView>,
+    /// Every pane's text, drawn together.
+    pub readings: Readings,
     /// Where the panes are scrolled to (they scroll together).
     pub pane_position: RowPosition,
+    /// How many bytes a hex row shows now (the setting, or as many as fit).
+    pub hex_width: usize,
     /// After a reload: the byte offset whose row the panes scroll to once
     /// the new rows reach it.
     pub pending_pane_top: Option<u64>,
@@ -48,6 +53,7 @@ impl DocumentViews {
                     .unwrap_or_default()
             })
             .collect();
+        self.readings.reset();
         self.inspector.reset();
     }
 
@@ -56,5 +62,6 @@ impl DocumentViews {
         for view in &mut self.panes {
             view.reset();
         }
+        self.readings.reset();
     }
 }

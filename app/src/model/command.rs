@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use mojiscope_core::Encoding;
 
+use crate::model::layout::Arrangement;
 use crate::model::selection::Selection;
 
 /// One thing the user asked for.
@@ -31,6 +32,13 @@ pub enum Command {
     RemovePane(usize),
     /// Make a pane the one F8 moves in.
     FocusPane(usize),
+    /// Make a pane the focused one and give it the keyboard focus
+    /// (Ctrl+1..4).
+    FocusPaneByKeyboard(usize),
+    /// Give the hex view the keyboard focus.
+    FocusHex,
+    /// Close the window.
+    Quit,
     /// Select bytes in every view.
     Select(Selection),
     /// Scroll every view to a byte offset.
@@ -43,8 +51,14 @@ pub enum Command {
     ShowGoTo,
     /// Select the byte at an offset and scroll to it.
     GoTo(u64),
-    /// Bytes per hex view row.
+    /// Bytes per hex view row (0: as many as fit).
     SetHexWidth(usize),
+    /// How the decode panes are arranged.
+    SetArrangement(Arrangement),
+    /// Whether the panes line up the same bytes at the same column.
+    SetAlignBytes(bool),
+    /// Draw everything this much larger than usual.
+    Zoom(f32),
     /// Light or dark.
     SetDarkMode(bool),
     /// Stop the background jobs.

@@ -15,6 +15,7 @@ pub mod document;
 pub mod document_jobs;
 pub mod hex;
 pub mod jobs;
+pub mod layout;
 pub mod panes;
 pub mod repair;
 pub mod save;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use mojiscope_core::Encoding;
 use serde::{Deserialize, Serialize};
 
+use crate::model::layout::{Arrangement, HEX_WIDTHS};
 use crate::model::save::SaveSettings;
 
 /// How many files File ▸ Open Recent remembers.
@@ -18,8 +19,15 @@ pub const MAX_RECENT: usize = 10;
 pub struct Settings {
     /// Most recent first, at most [`MAX_RECENT`].
     pub recent: Vec<RecentFile>,
-    /// Bytes per hex view row: 8, 16 or 32.
+    /// Bytes per hex view row: 8, 16 or 32, or 0: as many as fit.
     pub hex_width: usize,
+    /// How the decode panes are arranged.
+    pub arrangement: Arrangement,
+    /// Whether the panes line up the same bytes at the same column (else
+    /// each reading flows on its own, none padded).
+    pub align_bytes: bool,
+    /// View ▸ Zoom: how much larger than usual everything is drawn.
+    pub zoom: f32,
     /// Dark theme (else light).
     pub dark_mode: bool,
     /// The choices of the last save.
@@ -30,7 +38,10 @@ impl Default for Settings {
     fn default() -> Self {
         Self {
             recent: Vec::new(),
-            hex_width: 16,
+            hex_width: 0,
+            arrangement: Arrangement::Automatic,
+            align_bytes: true,
+            zoom: 1.0,
             dark_mode: true,
             save: SaveSettings::default(),
         }
@@ -42,7 +53,7 @@ impl Settings {
     pub const KEY: &'static str = "mojiscope.settings";
 
     /// The hex view widths offered.
-    pub const HEX_WIDTHS: [usize; 3] = [8, 16, 32];
+    pub const HEX_WIDTHS: [usize; 3] = HEX_WIDTHS;
 
     /// Puts `path` first in the recent files with the panes' encodings,
     /// dropping an older entry for it and the oldest beyond [`MAX_RECENT`].
@@ -58,12 +69,21 @@ impl Settings {
         self.recent.truncate(MAX_RECENT);
     }
 
-    /// The hex width, forced into [`Settings::HEX_WIDTHS`].
-    pub fn hex_width(&self) -> usize {
-        if Self::HEX_WIDTHS.contains(&self.hex_width) {
-            self.hex_width
+    /// The hex width chosen, if one is (of [`Settings::HEX_WIDTHS`]);
+    /// `None`: as many bytes as fit.
+    pub fn hex_width(&self) -> Option<usize> {
+        Self::HEX_WIDTHS
+            .contains(&self.hex_width)
+            .then_some(self.hex_width)
+    }
+
+    /// The zoom factor, within the zoom steps.
+    pub fn zoom(&self) -> f32 {
+        let steps = crate::model::layout::ZOOM_STEPS;
+        if self.zoom.is_finite() {
+            self.zoom.clamp(steps[0], steps[steps.len() - 1])
         } else {
-            16
+            1.0
         }
     }
 }

@@ -36,13 +36,11 @@ impl ErrorList {
         if offsets.is_empty() {
             return;
         }
-        let title = if analysis.error_offsets_truncated {
-            format!("List the first {} ▾", offsets.len())
-        } else {
-            "List ▾".to_owned()
-        };
-        ui.menu_button(title, |ui| {
+        ui.menu_button("List ▾", |ui| {
             ui.set_min_width(360.0);
+            if analysis.error_offsets_truncated {
+                ui.label(format!("The first {} errors", offsets.len()));
+            }
             let row_height = ui.text_style_height(&TextStyle::Monospace);
             ScrollArea::vertical()
                 .id_salt(("error rows", pane))

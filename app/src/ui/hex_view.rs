@@ -29,6 +29,8 @@ pub struct HexView {
     top: Option<u64>,
     errors: Option<(ErrorsKey, Vec<ByteSpan>)>,
     marks: Option<(MarksKey, Marks)>,
+    /// The rows' widget, once drawn: the keyboard focus goes there.
+    id: Option<eframe::egui::Id>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -54,6 +56,11 @@ impl HexView {
     /// (keeping the place across a reload).
     pub fn scroll_to(&mut self, byte_offset: u64) {
         self.top = Some(byte_offset);
+    }
+
+    /// The id of the rows' widget, once drawn (Ctrl+H focuses it).
+    pub fn id(&self) -> Option<eframe::egui::Id> {
+        self.id
     }
 
     /// Forgets everything tied to the document shown.
@@ -107,6 +114,7 @@ impl HexView {
                 visible
                     .response
                     .widget_info(|| WidgetInfo::labeled(Role::Grid, true, "Hex view"));
+                self.id = Some(visible.response.id);
                 let first = visible.rows.start * width_u64;
                 let end = (visible.rows.end * width_u64).min(len);
                 let errors = self.errors_in(ctx, ByteSpan::new(first.min(end), end));
@@ -307,7 +315,7 @@ impl Layout {
 
 /// How many hex digits the offset column needs for a file of `len` bytes
 /// (at least 8).
-fn offset_digits(len: u64) -> usize {
+pub fn offset_digits(len: u64) -> usize {
     let bits = u64::BITS - len.leading_zeros();
     (bits.div_ceil(4) as usize).max(8)
 }

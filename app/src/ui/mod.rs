@@ -5,11 +5,15 @@
 //! look is [`cells`]'s; virtual scrolling is [`rows`]'s.
 
 pub mod about;
+pub mod align;
 pub mod cells;
+pub mod chooser;
 pub mod decode_view;
 pub mod error_list;
 pub mod hex_view;
 pub mod inspector;
+pub mod menu;
+pub mod readings;
 pub mod repair_view;
 pub mod rows;
 pub mod save_dialog;
@@ -75,6 +79,8 @@ pub fn error_count_text(errors: u64) -> String {
 /// The legend of the hex view's colours, drawn from the theme's table.
 pub fn legend_ui(ui: &mut Ui, palette: &Palette) {
     ui.horizontal_wrapped(|ui| {
+        ui.style_mut().override_text_style = Some(eframe::egui::TextStyle::Small);
+        ui.spacing_mut().item_spacing.x = 4.0;
         for class in ByteClass::ALL {
             ui.label(RichText::new(format!("■ {}", class.name())).color(class.colour(palette)));
         }

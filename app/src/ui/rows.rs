@@ -15,7 +15,7 @@ use eframe::egui::{Id, Key, Pos2, Rect, Response, Sense, Ui, UiBuilder, vec2};
 use crate::theme::Palette;
 
 /// Width of the vertical scroll bar, with its error strip.
-const BAR_WIDTH: f32 = 14.0;
+pub const BAR_WIDTH: f32 = 14.0;
 /// Height of the horizontal scroll bar.
 const HBAR_HEIGHT: f32 = 10.0;
 /// The smallest thumb, so that a thumb over a billion rows can be grabbed.
@@ -52,21 +52,41 @@ impl RowPosition {
     }
 
     /// Moves by `pixels` (positive: towards the end), kept within
-    /// `0..=max_top` rows.
-    fn scroll_by(&mut self, pixels: f32, row_step: f32, max_top: u64) {
-        let offset = f64::from(self.offset) + f64::from(pixels);
-        let rows = (offset / f64::from(row_step)).floor();
-        let offset = offset - rows * f64::from(row_step);
-        if rows < 0.0 {
-            let back = f64_to_u64(-rows);
-            if back > self.top_row {
-                self.top_row = 0;
-                self.offset = 0.0;
-                return;
+    /// `0..=max_top` rows; `height` is each row's height.
+    fn scroll_by(&mut self, pixels: f32, height: &mut dyn FnMut(u64) -> f32, max_top: u64) {
+        let mut offset = f64::from(self.offset) + f64::from(pixels);
+        let mut steps = 0;
+        while offset > 0.0 && self.top_row < max_top {
+            let step = f64::from(height(self.top_row).max(1.0));
+            if offset < step {
+                break;
             }
-            self.top_row -= back;
-        } else {
-            self.top_row = self.top_row.saturating_add(f64_to_u64(rows));
+            steps += 1;
+            if steps > MAX_WALK {
+                // A jump of many rows: the rest at this row's height.
+                let rows = f64_to_u64((offset / step).floor());
+                self.top_row = self.top_row.saturating_add(rows).min(max_top);
+                offset -= u64_to_f64(rows) * step;
+                break;
+            }
+            offset -= step;
+            self.top_row += 1;
+        }
+        while offset < 0.0 {
+            if self.top_row == 0 {
+                offset = 0.0;
+                break;
+            }
+            steps += 1;
+            let step = f64::from(height(self.top_row - 1).max(1.0));
+            if steps > MAX_WALK {
+                let rows = f64_to_u64((-offset / step).ceil());
+                self.top_row = self.top_row.saturating_sub(rows);
+                offset += u64_to_f64(rows) * step;
+                continue;
+            }
+            self.top_row -= 1;
+            offset += step;
         }
         self.offset = offset as f32;
         self.clamp(max_top);
@@ -81,12 +101,12 @@ impl RowPosition {
     }
 
     /// The position as a fraction of the way from the first to the last
-    /// top row.
-    fn fraction(&self, max_top: u64, row_step: f32) -> f64 {
+    /// top row (`step`: the top row's height).
+    fn fraction(&self, max_top: u64, step: f32) -> f64 {
         if max_top == 0 {
             return 0.0;
         }
-        (u64_to_f64(self.top_row) + f64::from(self.offset / row_step)) / u64_to_f64(max_top)
+        (u64_to_f64(self.top_row) + f64::from(self.offset / step.max(1.0))) / u64_to_f64(max_top)
     }
 
     fn set_fraction(&mut self, fraction: f64, max_top: u64) {
@@ -96,6 +116,10 @@ impl RowPosition {
     }
 }
 
+/// The most rows walked one by one when scrolling or measuring: past it a
+/// jump goes on at the last row's height.
+const MAX_WALK: u32 = 4096;
+
 /// What [`rows_ui`] hands the caller to paint: the rows in view and where.
 pub struct VisibleRows {
     /// The rows in view, in order.
@@ -103,8 +127,8 @@ pub struct VisibleRows {
     /// The top-left corner of the first of them (above the view when it is
     /// partly scrolled off), already moved left by the horizontal offset.
     pub origin: Pos2,
-    /// The distance from one row to the next.
-    pub row_step: f32,
+    /// The top of each row in view, then the bottom of the last.
+    pub edges: Vec<f32>,
     /// The view's rectangle (without the scroll bars).
     pub viewport: Rect,
     /// Clicks and drags on the view.
@@ -114,17 +138,30 @@ pub struct VisibleRows {
 impl VisibleRows {
     /// The row under `pos`, if one is there.
     pub fn row_at(&self, pos: Pos2) -> Option<u64> {
-        let below = (pos.y - self.origin.y) / self.row_step;
-        if below < 0.0 {
-            return None;
-        }
-        let row = self.rows.start + f64_to_u64(f64::from(below.floor()));
-        (row < self.rows.end).then_some(row)
+        let below = self.edges.partition_point(|&edge| edge <= pos.y);
+        let index = below.checked_sub(1)?;
+        (index + 1 < self.edges.len()).then(|| self.rows.start + index as u64)
     }
 
     /// The top of `row` (one of [`rows`](Self::rows)).
     pub fn row_top(&self, row: u64) -> f32 {
-        self.origin.y + u64_to_f32(row - self.rows.start) * self.row_step
+        usize::try_from(row.saturating_sub(self.rows.start))
+            .ok()
+            .and_then(|index| self.edges.get(index))
+            .copied()
+            .unwrap_or(self.origin.y)
+    }
+
+    /// The height of `row` (one of [`rows`](Self::rows)).
+    pub fn row_height(&self, row: u64) -> f32 {
+        let index = usize::try_from(row.saturating_sub(self.rows.start)).unwrap_or(usize::MAX);
+        match (
+            self.edges.get(index),
+            self.edges.get(index.saturating_add(1)),
+        ) {
+            (Some(top), Some(bottom)) => bottom - top,
+            _ => 0.0,
+        }
     }
 }
 
@@ -174,91 +211,211 @@ pub fn rows_ui<R>(
     palette: &Palette,
     paint: impl FnOnce(&mut Ui, &VisibleRows) -> R,
 ) -> R {
-    let outer = ui.available_rect_before_wrap();
-    let wide = content_width > outer.width() - BAR_WIDTH;
-    let hbar = if wide { HBAR_HEIGHT } else { 0.0 };
-    let viewport = Rect::from_min_max(
-        outer.min,
-        Pos2::new(outer.right() - BAR_WIDTH, outer.bottom() - hbar),
-    );
-    let bar = Rect::from_min_max(
-        Pos2::new(viewport.right(), outer.top()),
-        Pos2::new(outer.right(), viewport.bottom()),
-    );
-    ui.allocate_rect(outer, Sense::hover());
-
-    let rows_in_view = f64_to_u64(f64::from((viewport.height() / row_step).floor())).max(1);
-    let max_top = row_count.saturating_sub(rows_in_view);
-    let max_x = (content_width - viewport.width()).max(0.0);
-
-    if let Some(row) = position.reveal.take() {
-        let bottom = position.top_row + rows_in_view;
-        if row < position.top_row || row + 1 >= bottom {
-            position.top_row = row.saturating_sub(REVEAL_MARGIN);
-            position.offset = 0.0;
-        }
-    }
-
-    let response = ui.interact(viewport, id.with("rows"), Sense::click_and_drag());
-    if ui.rect_contains_pointer(outer) {
-        let (delta, keys) = ui.input(|input| {
-            let keys = [Key::PageDown, Key::PageUp, Key::ArrowLeft, Key::ArrowRight]
-                .map(|key| input.key_pressed(key));
-            (input.smooth_scroll_delta, keys)
-        });
-        let page = viewport.height() - row_step;
-        let mut dy = -delta.y;
-        let mut dx = -delta.x;
-        if keys[0] {
-            dy += page;
-        }
-        if keys[1] {
-            dy -= page;
-        }
-        if keys[2] {
-            dx -= ARROW_STEP;
-        }
-        if keys[3] {
-            dx += ARROW_STEP;
-        }
-        if dy != 0.0 {
-            position.scroll_by(dy, row_step, max_top);
-            ui.input_mut(|input| input.smooth_scroll_delta.y = 0.0);
-        }
-        if dx != 0.0 {
-            position.x += dx;
-            ui.input_mut(|input| input.smooth_scroll_delta.x = 0.0);
-        }
-    }
-    position.clamp(max_top);
-    position.x = position.x.clamp(0.0, max_x);
-
-    vertical_bar_ui(ui, id, bar, position, max_top, row_step, marks, palette);
-    if wide {
-        let track = Rect::from_min_max(
-            Pos2::new(viewport.left(), viewport.bottom()),
-            Pos2::new(viewport.right(), outer.bottom()),
-        );
-        horizontal_bar_ui(ui, id, track, position, content_width, palette);
-    }
-
-    let visible = u64_from_f32_ceil((viewport.height() + position.offset) / row_step) + 1;
-    let end = position.top_row.saturating_add(visible).min(row_count);
-    let rows = position.top_row.min(end)..end;
-    let origin = Pos2::new(
-        viewport.left() - position.x,
-        viewport.top() - position.offset,
-    );
-    let visible = VisibleRows {
-        rows,
-        origin,
-        row_step,
-        viewport,
-        response,
+    let view = RowsView {
+        id,
+        row_count,
+        content_width,
+        marks,
+        palette,
     };
-    let mut child = ui.new_child(UiBuilder::new().max_rect(viewport));
-    child.set_clip_rect(viewport.intersect(ui.clip_rect()));
+    let (mut child, visible) = view.show(ui, position, &mut |_| row_step);
     paint(&mut child, &visible)
+}
+
+/// A view of rows of any heights, virtually scrolled (see [`rows_ui`] for
+/// rows of one height).
+pub struct RowsView<'a> {
+    /// The view's id.
+    pub id: Id,
+    /// How many rows there are.
+    pub row_count: u64,
+    /// How wide the widest row is (a horizontal scroll bar shows when it is
+    /// wider than the view).
+    pub content_width: f32,
+    /// The scroll bar's error strip.
+    pub marks: Option<&'a Marks>,
+    /// The colours.
+    pub palette: &'a Palette,
+}
+
+impl RowsView<'_> {
+    /// Lays out the view in all the space `ui` has, scrolled to `position`
+    /// and moved by this frame's input; `height` tells each row's height
+    /// (it is asked only about rows near the view, and the last ones).
+    /// Returns a child `Ui` clipped to the view, to paint the rows in, and
+    /// which rows are in view where.
+    pub fn show(
+        &self,
+        ui: &mut Ui,
+        position: &mut RowPosition,
+        height: &mut dyn FnMut(u64) -> f32,
+    ) -> (Ui, VisibleRows) {
+        let Self {
+            id,
+            row_count,
+            content_width,
+            marks,
+            palette,
+        } = *self;
+        let outer = ui.available_rect_before_wrap();
+        let wide = content_width > outer.width() - BAR_WIDTH;
+        let hbar = if wide { HBAR_HEIGHT } else { 0.0 };
+        let viewport = Rect::from_min_max(
+            outer.min,
+            Pos2::new(outer.right() - BAR_WIDTH, outer.bottom() - hbar),
+        );
+        let bar = Rect::from_min_max(
+            Pos2::new(viewport.right(), outer.top()),
+            Pos2::new(outer.right(), viewport.bottom()),
+        );
+        ui.allocate_rect(outer, Sense::hover());
+
+        let max_top = max_top(row_count, viewport.height(), height);
+        let max_x = (content_width - viewport.width()).max(0.0);
+
+        if let Some(row) = position.reveal.take() {
+            let in_view = fully_in_view(position, row_count, viewport.height(), height);
+            if row < position.top_row || row >= in_view.end {
+                position.top_row = row.saturating_sub(REVEAL_MARGIN).min(max_top);
+                position.offset = 0.0;
+            }
+        }
+
+        let response = ui.interact(viewport, id.with("rows"), Sense::click_and_drag());
+        if ui.rect_contains_pointer(outer) {
+            let page = viewport.height() - height(position.top_row);
+            scroll_input(ui, position, page, wide, &mut |pixels, position| {
+                position.scroll_by(pixels, height, max_top);
+            });
+        }
+        position.clamp(max_top);
+        position.x = position.x.clamp(0.0, max_x);
+
+        // The rows in view, from the top one down.
+        let origin = Pos2::new(
+            viewport.left() - position.x,
+            viewport.top() - position.offset,
+        );
+        let mut edges = vec![origin.y];
+        let mut row = position.top_row.min(row_count);
+        let mut y = origin.y;
+        while row < row_count && y < viewport.bottom() {
+            y += height(row).max(1.0);
+            edges.push(y);
+            row += 1;
+        }
+        let rows = position.top_row.min(row)..row;
+        let in_view = u64_to_f64(rows.end - rows.start);
+        let top_height = height(position.top_row);
+        vertical_bar_ui(
+            ui,
+            id,
+            bar,
+            position,
+            max_top,
+            (top_height, in_view),
+            marks,
+            palette,
+        );
+        if wide {
+            let track = Rect::from_min_max(
+                Pos2::new(viewport.left(), viewport.bottom()),
+                Pos2::new(viewport.right(), outer.bottom()),
+            );
+            horizontal_bar_ui(ui, id, track, position, content_width, palette);
+        }
+
+        let visible = VisibleRows {
+            rows,
+            origin,
+            edges,
+            viewport,
+            response,
+        };
+        let mut child = ui.new_child(UiBuilder::new().max_rect(viewport));
+        child.set_clip_rect(viewport.intersect(ui.clip_rect()));
+        (child, visible)
+    }
+}
+
+/// Moves `position` by the wheel, Page Up and Page Down (`page` pixels),
+/// and, when the rows are `wide`, Left and Right; `scroll` moves it down
+/// by some pixels.
+fn scroll_input(
+    ui: &Ui,
+    position: &mut RowPosition,
+    page: f32,
+    wide: bool,
+    scroll: &mut dyn FnMut(f32, &mut RowPosition),
+) {
+    let (delta, keys) = ui.input(|input| {
+        let keys = [Key::PageDown, Key::PageUp, Key::ArrowLeft, Key::ArrowRight]
+            .map(|key| input.key_pressed(key));
+        (input.smooth_scroll_delta, keys)
+    });
+    let mut dy = -delta.y;
+    let mut dx = -delta.x;
+    if keys[0] {
+        dy += page;
+    }
+    if keys[1] {
+        dy -= page;
+    }
+    if wide && keys[2] {
+        dx -= ARROW_STEP;
+    }
+    if wide && keys[3] {
+        dx += ARROW_STEP;
+    }
+    if dy != 0.0 {
+        scroll(dy, position);
+        ui.input_mut(|input| input.smooth_scroll_delta.y = 0.0);
+    }
+    if dx != 0.0 {
+        position.x += dx;
+        ui.input_mut(|input| input.smooth_scroll_delta.x = 0.0);
+    }
+}
+
+/// The last row that may be at the top: the one from which the last rows
+/// fill a view `view_height` high.
+fn max_top(row_count: u64, view_height: f32, height: &mut dyn FnMut(u64) -> f32) -> u64 {
+    let Some(mut top) = row_count.checked_sub(1) else {
+        return 0;
+    };
+    let mut filled = height(top).max(1.0);
+    let mut steps = 0;
+    while top > 0 && steps < MAX_WALK {
+        let above = height(top - 1).max(1.0);
+        if filled + above > view_height {
+            break;
+        }
+        filled += above;
+        top -= 1;
+        steps += 1;
+    }
+    top
+}
+
+/// The rows wholly in a view `view_height` high scrolled to `position`.
+fn fully_in_view(
+    position: &RowPosition,
+    row_count: u64,
+    view_height: f32,
+    height: &mut dyn FnMut(u64) -> f32,
+) -> Range<u64> {
+    let mut row = position.top_row;
+    let mut bottom = -position.offset;
+    let mut steps = 0;
+    while row < row_count && steps < MAX_WALK {
+        bottom += height(row).max(1.0);
+        if bottom > view_height {
+            break;
+        }
+        row += 1;
+        steps += 1;
+    }
+    position.top_row..row
 }
 
 #[expect(clippy::too_many_arguments, reason = "the geometry of one view")]
@@ -268,7 +425,7 @@ fn vertical_bar_ui(
     bar: Rect,
     position: &mut RowPosition,
     max_top: u64,
-    row_step: f32,
+    (top_height, rows_in_view): (f32, f64),
     marks: Option<&Marks>,
     palette: &Palette,
 ) {
@@ -292,12 +449,11 @@ fn vertical_bar_ui(
     if max_top == 0 {
         return;
     }
-    let rows_total = u64_to_f64(max_top) + f64::from(track.height() / row_step);
-    let thumb_height = ((f64::from(track.height()) * f64::from(track.height() / row_step)
-        / rows_total) as f32)
+    let rows_total = u64_to_f64(max_top) + rows_in_view.max(1.0);
+    let thumb_height = ((f64::from(track.height()) * rows_in_view.max(1.0) / rows_total) as f32)
         .clamp(MIN_THUMB.min(track.height()), track.height());
     let travel = track.height() - thumb_height;
-    let fraction = position.fraction(max_top, row_step);
+    let fraction = position.fraction(max_top, top_height);
     let thumb_top = track.top() + travel * fraction as f32;
     let thumb = Rect::from_min_size(
         Pos2::new(track.left(), thumb_top),
@@ -378,11 +534,6 @@ pub fn floor_index(value: f32) -> usize {
     usize::try_from(f64_to_u64(f64::from(value).floor())).unwrap_or(usize::MAX)
 }
 
-/// The smallest whole number at least `value`, as a `u64`.
-fn u64_from_f32_ceil(value: f32) -> u64 {
-    f64_to_u64(f64::from(value).ceil())
-}
-
 /// A row count as `f64`: exact up to 2^53 rows, more than any file has.
 #[expect(
     clippy::cast_precision_loss,
@@ -407,27 +558,49 @@ mod tests {
 
     #[test]
     fn scrolling_moves_by_whole_rows_and_pixels() {
+        let step = &mut |_| 20.0;
         let mut position = RowPosition::default();
-        position.scroll_by(45.0, 20.0, 1_000);
+        position.scroll_by(45.0, step, 1_000);
         assert_eq!((position.top_row, position.offset), (2, 5.0));
-        position.scroll_by(-10.0, 20.0, 1_000);
+        position.scroll_by(-10.0, step, 1_000);
         assert_eq!((position.top_row, position.offset), (1, 15.0));
-        position.scroll_by(-1_000.0, 20.0, 1_000);
+        position.scroll_by(-1_000.0, step, 1_000);
         assert_eq!((position.top_row, position.offset), (0, 0.0));
-        position.scroll_by(1e9, 20.0, 1_000);
+        position.scroll_by(1e9, step, 1_000);
         assert_eq!((position.top_row, position.offset), (1_000, 0.0));
+    }
+
+    #[test]
+    fn rows_of_different_heights_scroll_row_by_row() {
+        // Even rows 10 high, odd rows 30.
+        let height = &mut |row: u64| if row.is_multiple_of(2) { 10.0 } else { 30.0 };
+        let mut position = RowPosition::default();
+        position.scroll_by(15.0, height, 100);
+        assert_eq!((position.top_row, position.offset), (1, 5.0));
+        position.scroll_by(30.0, height, 100);
+        assert_eq!((position.top_row, position.offset), (2, 5.0));
+        position.scroll_by(-20.0, height, 100);
+        assert_eq!((position.top_row, position.offset), (1, 15.0));
+        // Rows 98 and 99 (10 + 30) fill a view 45 high; row 97 (30 more)
+        // fits once the view is 70 high.
+        assert_eq!(max_top(100, 45.0, height), 98);
+        assert_eq!(max_top(100, 70.0, height), 97);
+        assert_eq!(max_top(0, 50.0, height), 0);
+        let in_view = fully_in_view(&RowPosition::default(), 100, 45.0, height);
+        assert_eq!(in_view, 0..2);
     }
 
     #[test]
     fn a_billion_rows_are_reached_row_by_row() {
         // Past 2^24 rows an f32 pixel offset could no longer tell them apart.
         let max_top = 1_000_000_000;
+        let step = &mut |_| 20.0;
         let mut position = RowPosition::default();
         position.set_fraction(1.0, max_top);
         assert_eq!(position.top_row, max_top);
-        position.scroll_by(-20.0, 20.0, max_top);
+        position.scroll_by(-20.0, step, max_top);
         assert_eq!(position.top_row, max_top - 1);
-        position.scroll_by(-20.0, 20.0, max_top);
+        position.scroll_by(-20.0, step, max_top);
         assert_eq!(position.top_row, max_top - 2);
         position.set_fraction(0.5, max_top);
         assert_eq!(position.top_row, 500_000_000);
@@ -458,7 +631,7 @@ mod tests {
             let visible = VisibleRows {
                 rows: 10..20,
                 origin: Pos2::new(0.0, -5.0),
-                row_step: 20.0,
+                edges: (0..=10u8).map(|i| f32::from(i) * 20.0 - 5.0).collect(),
                 viewport: Rect::from_min_size(Pos2::ZERO, vec2(100.0, 190.0)),
                 response,
             };
@@ -467,6 +640,7 @@ mod tests {
             assert_eq!(visible.row_at(Pos2::new(1.0, 15.0)), Some(11));
             assert_eq!(visible.row_at(Pos2::new(1.0, 500.0)), None);
             assert!((visible.row_top(12) - 35.0).abs() < f32::EPSILON);
+            assert!((visible.row_height(12) - 20.0).abs() < f32::EPSILON);
         });
         output.textures_delta.clear();
     }

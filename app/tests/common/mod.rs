@@ -21,9 +21,19 @@ pub fn scratch(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
 /// The app with `file` open under `settings`, in a 1280×900 window, once
 /// every background job is done.
 pub fn app_with(file: &Path, settings: Settings) -> Harness<'static, InspectorApp> {
+    app_sized(file, settings, egui::vec2(1280.0, 900.0))
+}
+
+/// The app with `file` open under `settings`, in a window `size` big,
+/// once every background job is done.
+pub fn app_sized(
+    file: &Path,
+    settings: Settings,
+    size: egui::Vec2,
+) -> Harness<'static, InspectorApp> {
     let app = InspectorApp::new(settings, Some(file));
     let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 900.0))
+        .with_size(size)
         .allow_missing_glyphs()
         .build_ui_state(|ui, app: &mut InspectorApp| app.ui(ui), app);
     run_until(&mut harness, InspectorApp::is_idle);

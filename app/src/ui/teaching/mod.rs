@@ -103,7 +103,9 @@ impl Teaching {
 /// The Learn menu: a button per lesson, and where the decoder's steps are.
 pub fn learn_menu_ui(ui: &mut Ui, teaching: &Teaching, commands: &mut Vec<Command>) {
     for lesson in Lesson::ALL {
-        if ui.button(teaching.view(lesson).name()).clicked() {
+        let name = teaching.view(lesson).name();
+        // The first letter is the access key: the four start differently.
+        if crate::ui::menu::item(ui, &format!("&{name}"), None, true) {
             commands.push(Command::ShowLesson(lesson));
         }
     }

@@ -1,0 +1,151 @@
+//! The keyboard: every shortcut, read once a frame before the layout, and
+//! turned into commands.
+
+use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
+
+use super::InspectorApp;
+use crate::model::command::Command;
+use crate::model::layout::zoom_step;
+
+const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
+const REPAIR: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
+const CLOSE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
+const GO_TO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
+/// Save as (Ctrl+Shift+S): the modifiers of both.
+const SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(
+    Modifiers {
+        shift: true,
+        ..Modifiers::COMMAND
+    },
+    Key::S,
+);
+const ZOOM_IN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Equals);
+/// Ctrl++ (with Shift, on layouts where + is Shift+=) zooms in too.
+const ZOOM_IN_PLUS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Plus);
+const ZOOM_OUT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Minus);
+const ZOOM_RESET: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
+const SAVE_AS_UTF8: KeyboardShortcut = KeyboardShortcut::new(
+    Modifiers {
+        shift: true,
+        ..Modifiers::COMMAND
+    },
+    Key::U,
+);
+const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
+const FOCUS_HEX: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::H);
+const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
+const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
+
+impl InspectorApp {
+    /// Alt and a digit (a recent file), Alt and a menu's letter, F10.
+    fn menu_shortcuts(&mut self, input: &mut eframe::egui::InputState) {
+        // Alt and a digit: a recent file.
+        for (index, key) in [
+            Key::Num1,
+            Key::Num2,
+            Key::Num3,
+            Key::Num4,
+            Key::Num5,
+            Key::Num6,
+            Key::Num7,
+            Key::Num8,
+            Key::Num9,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if input.consume_key(Modifiers::ALT, key)
+                && let Some(recent) = self.settings.recent.get(index)
+            {
+                self.commands.push(Command::Open(recent.path.clone()));
+            }
+        }
+        // Alt and a menu's letter opens it; F10 the first.
+        for (_, letter) in super::menus::MENUS {
+            if let Some(key) = crate::ui::menu::key_of(letter)
+                && input.consume_key(Modifiers::ALT, key)
+            {
+                self.menu_to_open = Some(letter);
+            }
+        }
+        if input.consume_key(Modifiers::NONE, Key::F10) {
+            self.menu_to_open = Some('f');
+        }
+    }
+
+    /// Turns this frame's shortcuts into commands.
+    pub(super) fn shortcuts(&mut self, ctx: &Context) {
+        // The zoom is the settings' (View ▸ Zoom): egui's own keys are off.
+        ctx.options_mut(|options| options.zoom_with_keyboard = false);
+        let zoom = self.settings.zoom();
+        if (ctx.zoom_factor() - zoom).abs() > f32::EPSILON {
+            ctx.set_zoom_factor(zoom);
+        }
+        let typing = ctx.text_edit_focused();
+        ctx.input_mut(|input| {
+            // Shift+= is + on many layouts: matched with Shift ignored.
+            if input.consume_shortcut(&ZOOM_IN)
+                || input.consume_shortcut(&ZOOM_IN_PLUS)
+                || input.consume_key(Modifiers::COMMAND | Modifiers::SHIFT, Key::Equals)
+                || input.consume_key(Modifiers::COMMAND | Modifiers::SHIFT, Key::Plus)
+            {
+                self.commands.push(Command::Zoom(zoom_step(zoom, true)));
+            }
+            if input.consume_shortcut(&ZOOM_OUT) {
+                self.commands.push(Command::Zoom(zoom_step(zoom, false)));
+            }
+            if input.consume_shortcut(&ZOOM_RESET) {
+                self.commands.push(Command::Zoom(1.0));
+            }
+            if input.consume_shortcut(&OPEN) {
+                self.commands.push(Command::OpenDialog);
+            }
+            // Ctrl+Shift+R first: Ctrl+R's shortcut would also match it.
+            if input.consume_shortcut(&REPAIR) {
+                self.commands.push(Command::Repair);
+            }
+            if input.consume_shortcut(&RELOAD) {
+                self.commands.push(Command::Reload);
+            }
+            if input.consume_shortcut(&CLOSE) {
+                self.commands.push(Command::Close);
+            }
+            if input.consume_shortcut(&GO_TO) {
+                self.commands.push(Command::ShowGoTo);
+            }
+            if input.consume_shortcut(&SAVE_AS) {
+                self.commands.push(Command::SaveAs);
+            }
+            if input.consume_shortcut(&SAVE_AS_UTF8) {
+                self.commands.push(Command::SaveAsUtf8);
+            }
+            if input.consume_shortcut(&QUIT) {
+                self.commands.push(Command::Quit);
+            }
+            if input.consume_shortcut(&FOCUS_HEX) {
+                self.commands.push(Command::FocusHex);
+            }
+            for (pane, key) in [Key::Num1, Key::Num2, Key::Num3, Key::Num4]
+                .into_iter()
+                .enumerate()
+            {
+                if input.consume_key(Modifiers::COMMAND, key) {
+                    self.commands.push(Command::FocusPaneByKeyboard(pane));
+                }
+            }
+            self.menu_shortcuts(input);
+            if typing {
+                return;
+            }
+            // Shift+F8 first: F8's shortcut would also match with Shift held.
+            if input.consume_shortcut(&PREVIOUS_ERROR) {
+                self.commands.push(Command::PreviousError);
+            }
+            if input.consume_shortcut(&NEXT_ERROR) {
+                self.commands.push(Command::NextError);
+            }
+        });
+    }
+}

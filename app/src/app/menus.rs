@@ -1,0 +1,167 @@
+//! The menu bar. Every entry has an access key (its underlined letter,
+//! [`menu`]), most a shortcut too; Alt and a menu's letter opens it (F10
+//! the first), and the arrow keys move in it.
+
+use eframe::egui::{self, Id, MenuBar, Popup, Ui};
+
+use super::InspectorApp;
+use super::repair_mojibake::repair_menu_ui;
+use crate::model::command::Command;
+use crate::model::layout::{Arrangement, zoom_step, zoom_text};
+use crate::model::settings::Settings;
+use crate::ui::menu;
+use crate::ui::teaching::learn_menu_ui;
+
+/// The menus of the bar, with their access keys.
+pub const MENUS: [(&str, char); 6] = [
+    ("&File", 'f'),
+    ("&View", 'v'),
+    ("&Navigate", 'n'),
+    ("&Learn", 'l'),
+    ("&Repair", 'r'),
+    ("&Help", 'h'),
+];
+
+impl InspectorApp {
+    /// The menu bar; opens the menu Alt+letter asked for.
+    pub(super) fn menu_ui(&mut self, ui: &mut Ui) {
+        let open = self.menu_to_open.take();
+        MenuBar::new().ui(ui, |ui| {
+            for (label, key) in MENUS {
+                let job = menu::label_job(ui, label);
+                let response = ui.menu_button(job, |ui| match key {
+                    'f' => self.file_menu_ui(ui),
+                    'v' => self.view_menu_ui(ui),
+                    'n' => self.navigate_menu_ui(ui),
+                    'l' => learn_menu_ui(ui, &self.teaching, &mut self.commands),
+                    'r' => repair_menu_ui(ui, &mut self.commands, self.session.document.is_some()),
+                    _ => self.help_menu_ui(ui),
+                });
+                if open == Some(key) {
+                    open_menu(ui.ctx(), response.response.id);
+                }
+            }
+        });
+    }
+
+    fn file_menu_ui(&mut self, ui: &mut Ui) {
+        let commands = &mut self.commands;
+        let has_document = self.session.document.is_some();
+        if menu::item(ui, "&Open…", Some("Ctrl+O"), self.dialogs_enabled) {
+            commands.push(Command::OpenDialog);
+        }
+        ui.menu_button(menu::label_job(ui, "Open &Recent"), |ui| {
+            if self.settings.recent.is_empty() {
+                ui.label("No recent files");
+            }
+            for (index, recent) in self.settings.recent.iter().enumerate().take(9) {
+                let label = format!("&{} {}", index + 1, recent.path.display());
+                let shortcut = format!("Alt+{}", index + 1);
+                if menu::item(ui, &label, Some(&shortcut), true) {
+                    commands.push(Command::Open(recent.path.clone()));
+                }
+            }
+        });
+        if menu::item(ui, "Re&load", Some("Ctrl+R"), has_document) {
+            commands.push(Command::Reload);
+        }
+        if menu::item(ui, "&Close", Some("Ctrl+W"), has_document) {
+            commands.push(Command::Close);
+        }
+        ui.separator();
+        super::save_as::save_menu_ui(ui, commands, has_document);
+        ui.separator();
+        if menu::item(ui, "&Quit", Some("Ctrl+Q"), true) {
+            commands.push(Command::Quit);
+        }
+    }
+
+    fn view_menu_ui(&mut self, ui: &mut Ui) {
+        let commands = &mut self.commands;
+        let settings = &self.settings;
+        let zoom = settings.zoom();
+        if menu::item(ui, "Zoom &in", Some("Ctrl+="), true) {
+            commands.push(Command::Zoom(zoom_step(zoom, true)));
+        }
+        if menu::item(ui, "Zoom &out", Some("Ctrl+-"), true) {
+            commands.push(Command::Zoom(zoom_step(zoom, false)));
+        }
+        let actual = format!("&Actual size (now {})", zoom_text(zoom));
+        if menu::item(ui, &actual, Some("Ctrl+0"), true) {
+            commands.push(Command::Zoom(1.0));
+        }
+        ui.separator();
+        ui.label("Panes");
+        for (arrangement, label) in
+            Arrangement::ALL
+                .into_iter()
+                .zip(["Auto&matic", "S&tacked", "Side &by side"])
+        {
+            if menu::radio(ui, settings.arrangement == arrangement, label) {
+                commands.push(Command::SetArrangement(arrangement));
+            }
+        }
+        let mut align = settings.align_bytes;
+        if menu::checkbox(ui, &mut align, "&Line up the same bytes in every pane") {
+            commands.push(Command::SetAlignBytes(align));
+        }
+        ui.separator();
+        ui.label("Bytes per hex row");
+        if menu::radio(ui, settings.hex_width().is_none(), "As many as &fit") {
+            commands.push(Command::SetHexWidth(0));
+        }
+        for (width, label) in
+            Settings::HEX_WIDTHS
+                .into_iter()
+                .zip(["&8 bytes", "1&6 bytes", "&32 bytes"])
+        {
+            if menu::radio(ui, settings.hex_width() == Some(width), label) {
+                commands.push(Command::SetHexWidth(width));
+            }
+        }
+        ui.separator();
+        let mut dark = settings.dark_mode;
+        if menu::checkbox(ui, &mut dark, "&Dark theme") {
+            commands.push(Command::SetDarkMode(dark));
+        }
+    }
+
+    fn navigate_menu_ui(&mut self, ui: &mut Ui) {
+        let commands = &mut self.commands;
+        let has_document = self.session.document.is_some();
+        if menu::item(ui, "&Next error", Some("F8"), has_document) {
+            commands.push(Command::NextError);
+        }
+        if menu::item(ui, "&Previous error", Some("Shift+F8"), has_document) {
+            commands.push(Command::PreviousError);
+        }
+        if menu::item(ui, "&Go to offset…", Some("Ctrl+G"), has_document) {
+            commands.push(Command::ShowGoTo);
+        }
+        ui.separator();
+        for pane in 0..self.session.panes.len() {
+            let label = format!("Focus pane &{}", pane + 1);
+            let shortcut = format!("Ctrl+{}", pane + 1);
+            if menu::item(ui, &label, Some(&shortcut), true) {
+                commands.push(Command::FocusPaneByKeyboard(pane));
+            }
+        }
+        if menu::item(ui, "Focus the &hex view", Some("Ctrl+H"), has_document) {
+            commands.push(Command::FocusHex);
+        }
+    }
+
+    fn help_menu_ui(&mut self, ui: &mut Ui) {
+        if menu::item(ui, "&About mojiscope", None, true) {
+            self.commands.push(Command::ShowAbout);
+        }
+    }
+}
+
+/// Opens the menu whose button is `button`, with the keyboard focus on
+/// the button: Down then goes into the menu.
+fn open_menu(ctx: &egui::Context, button: Id) {
+    Popup::open_id(ctx, button.with("popup"));
+    ctx.memory_mut(|memory| memory.request_focus(button));
+    ctx.request_repaint();
+}

@@ -1,0 +1,1112 @@
+//! The decode panes' text: every pane's reading of the file, row by row,
+//! drawn together so that whole lines show.
+//!
+//! A row is one of the primary pane's lines (or a piece of a long one, see
+//! [`LineIndex`]). Its readings are laid out together ([`align`]): the same
+//! bytes at the same column in every reading, characters that read
+//! differently from the first pane marked, wrapped at the view's width so
+//! that no line needs a horizontal scroll. Two arrangements
+//! ([`Shown`]): *stacked*, each line once per pane, one under another,
+//! each tagged with its pane's number and colour (a line every pane reads
+//! the same is shown once, its tag striped with every pane's colour); and
+//! *side by side*, one column per pane, a row as tall as its longest
+//! reading, so rows stay level. One scroll bar serves every pane; it marks
+//! the focused pane's errors.
+//!
+//! For screen readers each pane is a document node ("Decoded text, pane 2:
+//! UTF-8") holding one text node per visible row, and it takes the
+//! keyboard focus: focusing it makes it the focused pane.
+//!
+//! [`align`]: crate::ui::align
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use eframe::egui::{
+    self, Color32, FontId, Id, Pos2, Rect, Response, Role, Sense, Shape, Stroke, StrokeKind,
+    TextStyle, Ui, UiBuilder, WidgetInfo, vec2,
+};
+use mojiscope_core::ByteSpan;
+use unicode_width::UnicodeWidthStr as _;
+
+use crate::model::analysis::EncodingAnalysis;
+use crate::model::analysis::lines::LineIndex;
+use crate::model::command::Command;
+use crate::model::layout::Shown;
+use crate::model::selection::{Selection, SelectionOrigin};
+use crate::model::session::Pane;
+use crate::theme::Palette;
+use crate::ui::PanelCtx;
+use crate::ui::align::{Line, Placed, lay_out};
+use crate::ui::cells::{Cell, CellKind, overlaps, split_rows};
+use crate::ui::rows::{Marks, RowPosition, RowsView, VisibleRows};
+
+/// Bands of the scroll bar's error strip.
+const MARK_BINS: usize = 512;
+/// Rows decoded at once when a row is missing from the cache: most of a
+/// screen, so that scrolling decodes a window at a time.
+const BATCH: u64 = 48;
+/// Rows kept laid out before the cache starts afresh.
+const CACHE_ROWS: usize = 4096;
+/// Columns of a stacked row's tag (the pane's number).
+const TAG_COLUMNS: f32 = 2.5;
+/// Pixels between two rows.
+const ROW_GAP: f32 = 4.0;
+/// Pixels between two panes side by side.
+const COLUMN_GAP: f32 = 10.0;
+/// Abbreviations (LF, NBSP) are drawn this much smaller than text.
+const SMALL: f32 = 0.7;
+
+/// The columns a cell takes: a character as many as `unicode-width` says
+/// (two for East Asian wide ones, none for a combining mark), a drawn
+/// abbreviation as many as its small letters need.
+pub fn cell_columns(cell: &Cell) -> u32 {
+    match cell.kind {
+        CellKind::Text => u32::try_from(cell.text.width()).unwrap_or(1),
+        CellKind::Malformed(_) | CellKind::LiteralReplacement => 1,
+        CellKind::Control if is_hex_pair(&cell.text) => 1,
+        CellKind::Control | CellKind::Skip(_) => {
+            let letters = cell.text.chars().count();
+            // ceil(letters × 0.7), at least one.
+            u32::try_from((letters * 7).div_ceil(10).max(1)).unwrap_or(1)
+        }
+    }
+}
+
+/// Whether a control's abbreviation is its code point in two hex digits
+/// (a C1 control): drawn as the two digits one over the other, in one
+/// column, as the byte it stands for takes one.
+fn is_hex_pair(text: &str) -> bool {
+    text.len() == 2 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A row's readings, laid out.
+struct RowLayout {
+    /// Each present pane's cells of the row (see [`Present`]).
+    cells: Vec<Vec<Cell>>,
+    /// The lines, each with every present pane's cells on it.
+    lines: Vec<Line>,
+}
+
+/// Which panes have an analysis to read rows from (the others are still
+/// decoding, or failed).
+type Present = Vec<usize>;
+
+#[derive(Clone, PartialEq)]
+struct CacheKey {
+    generation: u64,
+    lines: usize,
+    analyses: Vec<usize>,
+    wrap: u32,
+    align: bool,
+}
+
+/// The rows laid out so far, for one key.
+#[derive(Default)]
+struct RowCache {
+    key: Option<CacheKey>,
+    rows: HashMap<u64, Arc<RowLayout>>,
+}
+
+impl RowCache {
+    /// The layout of `row`, decoding it (and rows around it) if needed.
+    fn get(&mut self, row: u64, source: &Source<'_>) -> Arc<RowLayout> {
+        if let Some(layout) = self.rows.get(&row) {
+            return Arc::clone(layout);
+        }
+        if self.rows.len() > CACHE_ROWS {
+            self.rows.clear();
+        }
+        let count = source.lines.row_count();
+        let start = row.saturating_sub(BATCH / 3);
+        let end = (start + BATCH).min(count);
+        // Only the rows missing, in one window.
+        let mut first = start;
+        while first < row && self.rows.contains_key(&first) {
+            first += 1;
+        }
+        let mut last = end.max(row + 1);
+        while last > row + 1 && self.rows.contains_key(&(last - 1)) {
+            last -= 1;
+        }
+        let spans = source.lines.row_spans(first..last);
+        let readings: Vec<Vec<Vec<Cell>>> = source
+            .analyses
+            .iter()
+            .map(|analysis| read_rows(analysis, source.bytes, &spans))
+            .collect();
+        for (index, row_number) in (first..last).enumerate() {
+            let cells: Vec<Vec<Cell>> = readings
+                .iter()
+                .map(|rows| rows.get(index).cloned().unwrap_or_default())
+                .collect();
+            let slices: Vec<&[Cell]> = cells.iter().map(Vec::as_slice).collect();
+            let lines = lay_out(&slices, source.wrap, source.align, cell_columns);
+            self.rows
+                .insert(row_number, Arc::new(RowLayout { cells, lines }));
+        }
+        self.rows.get(&row).map_or_else(
+            || Arc::new(RowLayout::empty(source.analyses.len())),
+            Arc::clone,
+        )
+    }
+}
+
+impl RowLayout {
+    fn empty(readings: usize) -> Self {
+        let cells = vec![Vec::new(); readings];
+        let slices: Vec<&[Cell]> = cells.iter().map(Vec::as_slice).collect();
+        let lines = lay_out(&slices, 1, true, cell_columns);
+        Self { cells, lines }
+    }
+}
+
+/// The cells of each row of `spans` under `analysis`.
+fn read_rows(analysis: &EncodingAnalysis, bytes: &[u8], spans: &[ByteSpan]) -> Vec<Vec<Cell>> {
+    let window = match (spans.first(), spans.last()) {
+        (Some(first), Some(last)) => ByteSpan::new(first.start, last.end),
+        _ => return Vec::new(),
+    };
+    // Rows past what a snapshot analysed wait for the next.
+    let window = ByteSpan::new(
+        window.start,
+        window.end.min(analysis.byte_len()).max(window.start),
+    );
+    let trace = analysis.decode_window(bytes, window);
+    split_rows(trace.items(), spans)
+}
+
+/// What the rows are read from, for one frame.
+struct Source<'a> {
+    bytes: &'a [u8],
+    lines: &'a LineIndex,
+    analyses: Vec<Arc<EncodingAnalysis>>,
+    wrap: u32,
+    align: bool,
+}
+
+/// Where things go, for one frame.
+#[derive(Clone, Copy, PartialEq)]
+struct Geometry {
+    shown: Shown,
+    /// A column's width.
+    column: f32,
+    /// A line's height.
+    line: f32,
+    /// Where the text starts, from the view's left edge (stacked: after
+    /// the tags).
+    text_left: f32,
+    /// Side by side: a pane's column width, with the gap after it.
+    pane_width: f32,
+    /// How many present panes there are.
+    readings: usize,
+}
+
+impl Geometry {
+    /// The geometry of a view `width` wide with `readings` present panes;
+    /// and the width of a line of text.
+    fn new(ui: &Ui, env: &ReadingsEnv<'_>, width: f32, readings: usize) -> (Self, f32) {
+        let font = TextStyle::Monospace.resolve(ui.style());
+        let column = ui.fonts_mut(|f| f.glyph_width(&font, '0')).max(1.0);
+        let line = ui.text_style_height(&TextStyle::Monospace) + 2.0;
+        let view_width = width - crate::ui::rows::BAR_WIDTH;
+        let readings = readings.max(1);
+        match env.shown {
+            Shown::Stacked => {
+                let text_left = TAG_COLUMNS * column + 4.0;
+                let geometry = Geometry {
+                    shown: Shown::Stacked,
+                    column,
+                    line,
+                    text_left,
+                    pane_width: view_width,
+                    readings,
+                };
+                (geometry, view_width - text_left - 4.0)
+            }
+            Shown::SideBySide => {
+                let pane_width = (view_width + COLUMN_GAP) / lines_f32(env.panes.len().max(1));
+                let geometry = Geometry {
+                    shown: Shown::SideBySide,
+                    column,
+                    line,
+                    text_left: 2.0,
+                    pane_width,
+                    readings,
+                };
+                (geometry, pane_width - COLUMN_GAP - 2.0)
+            }
+        }
+    }
+
+    /// How many lines `layout` takes.
+    fn lines(&self, layout: &RowLayout) -> usize {
+        match self.shown {
+            Shown::SideBySide => layout.lines.len(),
+            Shown::Stacked => layout
+                .lines
+                .iter()
+                .map(|line| {
+                    if line.same || self.readings <= 1 {
+                        1
+                    } else {
+                        self.readings
+                    }
+                })
+                .sum(),
+        }
+    }
+
+    fn height(&self, layout: &RowLayout) -> f32 {
+        lines_f32(self.lines(layout)) * self.line + ROW_GAP
+    }
+
+    /// The left edge of reading `reading`'s text, from the view's left.
+    fn reading_left(&self, reading: usize) -> f32 {
+        match self.shown {
+            Shown::Stacked => self.text_left,
+            Shown::SideBySide => lines_f32(reading) * self.pane_width + self.text_left,
+        }
+    }
+}
+
+/// A count of lines or panes as `f32` (a few hundred at most).
+fn lines_f32(n: usize) -> f32 {
+    f32::from(u16::try_from(n).unwrap_or(u16::MAX))
+}
+
+/// A column number as `f32`.
+fn column_f32(n: u32) -> f32 {
+    f32::from(u16::try_from(n).unwrap_or(u16::MAX))
+}
+
+/// Where one reading of one line was drawn, for clicks.
+#[derive(Clone, Copy)]
+struct Hit {
+    rect: Rect,
+    row: u64,
+    line: usize,
+    /// Index among the present panes.
+    reading: usize,
+}
+
+#[derive(Clone, PartialEq)]
+struct PaintKey {
+    cache: CacheKey,
+    geometry: Geometry,
+    selection: Option<ByteSpan>,
+    palette: usize,
+    focused: usize,
+    font_size: u32,
+    pixels_per_point: u32,
+}
+
+/// The readings' view state: the rows laid out, their shapes, the drag's
+/// anchor, the scroll bar's marks.
+#[derive(Default)]
+pub struct Readings {
+    cache: RowCache,
+    painted: Option<(PaintKey, HashMap<u64, Arc<RowShapes>>)>,
+    anchor: Option<ByteSpan>,
+    marks: Option<((usize, usize), Marks)>,
+    /// Each pane's text node, for focusing a pane from the keyboard.
+    pane_ids: Vec<Id>,
+    /// The arrangement drawn last.
+    shown: Option<Shown>,
+}
+
+/// A row's shapes, from its top-left corner, and where each reading of
+/// each line is.
+struct RowShapes {
+    shapes: Vec<Shape>,
+    hits: Vec<Hit>,
+    /// Each present pane's rectangle on the row, for its text node.
+    reading_rects: Vec<Rect>,
+}
+
+/// A row drawn this frame: its number, layout, shapes and top-left corner.
+type DrawnRow = (u64, Arc<RowLayout>, Arc<RowShapes>, Pos2);
+
+/// What the readings need from the rest of the app, for one frame.
+pub struct ReadingsEnv<'a> {
+    /// The panes.
+    pub panes: &'a [Pane],
+    /// The rows.
+    pub lines: &'a Arc<LineIndex>,
+    /// The focused pane.
+    pub focused: usize,
+    /// The arrangement drawn.
+    pub shown: Shown,
+    /// Whether the same bytes are lined up in every reading.
+    pub align: bool,
+}
+
+impl Readings {
+    /// Forgets every row laid out (the panes or the rows changed).
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// The id of pane `pane`'s text node, once drawn: focusing it makes it
+    /// the focused pane.
+    pub fn pane_id(&self, pane: usize) -> Option<Id> {
+        self.pane_ids.get(pane).copied()
+    }
+
+    /// The arrangement drawn last, once the rows were drawn.
+    pub fn shown(&self) -> Option<Shown> {
+        self.shown
+    }
+
+    /// The columns of text `width` pixels hold in the monospace font.
+    pub fn columns_in(ui: &Ui, width: f32) -> u32 {
+        let font = TextStyle::Monospace.resolve(ui.style());
+        let column = ui.fonts_mut(|f| f.glyph_width(&font, '0')).max(1.0);
+        let columns = (width / column).floor().max(0.0);
+        // At most a few thousand columns: exact in f32.
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "not negative, and far below u32::MAX"
+        )]
+        let columns = columns as u32;
+        columns
+    }
+
+    /// Shows every pane's reading of the rows in all the space `ui` has,
+    /// scrolled to `position`. Returns the response of the rows' view.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        ctx: &PanelCtx<'_>,
+        env: &ReadingsEnv<'_>,
+        position: &mut RowPosition,
+        commands: &mut Vec<Command>,
+    ) -> Response {
+        self.shown = Some(env.shown);
+        let present: Present = (0..env.panes.len())
+            .filter(|&p| env.panes[p].analysis.is_some())
+            .collect();
+        let analyses: Vec<Arc<EncodingAnalysis>> = present
+            .iter()
+            .filter_map(|&p| env.panes[p].analysis.clone())
+            .collect();
+        let font = TextStyle::Monospace.resolve(ui.style());
+        let area = ui.available_rect_before_wrap();
+        let (geometry, text_width) = Geometry::new(ui, env, area.width(), present.len());
+        let wrap = Self::columns_in(ui, text_width).max(8);
+        let key = CacheKey {
+            generation: ctx.generation,
+            lines: Arc::as_ptr(env.lines) as usize,
+            analyses: analyses.iter().map(|a| Arc::as_ptr(a) as usize).collect(),
+            wrap,
+            align: env.align,
+        };
+        if self.cache.key.as_ref() != Some(&key) {
+            self.cache = RowCache {
+                key: Some(key.clone()),
+                rows: HashMap::new(),
+            };
+        }
+        let source = Source {
+            bytes: ctx.bytes,
+            lines: env.lines,
+            analyses,
+            wrap,
+            align: env.align,
+        };
+        let marks = self.marks(env);
+        let view = RowsView {
+            id: ui.scope_id().with("readings"),
+            row_count: env.lines.row_count(),
+            content_width: 0.0,
+            marks: Some(&marks),
+            palette: ctx.palette,
+        };
+        let cache = &mut self.cache;
+        let (mut child, visible) = view.show(ui, position, &mut |row| {
+            geometry.height(&cache.get(row, &source))
+        });
+        let paint_key = PaintKey {
+            cache: key,
+            geometry,
+            selection: ctx.selection.map(|s| s.span),
+            palette: std::ptr::from_ref(ctx.palette) as usize,
+            focused: env.focused,
+            font_size: font.size.to_bits(),
+            pixels_per_point: ui.ctx().pixels_per_point().to_bits(),
+        };
+        if self.painted.as_ref().is_none_or(|(k, _)| *k != paint_key) {
+            self.painted = Some((paint_key, HashMap::new()));
+        }
+        let (hits, rows_drawn) = self.paint_rows(
+            &child, &visible, &source, &geometry, &present, env, ctx, &font,
+        );
+        if env.shown == Shown::SideBySide {
+            for pane in 1..env.panes.len() {
+                let x = visible.viewport.left() + lines_f32(pane) * geometry.pane_width
+                    - COLUMN_GAP / 2.0;
+                child.painter().vline(
+                    x,
+                    visible.viewport.y_range(),
+                    Stroke::new(1.0, ctx.palette.scroll_track),
+                );
+            }
+        }
+        self.text_nodes(&mut child, env, &present, &visible, &rows_drawn);
+        // A click selects the character under it in that pane; a drag
+        // extends the selection from where it began.
+        if let Some((span, reading)) = self.clicked(&visible, &hits) {
+            let pane = if present.len() <= 1 {
+                present.first().copied().unwrap_or(0)
+            } else {
+                present.get(reading).copied().unwrap_or(0)
+            };
+            commands.push(Command::FocusPane(pane));
+            if let Some(id) = self.pane_id(pane) {
+                ui.memory_mut(|m| m.request_focus(id));
+            }
+            commands.push(Command::Select(Selection {
+                span,
+                origin: SelectionOrigin::Pane(pane),
+            }));
+        }
+        visible.response
+    }
+
+    /// Paints the rows in view (from the cache of shapes, or laid out
+    /// anew); returns where each reading of each line is, and the rows.
+    #[expect(clippy::too_many_arguments, reason = "one frame's rows")]
+    fn paint_rows(
+        &mut self,
+        child: &Ui,
+        visible: &VisibleRows,
+        source: &Source<'_>,
+        geometry: &Geometry,
+        present: &Present,
+        env: &ReadingsEnv<'_>,
+        ctx: &PanelCtx<'_>,
+        font: &FontId,
+    ) -> (Vec<Hit>, Vec<DrawnRow>) {
+        let mut hits = Vec::new();
+        let mut rows_drawn: Vec<DrawnRow> = Vec::new();
+        for row in visible.rows.clone() {
+            let layout = self.cache.get(row, source);
+            let Some((_, painted)) = &mut self.painted else {
+                break;
+            };
+            if painted.len() > CACHE_ROWS {
+                painted.clear();
+            }
+            let shapes = Arc::clone(painted.entry(row).or_insert_with(|| {
+                Arc::new(paint_row(
+                    child,
+                    row,
+                    &layout,
+                    geometry,
+                    present,
+                    env.focused,
+                    ctx,
+                    font,
+                ))
+            }));
+            let origin = Pos2::new(visible.viewport.left(), visible.row_top(row));
+            child.painter().extend(
+                shapes
+                    .shapes
+                    .iter()
+                    .cloned()
+                    .map(|shape| shape_at(shape, origin)),
+            );
+            hits.extend(shapes.hits.iter().map(|hit| Hit {
+                rect: hit.rect.translate(origin.to_vec2()),
+                ..*hit
+            }));
+            rows_drawn.push((row, layout, shapes, origin));
+        }
+        (hits, rows_drawn)
+    }
+
+    /// The text nodes: one per pane, holding one per visible row.
+    fn text_nodes(
+        &mut self,
+        ui: &mut Ui,
+        env: &ReadingsEnv<'_>,
+        present: &Present,
+        visible: &VisibleRows,
+        rows: &[DrawnRow],
+    ) {
+        self.pane_ids.clear();
+        for (index, pane) in env.panes.iter().enumerate() {
+            let id = ui.scope_id().with(("pane text", index));
+            self.pane_ids.push(id);
+            let name = format!(
+                "Decoded text, pane {}: {}",
+                index + 1,
+                pane.analysis
+                    .as_ref()
+                    .map_or(pane.encoding, |a| a.encoding)
+                    .name()
+            );
+            let response = ui.interact(visible.viewport, id, Sense::focusable_noninteractive());
+            response.widget_info(|| WidgetInfo::labeled(Role::Document, true, &name));
+            if response.gained_focus() {
+                // Tab or Ctrl+N reached the pane: it is the focused pane.
+                ui.ctx().request_repaint();
+            }
+            let Some(reading) = present.iter().position(|&p| p == index) else {
+                continue;
+            };
+            let rows_ui = ui.new_child(
+                UiBuilder::new()
+                    .id_salt(("pane rows", index))
+                    .max_rect(visible.viewport)
+                    .accessibility_parent(id),
+            );
+            for (row, layout, shapes, origin) in rows {
+                let Some(rect) = shapes.reading_rects.get(reading) else {
+                    continue;
+                };
+                let text = row_text(layout.cells.get(reading).map_or(&[][..], Vec::as_slice));
+                let errors = layout.cells.get(reading).map_or(0, |cells| {
+                    cells
+                        .iter()
+                        .filter(|c| matches!(c.kind, CellKind::Malformed(_)))
+                        .count()
+                });
+                let rect = rect.translate(origin.to_vec2());
+                let node = rows_ui.interact(
+                    rect.intersect(visible.viewport),
+                    rows_ui.scope_id().with(("row", *row)),
+                    Sense::hover(),
+                );
+                node.widget_info(|| WidgetInfo::labeled(Role::Label, true, &text));
+                let description = match errors {
+                    0 => format!("row {}", row + 1),
+                    1 => format!("row {}, 1 error", row + 1),
+                    n => format!("row {}, {n} errors", row + 1),
+                };
+                ui.ctx()
+                    .accesskit_node_builder(node.id, |node| node.set_description(description));
+            }
+        }
+    }
+
+    /// The bytes the pointer selected in this frame, and in which reading.
+    fn clicked(&mut self, visible: &VisibleRows, hits: &[Hit]) -> Option<(ByteSpan, usize)> {
+        let response = &visible.response;
+        let pointer = response.interact_pointer_pos()?;
+        if !(response.clicked() || response.dragged()) {
+            return None;
+        }
+        let hit = hits.iter().find(|hit| hit.rect.contains(pointer))?;
+        let layout = self.cache.rows.get(&hit.row)?;
+        let line = layout.lines.get(hit.line)?;
+        let placed = line.readings.get(hit.reading)?;
+        let column_width = self
+            .painted
+            .as_ref()
+            .map_or(8.0, |(key, _)| key.geometry.column);
+        let x = (pointer.x - hit.rect.left()) / column_width;
+        let cell = placed
+            .iter()
+            .filter(|p| p.columns > 0)
+            .find(|p| x < column_f32(p.column + p.columns))
+            .or_else(|| placed.iter().rev().find(|p| p.columns > 0))?;
+        let span = layout.cells.get(hit.reading)?.get(cell.cell)?.span;
+        if response.drag_started() || response.clicked() || self.anchor.is_none() {
+            self.anchor = Some(span);
+        }
+        let span = match self.anchor {
+            Some(from) if response.dragged() => {
+                ByteSpan::new(from.start.min(span.start), from.end.max(span.end))
+            }
+            _ => span,
+        };
+        Some((span, hit.reading))
+    }
+
+    /// The focused pane's errors for the scroll bar, by row.
+    fn marks(&mut self, env: &ReadingsEnv<'_>) -> Marks {
+        let Some(analysis) = env.panes.get(env.focused).and_then(|p| p.analysis.as_ref()) else {
+            return Marks::default();
+        };
+        let key = (
+            Arc::as_ptr(analysis) as usize,
+            Arc::as_ptr(env.lines) as usize,
+        );
+        if self.marks.as_ref().is_none_or(|(k, _)| *k != key) {
+            let marks = error_marks(env.lines, &analysis.error_offsets, MARK_BINS);
+            self.marks = Some((key, marks));
+        }
+        self.marks
+            .as_ref()
+            .map(|(_, marks)| marks.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// The height of one line of a pane's text, outside a frame (for tests
+/// that point at a line).
+pub fn line_height_in(ctx: &egui::Context) -> f32 {
+    let style = ctx.global_style();
+    let font = TextStyle::Monospace.resolve(&style);
+    ctx.fonts_mut(|f| f.row_height(&font)) + 2.0
+}
+
+/// `shape`, moved from a row's corner to `origin`.
+fn shape_at(mut shape: Shape, origin: Pos2) -> Shape {
+    shape.translate(origin.to_vec2());
+    shape
+}
+
+/// A row's text for a screen reader: the characters as decoded, a U+FFFD
+/// for each error, controls by their abbreviations, the line's end left
+/// out.
+pub fn row_text(cells: &[Cell]) -> String {
+    let mut text = String::new();
+    for cell in cells {
+        match cell.kind {
+            CellKind::Text | CellKind::Malformed(_) | CellKind::LiteralReplacement => {
+                text.push_str(&cell.text);
+            }
+            CellKind::Control if cell.text == "LF" || cell.text == "CR" => {}
+            CellKind::Control if cell.text == "HT" => text.push('\t'),
+            CellKind::Control => {
+                text.push(' ');
+                text.push_str(&cell.text);
+                text.push(' ');
+            }
+            CellKind::Skip(_) => {}
+        }
+    }
+    text
+}
+
+/// Draws one row from its top-left corner.
+#[expect(clippy::too_many_arguments, reason = "one row of one frame")]
+fn paint_row(
+    ui: &Ui,
+    row: u64,
+    layout: &RowLayout,
+    geometry: &Geometry,
+    present: &Present,
+    focused: usize,
+    ctx: &PanelCtx<'_>,
+    font: &FontId,
+) -> RowShapes {
+    let palette = ctx.palette;
+    let mut shapes = Vec::new();
+    let mut hits = Vec::new();
+    let mut reading_rects = vec![Rect::NOTHING; present.len()];
+    let text_colour = ui.visuals().strong_text_color();
+    let mut y = ROW_GAP / 2.0;
+    ui.fonts_mut(|fonts| {
+        for (line_index, line) in layout.lines.iter().enumerate() {
+            let sub_rows: Vec<usize> = match geometry.shown {
+                Shown::Stacked if !line.same && present.len() > 1 => (0..present.len()).collect(),
+                // Shown once (stacked), or each in its column.
+                _ => vec![usize::MAX],
+            };
+            for reading_row in sub_rows {
+                let readings: Vec<usize> = if reading_row == usize::MAX {
+                    match geometry.shown {
+                        Shown::Stacked => vec![0],
+                        Shown::SideBySide => (0..present.len()).collect(),
+                    }
+                } else {
+                    vec![reading_row]
+                };
+                if geometry.shown == Shown::Stacked {
+                    let tag = Rect::from_min_size(
+                        Pos2::new(2.0, y + 1.0),
+                        vec2(geometry.text_left - 6.0, geometry.line - 2.0),
+                    );
+                    paint_tag(
+                        &mut shapes,
+                        fonts,
+                        tag,
+                        reading_row,
+                        present,
+                        focused,
+                        palette,
+                        font,
+                    );
+                }
+                for reading in readings {
+                    let left = geometry.reading_left(reading);
+                    let placed = line.readings.get(reading).map_or(&[][..], Vec::as_slice);
+                    let cells = layout.cells.get(reading).map_or(&[][..], Vec::as_slice);
+                    paint_cells(
+                        &mut shapes,
+                        fonts,
+                        placed,
+                        cells,
+                        Pos2::new(left, y),
+                        geometry,
+                        ctx,
+                        text_colour,
+                        font,
+                    );
+                    let width = match geometry.shown {
+                        Shown::Stacked => geometry.pane_width - left,
+                        Shown::SideBySide => geometry.pane_width - COLUMN_GAP,
+                    };
+                    let rect = Rect::from_min_size(Pos2::new(left, y), vec2(width, geometry.line));
+                    let targets: Vec<usize> =
+                        if reading_row == usize::MAX && geometry.shown == Shown::Stacked {
+                            // The line shown once stands for every reading.
+                            (0..present.len()).collect()
+                        } else {
+                            vec![reading]
+                        };
+                    for target in targets {
+                        if let Some(r) = reading_rects.get_mut(target) {
+                            *r = r.union(rect);
+                        }
+                    }
+                    hits.push(Hit {
+                        rect,
+                        row,
+                        line: line_index,
+                        reading: if reading_row == usize::MAX && geometry.shown == Shown::Stacked {
+                            present.iter().position(|&p| p == focused).unwrap_or(0)
+                        } else {
+                            reading
+                        },
+                    });
+                }
+                y += geometry.line;
+            }
+        }
+    });
+    // A faint rule under the row, so that the lines of a stacked row read
+    // as one.
+    if geometry.shown == Shown::Stacked {
+        let bottom = y + ROW_GAP / 2.0 - 0.5;
+        shapes.push(Shape::hline(
+            0.0..=geometry.pane_width,
+            bottom,
+            Stroke::new(1.0, palette.scroll_track),
+        ));
+    }
+    RowShapes {
+        shapes,
+        hits,
+        reading_rects,
+    }
+}
+
+/// A stacked line's tag: its pane's number on the pane's colour, or, for a
+/// line every pane reads the same, a stripe of each pane's colour.
+#[expect(clippy::too_many_arguments, reason = "one tag")]
+fn paint_tag(
+    shapes: &mut Vec<Shape>,
+    fonts: &mut egui::epaint::text::FontsView<'_>,
+    rect: Rect,
+    reading: usize,
+    present: &Present,
+    focused: usize,
+    palette: &Palette,
+    font: &FontId,
+) {
+    if reading == usize::MAX {
+        let stripe = rect.height() / lines_f32(present.len().max(1));
+        for (index, &pane) in present.iter().enumerate() {
+            let top = rect.top() + lines_f32(index) * stripe;
+            let band = Rect::from_min_max(
+                Pos2::new(rect.right() - 5.0, top),
+                Pos2::new(rect.right() - 1.0, top + stripe),
+            );
+            shapes.push(Shape::rect_filled(band, 0.0, pane_colour(palette, pane)));
+        }
+        return;
+    }
+    let Some(&pane) = present.get(reading) else {
+        return;
+    };
+    shapes.push(Shape::rect_filled(rect, 3.0, pane_colour(palette, pane)));
+    if pane == focused {
+        shapes.push(Shape::rect_stroke(
+            rect.expand(1.0),
+            3.0,
+            Stroke::new(1.5, palette.focus_stroke),
+            StrokeKind::Outside,
+        ));
+    }
+    let galley = fonts.layout_no_wrap(
+        format!("{}", pane + 1),
+        FontId::monospace(font.size * 0.85),
+        palette.pane_tag_fg,
+    );
+    let at = rect.center() - galley.size() / 2.0;
+    shapes.push(Shape::galley(at, galley, palette.pane_tag_fg));
+}
+
+/// Pane `pane`'s colour.
+pub fn pane_colour(palette: &Palette, pane: usize) -> Color32 {
+    palette.panes[pane % palette.panes.len()]
+}
+
+/// Draws one reading of one line: backgrounds, then text, runs of narrow
+/// characters as one piece of text.
+#[expect(clippy::too_many_arguments, reason = "one reading of one line")]
+fn paint_cells(
+    shapes: &mut Vec<Shape>,
+    fonts: &mut egui::epaint::text::FontsView<'_>,
+    placed: &[Placed],
+    cells: &[Cell],
+    origin: Pos2,
+    geometry: &Geometry,
+    ctx: &PanelCtx<'_>,
+    text_colour: Color32,
+    font: &FontId,
+) {
+    let palette = ctx.palette;
+    let column = geometry.column;
+    let x_of = |col: u32| origin.x + column_f32(col) * column;
+    let small = FontId::monospace(font.size * SMALL);
+    paint_backgrounds(shapes, placed, cells, origin, geometry, ctx);
+    // Then the text: a run of narrow characters the monospace font has
+    // (Latin, Greek, Cyrillic) as one galley, each other cell alone.
+    let mut run = String::new();
+    let mut run_start: Option<u32> = None;
+    let mut next_column = 0;
+    let flush = |shapes: &mut Vec<Shape>,
+                 fonts: &mut egui::epaint::text::FontsView<'_>,
+                 run: &mut String,
+                 run_start: &mut Option<u32>| {
+        if let Some(start) = run_start.take() {
+            let galley = fonts.layout_no_wrap(std::mem::take(run), font.clone(), text_colour);
+            shapes.push(Shape::galley(
+                Pos2::new(x_of(start), origin.y + 1.0),
+                galley,
+                text_colour,
+            ));
+        }
+    };
+    let mut previous_end = 0;
+    for p in placed {
+        let Some(cell) = cells.get(p.cell) else {
+            continue;
+        };
+        let narrow = cell.kind == CellKind::Text
+            && p.columns == 1
+            && cell.text.chars().all(|c| u32::from(c) < 0x0530);
+        if narrow && run_start.is_some() && p.column == next_column {
+            run.push_str(&cell.text);
+            next_column += 1;
+            previous_end = p.column + 1;
+            continue;
+        }
+        flush(shapes, fonts, &mut run, &mut run_start);
+        if narrow {
+            run_start = Some(p.column);
+            run.push_str(&cell.text);
+            next_column = p.column + 1;
+            previous_end = p.column + 1;
+            continue;
+        }
+        let (colour, font_id) = match cell.kind {
+            CellKind::Text | CellKind::LiteralReplacement => (text_colour, font),
+            CellKind::Malformed(_) => (palette.malformed_fg, font),
+            CellKind::Control => (palette.control_fg, &small),
+            CellKind::Skip(_) => (palette.skip_fg, &small),
+        };
+        if cell.kind == CellKind::Control && is_hex_pair(&cell.text) {
+            // The two digits one over the other.
+            let tiny = FontId::monospace(font.size * 0.5);
+            let height = geometry.line / 2.0;
+            for (index, digit) in cell.text.chars().enumerate() {
+                let galley = fonts.layout_no_wrap(digit.to_string(), tiny.clone(), colour);
+                let x = x_of(p.column) + ((column - galley.size().x) / 2.0).max(0.0);
+                let y = origin.y + lines_f32(index) * height + (height - galley.size().y) / 2.0;
+                shapes.push(Shape::galley(Pos2::new(x, y), galley, colour));
+            }
+            previous_end = previous_end.max(p.column + p.columns);
+            continue;
+        }
+        let galley = fonts.layout_no_wrap(cell.text.clone(), font_id.clone(), colour);
+        let (x, y) = if p.columns == 0 {
+            // A combining mark, on the character before it.
+            (x_of(previous_end), origin.y + 1.0)
+        } else if font_id.size < font.size {
+            // Small type in the middle of its columns.
+            let width = column_f32(p.columns) * column;
+            (
+                x_of(p.column) + ((width - galley.size().x) / 2.0).max(0.0),
+                origin.y + ((geometry.line - galley.size().y) / 2.0).max(0.0),
+            )
+        } else {
+            (x_of(p.column), origin.y + 1.0)
+        };
+        shapes.push(Shape::galley(Pos2::new(x, y), galley, colour));
+        previous_end = previous_end.max(p.column + p.columns);
+    }
+    flush(shapes, fonts, &mut run, &mut run_start);
+}
+
+/// The cells' backgrounds: the selection, errors, controls, and what reads
+/// differently from the first pane.
+fn paint_backgrounds(
+    shapes: &mut Vec<Shape>,
+    placed: &[Placed],
+    cells: &[Cell],
+    origin: Pos2,
+    geometry: &Geometry,
+    ctx: &PanelCtx<'_>,
+) {
+    let palette = ctx.palette;
+    let column = geometry.column;
+    let x_of = |col: u32| origin.x + column_f32(col) * column;
+    for p in placed {
+        let Some(cell) = cells.get(p.cell) else {
+            continue;
+        };
+        let selected = ctx.selection.is_some_and(|s| overlaps(s.span, cell.span));
+        let background = if selected {
+            Some(palette.selection_bg)
+        } else {
+            match cell.kind {
+                CellKind::Malformed(_) => Some(palette.malformed_bg),
+                CellKind::LiteralReplacement => Some(palette.replacement_literal_bg),
+                CellKind::Control => Some(palette.control_bg),
+                _ if p.differs => Some(palette.differs_bg),
+                _ => None,
+            }
+        };
+        if let Some(background) = background
+            && p.columns > 0
+        {
+            let rect = Rect::from_min_size(
+                Pos2::new(x_of(p.column), origin.y),
+                vec2(column_f32(p.columns) * column, geometry.line),
+            );
+            shapes.push(Shape::rect_filled(rect, 0.0, background));
+        }
+    }
+}
+
+/// Which of `bins` bands of rows hold an error, from the errors' sorted
+/// byte offsets. Each band's rows are turned into a byte range and looked up
+/// in the offsets: a few hundred lookups, however many errors and rows there
+/// are (mapping each of a million errors to its row took seconds).
+fn error_marks(lines: &LineIndex, error_offsets: &[u64], bins: usize) -> Marks {
+    let rows = lines.row_count();
+    let mut marks = vec![false; bins];
+    if rows == 0 || error_offsets.is_empty() {
+        return Marks { bins: marks };
+    }
+    // Row r is in band floor(r × bins / rows), so band b starts at row
+    // ceil(b × rows / bins).
+    let edge = |bin: usize| {
+        let row = (u128::from(rows) * bin as u128).div_ceil(bins as u128);
+        u64::try_from(row).unwrap_or(u64::MAX)
+    };
+    for (bin, mark) in marks.iter_mut().enumerate() {
+        let (first_row, end_row) = (edge(bin), edge(bin + 1));
+        if first_row == end_row {
+            continue;
+        }
+        let start = lines.row_span(first_row).start;
+        let end = if end_row >= rows {
+            u64::MAX
+        } else {
+            lines.row_span(end_row).start
+        };
+        let first_error = error_offsets.partition_point(|&offset| offset < start);
+        *mark = error_offsets
+            .get(first_error)
+            .is_some_and(|&offset| offset < end);
+    }
+    Marks { bins: marks }
+}
+
+#[cfg(test)]
+mod tests {
+    use mojiscope_core::{DecodeErrorKind, TraceItem, TraceKind};
+
+    use super::*;
+    use crate::ui::cells::cell_of;
+
+    #[test]
+    fn error_marks_agree_with_mapping_each_error_to_its_row() {
+        let mut bytes = Vec::new();
+        let mut state = 7u64;
+        for _ in 0..5000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = usize::try_from(state % 90).unwrap();
+            bytes.extend(std::iter::repeat_n(b'a', len));
+            if state.is_multiple_of(5) {
+                bytes.push(0xFF);
+            }
+            bytes.push(b'\n');
+        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let (analysis, lines) = crate::model::analysis::analyse_with_rows(
+            &bytes,
+            mojiscope_core::UTF_8,
+            mojiscope_core::BomHandling::None,
+            &never,
+        )
+        .unwrap();
+        assert!(analysis.errors > 500);
+        for bins in [1, 7, 512, 20_000] {
+            let expected = Marks::from_positions(
+                analysis.error_offsets.iter().map(|&o| lines.row_of(o)),
+                lines.row_count(),
+                bins,
+            );
+            assert_eq!(
+                error_marks(&lines, &analysis.error_offsets, bins),
+                expected,
+                "{bins}"
+            );
+        }
+    }
+
+    #[test]
+    fn cells_take_their_columns() {
+        let cell = |kind| {
+            cell_of(TraceItem {
+                span: ByteSpan::new(0, 1),
+                kind,
+            })
+        };
+        assert_eq!(cell_columns(&cell(TraceKind::Scalar('a'))), 1);
+        assert_eq!(cell_columns(&cell(TraceKind::Scalar('日'))), 2);
+        assert_eq!(cell_columns(&cell(TraceKind::Scalar('\u{301}'))), 0);
+        // "LF" in small type: two letters at 0.7 fit in two columns.
+        assert_eq!(cell_columns(&cell(TraceKind::Scalar('\n'))), 2);
+        assert_eq!(cell_columns(&cell(TraceKind::Scalar('\u{A0}'))), 3);
+        // A C1 control, as the byte it stands for: one column.
+        assert_eq!(cell_columns(&cell(TraceKind::Scalar('\u{81}'))), 1);
+        assert_eq!(
+            cell_columns(&cell(TraceKind::Error(DecodeErrorKind::InvalidByte))),
+            1
+        );
+    }
+
+    #[test]
+    fn a_row_reads_as_its_text() {
+        let cells: Vec<Cell> = [
+            TraceKind::Scalar('a'),
+            TraceKind::Scalar('\t'),
+            TraceKind::Error(DecodeErrorKind::InvalidByte),
+            TraceKind::Scalar('\u{A0}'),
+            TraceKind::Scalar('é'),
+            TraceKind::Scalar('\n'),
+        ]
+        .into_iter()
+        .map(|kind| {
+            cell_of(TraceItem {
+                span: ByteSpan::new(0, 1),
+                kind,
+            })
+        })
+        .collect();
+        assert_eq!(row_text(&cells), "a\t\u{FFFD} NBSP é");
+    }
+}
