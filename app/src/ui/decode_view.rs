@@ -21,6 +21,10 @@ use crate::ui::error_list::ErrorList;
 use crate::ui::readings::pane_colour;
 use crate::ui::{PanelCtx, error_count_text, progress_fraction, score_text};
 
+/// The room between a header's cell and its contents, where the focus
+/// ring goes.
+const FOCUS_MARGIN: f32 = 4.0;
+
 /// A decode pane's view state: its error list.
 #[derive(Default)]
 pub struct DecodeView {
@@ -62,32 +66,38 @@ impl DecodeView {
         env: &PaneEnv<'_>,
         commands: &mut Vec<Command>,
     ) -> f32 {
+        // The focus ring is drawn on the cell's edge: the contents keep
+        // clear of it, so that it never covers their first letters.
+        let inner = rect.shrink2(vec2(FOCUS_MARGIN, FOCUS_MARGIN));
         let mut child = ui.new_child(
             UiBuilder::new()
                 .id_salt(("pane header", env.index))
-                .max_rect(rect)
+                .max_rect(inner)
                 .layout(egui::Layout::top_down(egui::Align::Min)),
         );
-        child.set_clip_rect(rect.intersect(ui.clip_rect()));
-        child.set_width(rect.width());
+        child.set_clip_rect(inner.intersect(ui.clip_rect()));
+        child.set_width(inner.width());
         self.contents_ui(&mut child, ctx, pane, env, commands);
         let used = child.min_rect();
         // A click anywhere on the header focuses the pane; it is read from
         // the input, not sensed, so that it takes nothing from the widgets
         // on it.
-        let header = Rect::from_min_max(rect.min, egui::pos2(rect.right(), used.bottom()));
+        let header = Rect::from_min_max(
+            rect.min,
+            egui::pos2(rect.right(), used.bottom() + FOCUS_MARGIN),
+        );
         if ui.rect_contains_pointer(header) && ui.input(|input| input.pointer.primary_clicked()) {
             commands.push(Command::FocusPane(env.index));
         }
         if env.focused {
             ui.painter().rect_stroke(
-                header.expand(1.0),
+                header,
                 3.0,
                 Stroke::new(1.5, ctx.palette.focus_stroke),
                 StrokeKind::Inside,
             );
         }
-        used.height()
+        header.height()
     }
 
     fn contents_ui(
