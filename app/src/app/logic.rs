@@ -78,7 +78,12 @@ impl InspectorApp {
                     self.panes_from_counts();
                 }
             }
-            JobEvent::Detection { detection, .. } => {
+            JobEvent::Detection {
+                detection,
+                mojibake,
+                ..
+            } => {
+                session.mojibake = mojibake;
                 let settled = session.panes_settled;
                 let bom = session.document.as_ref().and_then(|d| d.bom);
                 let encodings = detected_panes(bom, &detection);

@@ -70,6 +70,8 @@ pub struct InspectorApp {
     pub save: SaveAs,
     /// The menu Alt and its letter asked to open, at the next frame.
     menu_to_open: Option<char>,
+    /// The window's title, as last set.
+    pub title: String,
 }
 
 impl InspectorApp {
@@ -99,6 +101,7 @@ impl InspectorApp {
             repair_window: RepairView::default(),
             save: SaveAs::default(),
             menu_to_open: None,
+            title: String::new(),
         };
         if let Some(file) = file {
             app.open(file);

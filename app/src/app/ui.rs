@@ -11,6 +11,7 @@ use crate::model::command::{Command, parse_offset};
 use crate::model::layout::{HEX_SHARE, hex_row_columns, hex_width_to_fit};
 use crate::model::panes::{MAX_PANES, MIN_PANES};
 use crate::model::session::Session;
+use crate::model::verdict::{Action, window_title};
 use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
 use crate::ui::readings::{Readings, ReadingsEnv};
@@ -24,6 +25,10 @@ impl InspectorApp {
         let palette = Palette::for_theme(ui.ctx().theme());
         Panel::top("menu bar").show(ui, |ui| self.menu_ui(ui));
         Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
+        self.title_ui(ui.ctx());
+        if self.session.document.is_some() {
+            Panel::top("verdict").show(ui, |ui| self.verdict_ui(ui, palette));
+        }
         Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
         self.about.ui(ui);
         self.teaching.ui(ui);
@@ -85,6 +90,41 @@ impl InspectorApp {
                 .clicked()
             {
                 self.commands.push(Command::AddPane);
+            }
+        });
+    }
+
+    /// The window's title names the open file.
+    fn title_ui(&mut self, ctx: &egui::Context) {
+        let title = window_title(self.session.document.as_ref().map(|d| d.path.as_path()));
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    /// The verdict line: what the file is, and what to do about it.
+    fn verdict_ui(&mut self, ui: &mut Ui, palette: &Palette) {
+        let verdict = self.session.verdict();
+        ui.horizontal_wrapped(|ui| {
+            let text = RichText::new(&verdict.text).strong();
+            let text = if verdict.warning {
+                text.color(palette.malformed_fg)
+            } else {
+                text
+            };
+            let label = ui.label(text);
+            label.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::accesskit::Role::Label, true, &verdict.text)
+            });
+            if let Some(action) = verdict.action {
+                ui.label("—");
+                if ui.button(action.label()).clicked() {
+                    self.commands.push(match action {
+                        Action::Repair => Command::Repair,
+                        Action::SaveAsUtf8 => Command::SaveAsUtf8,
+                    });
+                }
             }
         });
     }

@@ -108,6 +108,9 @@ pub enum JobEvent {
         generation: u64,
         /// The result.
         detection: Arc<Detection>,
+        /// The mojibake the start of the best reading holds, if any
+        /// ([`probe_mojibake`]).
+        mojibake: Option<Mojibake>,
     },
     /// A pane's decode repaired.
     Repair {
@@ -140,6 +143,53 @@ impl JobEvent {
             | JobEvent::Failed { generation, .. } => *generation,
         }
     }
+}
+
+/// The bytes at the start of a file the mojibake probe reads.
+const PROBE_BYTES: usize = 64 * 1024;
+
+/// The fewest changes the probe must find to report mojibake.
+const MIN_PROBE_CHANGES: usize = 2;
+
+/// The mojibake found at the start of a file: the commonest damage and
+/// how many changes undo it there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mojibake {
+    /// How the damage happened, e.g. "UTF-8 read as windows-1252".
+    pub damage: String,
+    /// How many changes of that kind the repair made in the bytes read.
+    pub changes: usize,
+}
+
+/// Repairs the best reading of the first [`PROBE_BYTES`] of `bytes`: the
+/// commonest kind of change, if there is any. It is a glance, for the
+/// verdict line; the Repair window repairs the whole file.
+pub fn probe_mojibake(bytes: &[u8], detection: &Detection) -> Option<Mojibake> {
+    let encoding = detection.best_override_choice();
+    let mut end = bytes.len().min(PROBE_BYTES);
+    // Not in the middle of a UTF-8 sequence, when the file is UTF-8.
+    while end < bytes.len() && end > 0 && (bytes[end] & 0xC0) == 0x80 {
+        end -= 1;
+    }
+    let head = bytes.get(..end)?;
+    let text = encoding
+        .decode_with_bom_handling(head, BomHandling::Sniff)
+        .text;
+    let repair = mojiscope_core::repair::repair(&text);
+    let (family, changes) = repair
+        .families()
+        .into_iter()
+        .max_by_key(|&(_, count)| count)?;
+    // One change in 64 KiB is too little to call a file mojibake: on the
+    // 212 clean files of the detection dev set, a lone change made 3 of
+    // the 4 false alarms.
+    if changes < MIN_PROBE_CHANGES {
+        return None;
+    }
+    Some(Mojibake {
+        damage: family.to_string(),
+        changes,
+    })
 }
 
 /// Where a job runs: a new job replaces the one in its slot.
@@ -196,9 +246,11 @@ impl DocumentJobs {
             "detect".to_owned(),
             move |worker| {
                 let detection = detect(&bytes);
+                let mojibake = probe_mojibake(&bytes, &detection);
                 worker.send(JobEvent::Detection {
                     generation,
                     detection: Arc::new(detection),
+                    mojibake,
                 });
             },
         );

@@ -22,5 +22,6 @@ pub mod save;
 pub mod selection;
 pub mod session;
 pub mod settings;
+pub mod verdict;
 pub mod watch;
 pub mod wording;

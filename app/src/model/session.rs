@@ -9,7 +9,9 @@ use crate::model::analysis::EncodingAnalysis;
 use crate::model::analysis::counts::ErrorCount;
 use crate::model::analysis::lines::LineIndex;
 use crate::model::document::Document;
+use crate::model::document_jobs::Mojibake;
 use crate::model::selection::Selection;
+use crate::model::verdict::{Facts, Verdict, verdict};
 
 /// One decode pane: its encoding and what its job learned (how it is drawn
 /// is the views' business).
@@ -73,6 +75,8 @@ pub struct Session {
     pub failed: Failed,
     /// The ranking of the candidate encodings.
     pub detection: Option<Arc<Detection>>,
+    /// The mojibake found at the start of the file, once detection is done.
+    pub mojibake: Option<Mojibake>,
     /// Progress of the counting or indexing job: done, total.
     pub progress: Option<(u64, u64)>,
     /// The shared selection.
@@ -114,6 +118,33 @@ impl Session {
             .as_ref()
             .and_then(|document| document.bom)
             .filter(|&bom| bom == UTF_16LE || bom == UTF_16BE)
+    }
+
+    /// What the verdict line says of the document, from what is known so
+    /// far.
+    pub fn verdict(&self) -> Verdict {
+        let mut errors: Vec<(&'static Encoding, u64)> = self
+            .counts
+            .iter()
+            .flatten()
+            .map(|count| (count.encoding, count.errors))
+            .collect();
+        errors.extend(self.panes.iter().filter_map(|pane| {
+            let analysis = pane.analysis.as_ref()?;
+            analysis
+                .is_complete()
+                .then_some((analysis.encoding, analysis.errors))
+        }));
+        let facts = Facts {
+            bom: self.document.as_ref().and_then(|d| d.bom),
+            detection: self.detection.as_deref(),
+            errors: &errors,
+            mojibake: self
+                .mojibake
+                .as_ref()
+                .map(|m| (m.damage.as_str(), m.changes)),
+        };
+        verdict(&facts)
     }
 
     /// The panes' encodings.

@@ -1,0 +1,326 @@
+//! What the file is, at a glance: the verdict line under the toolbar and
+//! the window's title, in words, from what the jobs learned (no egui).
+//!
+//! The verdict names the encoding the file is in, what it declares of
+//! itself, how sure detection is and how many errors that reading has;
+//! or, before that, the one thing the user should do about the file:
+//! repair its mojibake, or save UTF-16 without a byte order mark as UTF-8.
+
+use std::path::Path;
+
+use mojiscope_core::{DeclarationSource, Detection, Encoding, Note};
+
+use crate::model::wording::plural;
+
+/// What the verdict line offers to do about the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Open the Repair window on the focused pane.
+    Repair,
+    /// Open Save as with UTF-8 chosen.
+    SaveAsUtf8,
+}
+
+impl Action {
+    /// The button's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Action::Repair => "Repair…",
+            Action::SaveAsUtf8 => "Save as UTF-8…",
+        }
+    }
+}
+
+/// The verdict line: its words, whether they are bad news, and what it
+/// offers to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// What the file is, e.g. "Shift_JIS · declared in the XML
+    /// declaration · detected 100% · no errors".
+    pub text: String,
+    /// Whether the file needs the user's attention (errors, mojibake,
+    /// UTF-16 without a byte order mark, a declaration the bytes
+    /// contradict).
+    pub warning: bool,
+    /// The button after the text, if any.
+    pub action: Option<Action>,
+}
+
+/// What the verdict is made of.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Facts<'a> {
+    /// The encoding a byte order mark decides, if the file starts with one.
+    pub bom: Option<&'static Encoding>,
+    /// Detection's ranking, once known.
+    pub detection: Option<&'a Detection>,
+    /// The errors of each encoding whose count is known, over the whole
+    /// file.
+    pub errors: &'a [(&'static Encoding, u64)],
+    /// The mojibake a repair of the best reading's start found: the
+    /// damage's name ("UTF-8 read as windows-1252") and how many changes.
+    pub mojibake: Option<(&'a str, usize)>,
+}
+
+impl Facts<'_> {
+    fn errors_of(&self, encoding: &Encoding) -> Option<u64> {
+        self.errors
+            .iter()
+            .find(|(e, _)| *e == encoding)
+            .map(|&(_, errors)| errors)
+    }
+}
+
+/// "no errors", "1 error", "12 errors".
+fn errors_text(errors: u64) -> String {
+    if errors == 0 {
+        "no errors".to_owned()
+    } else {
+        plural(errors, "error", "errors")
+    }
+}
+
+/// Where a declaration is, as the verdict says it.
+fn declared_where(source: DeclarationSource) -> &'static str {
+    match source {
+        DeclarationSource::HtmlMeta => "a <meta> tag",
+        DeclarationSource::XmlDeclaration => "the XML declaration",
+        DeclarationSource::CssCharset => "an @charset rule",
+    }
+}
+
+/// The verdict on a file, from what is known of it so far.
+pub fn verdict(facts: &Facts<'_>) -> Verdict {
+    let mut parts: Vec<String> = Vec::new();
+    let mut warning = false;
+    if let Some(bom) = facts.bom {
+        parts.push(format!("{} · byte order mark", bom.name()));
+        if let Some(errors) = facts.errors_of(bom) {
+            warning |= errors > 0;
+            parts.push(errors_text(errors));
+        }
+        return Verdict {
+            text: parts.join(" · "),
+            warning,
+            action: None,
+        };
+    }
+    let Some(detection) = facts.detection else {
+        return Verdict {
+            text: "Detecting the encoding…".to_owned(),
+            warning: false,
+            action: None,
+        };
+    };
+    if let Some(utf16) = detection.utf16_without_bom() {
+        return Verdict {
+            text: format!("{} without a byte order mark", utf16.name()),
+            warning: true,
+            action: Some(Action::SaveAsUtf8),
+        };
+    }
+    if let Some((damage, changes)) = facts.mojibake {
+        return Verdict {
+            text: format!(
+                "Looks like {damage} ({} at the start)",
+                plural(changes, "change", "changes")
+            ),
+            warning: true,
+            action: Some(Action::Repair),
+        };
+    }
+    let best = detection.best_override_choice();
+    if detection.notes.contains(&Note::Empty) {
+        return Verdict {
+            text: "Empty file".to_owned(),
+            warning: false,
+            action: None,
+        };
+    }
+    if detection.notes.contains(&Note::AsciiOnly) {
+        parts.push("ASCII only: every ASCII-compatible encoding reads it the same".to_owned());
+    } else {
+        parts.push(best.name().to_owned());
+    }
+    if let Some(declaration) = &detection.declaration {
+        let place = declared_where(declaration.source);
+        let agree = detection.notes.iter().any(|note| {
+            matches!(
+                note,
+                Note::Declared {
+                    bytes_agree: true,
+                    ..
+                }
+            )
+        }) || declaration.encoding == best;
+        if agree {
+            parts.push(format!("declared in {place}"));
+        } else {
+            warning = true;
+            parts.push(format!(
+                "{place} declares {}, which the bytes contradict",
+                declaration.encoding.name()
+            ));
+        }
+    }
+    let weak = detection
+        .notes
+        .iter()
+        .any(|note| matches!(note, Note::WeakEvidence { .. }));
+    parts.push(format!(
+        "detected {}{}",
+        percent(detection.confidence),
+        if weak { " (weak evidence)" } else { "" }
+    ));
+    match facts.errors_of(best) {
+        Some(errors) => {
+            warning |= errors > 0;
+            parts.push(errors_text(errors));
+        }
+        None => parts.push("counting errors…".to_owned()),
+    }
+    Verdict {
+        text: parts.join(" · "),
+        warning,
+        action: None,
+    }
+}
+
+/// A confidence between 0 and 1 as a whole percentage, "<1%" for a little
+/// above none.
+fn percent(confidence: f64) -> String {
+    let percent = (confidence * 100.0).clamp(0.0, 100.0);
+    if percent > 0.0 && percent < 1.0 {
+        "<1%".to_owned()
+    } else {
+        format!("{percent:.0}%")
+    }
+}
+
+/// The window's title: "FILE — mojiscope", or "mojiscope" with no file.
+pub fn window_title(path: Option<&Path>) -> String {
+    match path.and_then(Path::file_name) {
+        Some(name) => format!("{} — mojiscope", name.to_string_lossy()),
+        None => "mojiscope".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mojiscope_core::{SHIFT_JIS, UTF_8, UTF_16LE, WINDOWS_1252, detect};
+
+    use super::*;
+
+    #[test]
+    fn a_declared_file_reads_as_its_encoding_and_how_sure() {
+        let mut bytes = b"<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<doc>".to_vec();
+        let text = "日本語の文章です。これはテストではなく、普通の文です。".repeat(20);
+        bytes.extend(SHIFT_JIS.encode(&text).0);
+        bytes.extend(b"</doc>\n");
+        let detection = detect(&bytes);
+        let errors = [(SHIFT_JIS, 0)];
+        let verdict = verdict(&Facts {
+            detection: Some(&detection),
+            errors: &errors,
+            ..Facts::default()
+        });
+        assert!(
+            verdict
+                .text
+                .starts_with("Shift_JIS · declared in the XML declaration · detected "),
+            "{}",
+            verdict.text
+        );
+        assert!(verdict.text.ends_with(" · no errors"), "{}", verdict.text);
+        assert!(!verdict.warning);
+        assert_eq!(verdict.action, None);
+    }
+
+    #[test]
+    fn errors_are_counted_once_known() {
+        let bytes = "Grüße aus Köln, schöne Grüße, Straße".repeat(30);
+        let bytes = WINDOWS_1252.encode(&bytes).0;
+        let detection = detect(&bytes);
+        let before = verdict(&Facts {
+            detection: Some(&detection),
+            ..Facts::default()
+        });
+        assert!(before.text.ends_with("counting errors…"), "{}", before.text);
+        let best = detection.best_override_choice();
+        let errors = [(best, 3)];
+        let after = verdict(&Facts {
+            detection: Some(&detection),
+            errors: &errors,
+            ..Facts::default()
+        });
+        assert!(after.text.ends_with(" · 3 errors"), "{}", after.text);
+        assert!(after.warning);
+    }
+
+    #[test]
+    fn mojibake_offers_the_repair() {
+        let detection = detect("CafÃ© au lait, crÃ¨me brÃ»lÃ©e".as_bytes());
+        let verdict = verdict(&Facts {
+            detection: Some(&detection),
+            mojibake: Some(("UTF-8 read as windows-1252", 4)),
+            ..Facts::default()
+        });
+        assert_eq!(
+            verdict.text,
+            "Looks like UTF-8 read as windows-1252 (4 changes at the start)"
+        );
+        assert_eq!(verdict.action, Some(Action::Repair));
+        assert_eq!(Action::Repair.label(), "Repair…");
+    }
+
+    #[test]
+    fn utf16_without_a_bom_offers_utf8() {
+        let bytes: Vec<u8> = "Hello, this is plain English text in UTF-16.\n"
+            .repeat(20)
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let detection = detect(&bytes);
+        let verdict = verdict(&Facts {
+            detection: Some(&detection),
+            ..Facts::default()
+        });
+        assert_eq!(verdict.text, "UTF-16LE without a byte order mark");
+        assert_eq!(verdict.action, Some(Action::SaveAsUtf8));
+        assert_eq!(UTF_16LE.name(), "UTF-16LE");
+    }
+
+    #[test]
+    fn a_bom_decides() {
+        let errors = [(UTF_8, 0)];
+        let verdict = verdict(&Facts {
+            bom: Some(UTF_8),
+            errors: &errors,
+            ..Facts::default()
+        });
+        assert_eq!(verdict.text, "UTF-8 · byte order mark · no errors");
+    }
+
+    #[test]
+    fn ascii_and_waiting_are_said_so() {
+        assert_eq!(verdict(&Facts::default()).text, "Detecting the encoding…");
+        let detection = detect(b"plain ASCII text\n");
+        let errors = [(detection.best_override_choice(), 0)];
+        let verdict = verdict(&Facts {
+            detection: Some(&detection),
+            errors: &errors,
+            ..Facts::default()
+        });
+        assert!(verdict.text.starts_with("ASCII only"), "{}", verdict.text);
+    }
+
+    #[test]
+    fn the_title_names_the_file() {
+        assert_eq!(
+            window_title(Some(Path::new("/some/dir/notes.sjis.txt"))),
+            "notes.sjis.txt — mojiscope"
+        );
+        assert_eq!(window_title(None), "mojiscope");
+        assert_eq!(percent(0.004), "<1%");
+        assert_eq!(percent(1.0), "100%");
+    }
+}
