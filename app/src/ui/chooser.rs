@@ -239,7 +239,13 @@ fn list_ui<T>(
             _ => None,
         })
         .collect();
-    match list_keys(ui, state, &shown) {
+    // The key that opened the list (Enter, Space) is not also a pick.
+    let key = if state.opening {
+        ListKey::Other
+    } else {
+        list_keys(ui, state, &shown)
+    };
+    match key {
         ListKey::Close => {
             state.open = false;
             return None;

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use eframe::egui::{
-    self, Button, ComboBox, Id, Modal, ProgressBar, RichText, ScrollArea, TextEdit, TextStyle, Ui,
+    self, Button, Id, Modal, ProgressBar, RichText, ScrollArea, TextEdit, TextStyle, Ui,
 };
 use mojiscope_core::{ByteSpan, Encoding, Group, TraceItem, TraceKind, UTF_8};
 
@@ -23,6 +23,7 @@ use crate::model::save::{Difference, Place, Preview, backup_path};
 use crate::model::wording::plural;
 use crate::theme::Palette;
 use crate::ui::cells::{cell_of, describe_char};
+use crate::ui::chooser::{Chooser, Entry};
 use crate::ui::progress_fraction;
 
 /// The Encoding Standard's note on the html error mode, quoted whole (its
@@ -154,16 +155,17 @@ fn choices_ui(form: &mut SaveAsForm, ui: &mut Ui) {
         .num_columns(2)
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
-            let label = ui.label("Output encoding");
-            let before = form.encoding;
-            ComboBox::from_id_salt("output encoding")
-                .selected_text(form.encoding.name())
-                .width(220.0)
-                .height(520.0)
-                .show_ui(ui, |ui| output_encodings_ui(ui, &mut form.encoding))
-                .response
-                .labelled_by(label.id);
-            if form.encoding != before {
+            ui.label("Output encoding");
+            let entries = output_encoding_entries();
+            let name = format!("Output encoding: {}", form.encoding.name());
+            let chooser = Chooser::new(
+                Id::unique("output encoding"),
+                name,
+                form.encoding.name().to_owned(),
+                &entries,
+            )
+            .width(220.0);
+            if chooser.ui(ui, &mut form.encoding).changed() {
                 form.encoding_chosen();
             }
             ui.end_row();
@@ -417,18 +419,26 @@ fn target_ui(form: &mut SaveAsForm, ui: &mut Ui, env: &DialogEnv<'_>, commands: 
 
 /// The encodings that have an encoder, under the standard's headings,
 /// UTF-8 first.
-fn output_encodings_ui(ui: &mut Ui, chosen: &mut &'static Encoding) {
+/// The encodings Save as can write (those with an encoder), under the
+/// standard's section headings, found also by their labels.
+fn output_encoding_entries() -> Vec<Entry<&'static Encoding>> {
+    let mut entries = Vec::new();
     for group in Group::ALL {
         let encodings: Vec<&'static Encoding> =
             group.encodings().filter(|e| e.has_encoder()).collect();
         if encodings.is_empty() {
             continue;
         }
-        ui.label(RichText::new(group.heading()).strong());
+        entries.push(Entry::Heading(group.heading().to_owned()));
         for encoding in encodings {
-            ui.selectable_value(chosen, encoding, encoding.name());
+            entries.push(Entry::Choice {
+                value: encoding,
+                text: encoding.name().to_owned(),
+                keywords: encoding.labels().join(" "),
+            });
         }
     }
+    entries
 }
 
 /// The round-trip badge and, if it is not lossless, where the text differs.
