@@ -1,10 +1,11 @@
 //! The keyboard: every shortcut, read once a frame before the layout, and
 //! turned into commands.
 
-use eframe::egui::{Context, Key, KeyboardShortcut, Modifiers};
+use eframe::egui::{Context, Event, EventFilter, InputState, Key, KeyboardShortcut, Modifiers};
 
 use super::InspectorApp;
-use crate::model::command::Command;
+use crate::model::command::{Command, CopyAs, View};
+use crate::model::cursor::Motion;
 use crate::model::layout::zoom_step;
 
 const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -40,7 +41,7 @@ const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key:
 
 impl InspectorApp {
     /// Alt and a digit (a recent file), Alt and a menu's letter, F10.
-    fn menu_shortcuts(&mut self, input: &mut eframe::egui::InputState) {
+    fn menu_shortcuts(&mut self, input: &mut InputState) {
         // Alt and a digit: a recent file.
         for (index, key) in [
             Key::Num1,
@@ -75,6 +76,78 @@ impl InspectorApp {
         }
     }
 
+    /// The view that has the keyboard focus, if it is the hex view or a
+    /// pane's text: the arrow keys then move the selection in it, not the
+    /// focus.
+    fn keyboard_view(&self, ctx: &Context) -> Option<View> {
+        let id = ctx.memory(eframe::egui::Memory::focused)?;
+        let view = if self.views.hex.id() == Some(id) {
+            View::Hex
+        } else if self.views.readings.rows_id() == Some(id) {
+            View::Pane(self.session.focused_pane)
+        } else {
+            (0..self.session.panes.len())
+                .find(|&pane| self.views.readings.pane_id(pane) == Some(id))
+                .map(View::Pane)?
+        };
+        ctx.memory_mut(|memory| {
+            memory.set_focus_lock_filter(
+                id,
+                EventFilter {
+                    horizontal_arrows: true,
+                    vertical_arrows: true,
+                    tab: false,
+                    escape: false,
+                },
+            );
+        });
+        Some(view)
+    }
+
+    /// The arrows, Home and End (with Shift to extend, Ctrl for the whole
+    /// file) in the view with the focus; Ctrl+C anywhere but a text field.
+    fn cursor_keys(&mut self, input: &mut InputState, view: Option<View>) {
+        let copy_event = input.events.iter().any(|e| matches!(e, Event::Copy));
+        if copy_event || input.consume_key(Modifiers::COMMAND, Key::C) {
+            input.events.retain(|e| !matches!(e, Event::Copy));
+            let copy_as = match view {
+                Some(View::Hex) => CopyAs::Hex,
+                Some(View::Pane(pane)) => CopyAs::Text(pane),
+                None => CopyAs::Text(self.session.focused_pane),
+            };
+            self.commands.push(Command::Copy(copy_as));
+        }
+        let Some(view) = view else {
+            return;
+        };
+        let keys = [
+            (Key::ArrowLeft, Modifiers::NONE, Motion::Back),
+            (Key::ArrowRight, Modifiers::NONE, Motion::Forward),
+            (Key::ArrowUp, Modifiers::NONE, Motion::Up),
+            (Key::ArrowDown, Modifiers::NONE, Motion::Down),
+            (Key::Home, Modifiers::COMMAND, Motion::FileStart),
+            (Key::End, Modifiers::COMMAND, Motion::FileEnd),
+            (Key::Home, Modifiers::NONE, Motion::RowStart),
+            (Key::End, Modifiers::NONE, Motion::RowEnd),
+        ];
+        for (key, modifiers, motion) in keys {
+            for extend in [true, false] {
+                let modifiers = if extend {
+                    modifiers | Modifiers::SHIFT
+                } else {
+                    modifiers
+                };
+                if input.consume_key(modifiers, key) {
+                    self.commands.push(Command::MoveCursor {
+                        view,
+                        motion,
+                        extend,
+                    });
+                }
+            }
+        }
+    }
+
     /// Turns this frame's shortcuts into commands.
     pub(super) fn shortcuts(&mut self, ctx: &Context) {
         // The zoom is the settings' (View ▸ Zoom): egui's own keys are off.
@@ -84,6 +157,7 @@ impl InspectorApp {
             ctx.set_zoom_factor(zoom);
         }
         let typing = ctx.text_edit_focused();
+        let view = self.keyboard_view(ctx);
         ctx.input_mut(|input| {
             // Shift+= is + on many layouts: matched with Shift ignored.
             if input.consume_shortcut(&ZOOM_IN)
@@ -139,6 +213,7 @@ impl InspectorApp {
             if typing {
                 return;
             }
+            self.cursor_keys(input, view);
             // Shift+F8 first: F8's shortcut would also match with Shift held.
             if input.consume_shortcut(&PREVIOUS_ERROR) {
                 self.commands.push(Command::PreviousError);

@@ -12,13 +12,16 @@ use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
 use super::InspectorApp;
 use super::dialogs::{Answer, FileDialog};
 use super::views::DocumentViews;
-use crate::model::command::Command;
+use crate::model::command::{Command, CopyAs, View};
+use crate::model::copy;
+use crate::model::cursor::{Motion, Unit, span_between, step};
 use crate::model::document::Document;
 use crate::model::document_jobs::{JobEvent, JobKind};
 use crate::model::panes::{MAX_PANES, MIN_PANES, best_unused, default_panes, detected_panes};
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::model::session::Session;
 use crate::model::watch::{Change, FileWatch};
+use crate::model::wording::plural;
 
 /// The most job events handled in one frame (the rest wait for the next).
 const MAX_EVENTS_PER_FRAME: usize = 256;
@@ -45,6 +48,16 @@ impl InspectorApp {
         });
         if let Some(path) = dropped {
             self.commands.push(Command::Open(path));
+        }
+        // Once no modal box holds the focus to itself any more.
+        if self.views.focus_next.is_some()
+            && ctx.memory(eframe::egui::Memory::top_modal_layer).is_none()
+        {
+            if let Some(id) = self.views.focus_next.take() {
+                ctx.memory_mut(|memory| memory.request_focus(id));
+            }
+        } else if self.views.focus_next.is_some() {
+            ctx.request_repaint();
         }
         self.shortcuts(ctx);
     }
@@ -204,17 +217,28 @@ impl InspectorApp {
             | Command::FocusPaneByKeyboard(_)
             | Command::FocusHex
             | Command::Quit => self.apply_focus(&command),
-            Command::Select(selection) => self.session.selection = Some(selection),
+            Command::Select(selection) => {
+                self.session.selection = Some(selection);
+                self.session.cursor = None;
+            }
+            Command::MoveCursor {
+                view,
+                motion,
+                extend,
+            } => self.move_cursor(view, motion, extend),
+            Command::Copy(copy_as) => self.copy(copy_as),
             Command::Reveal(byte_offset) => self.reveal(byte_offset),
             Command::NextError => self.step_error(true),
             Command::PreviousError => self.step_error(false),
             Command::ShowGoTo => {
                 if self.session.document.is_some() {
-                    self.views.goto = Some(String::new());
+                    self.views.open_goto(self.context.get());
                 }
             }
             Command::GoTo(byte_offset) => {
-                self.views.goto = None;
+                if self.views.goto.is_some() {
+                    self.views.close_goto();
+                }
                 let len = self.document_len();
                 if byte_offset < len {
                     self.session.selection = Some(Selection {
@@ -505,6 +529,86 @@ impl InspectorApp {
         self.views.hex.reveal(byte_offset);
         if let Some(lines) = &self.session.lines {
             self.views.pane_position.reveal(lines.row_of(byte_offset));
+        }
+    }
+
+    /// Moves the selection's cursor in `view`, or extends the selection.
+    fn move_cursor(&mut self, view: View, motion: Motion, extend: bool) {
+        let session = &self.session;
+        let Some(document) = &session.document else {
+            return;
+        };
+        let bytes: &[u8] = &document.bytes;
+        if bytes.is_empty() {
+            return;
+        }
+        let (anchor, from) = match (session.cursor, session.selection) {
+            (Some(cursor), _) => cursor,
+            (None, Some(selection)) => (selection.span, selection.span),
+            (None, None) => (ByteSpan::new(0, 1), ByteSpan::new(0, 1)),
+        };
+        let analysis = match view {
+            View::Pane(pane) => session.panes.get(pane).and_then(|p| p.analysis.clone()),
+            View::Hex => None,
+        };
+        let unit = match (&analysis, &session.lines) {
+            (Some(analysis), Some(lines)) => Unit::Items { analysis, lines },
+            _ => Unit::Bytes {
+                row_width: self.views.hex_width.max(1) as u64,
+            },
+        };
+        // With no selection yet, the first key selects the first item.
+        let to = if session.selection.is_none() {
+            step(bytes, from, Motion::FileStart, &unit)
+        } else {
+            step(bytes, from, motion, &unit)
+        };
+        let anchor = if extend { anchor } else { to };
+        let origin = match view {
+            View::Hex => SelectionOrigin::Hex,
+            View::Pane(pane) => SelectionOrigin::Pane(pane),
+        };
+        self.session.cursor = Some((anchor, to));
+        self.session.selection = Some(Selection {
+            span: span_between(anchor, to),
+            origin,
+        });
+        self.reveal(to.start);
+    }
+
+    /// Copies the selection to the clipboard.
+    fn copy(&mut self, copy_as: CopyAs) {
+        let session = &self.session;
+        let (Some(document), Some(selection)) = (&session.document, session.selection) else {
+            return;
+        };
+        let span = selection.span;
+        let text = match copy_as {
+            CopyAs::Hex => copy::hex_text(&document.bytes, span),
+            CopyAs::Escaped => copy::escaped_text(&document.bytes, span),
+            CopyAs::Text(pane) => {
+                let Some(analysis) = session.panes.get(pane).and_then(|p| p.analysis.as_ref())
+                else {
+                    return;
+                };
+                copy::decoded_text(&document.bytes, analysis, span)
+            }
+        };
+        let what = match copy_as {
+            CopyAs::Text(pane) => format!("as pane {}'s text", pane + 1),
+            CopyAs::Hex => "as hex".to_owned(),
+            CopyAs::Escaped => "as escaped bytes".to_owned(),
+        };
+        self.session.notice = Some(if span.len() > copy::MAX_COPY_BYTES {
+            format!(
+                "copied the first {} MiB of the selection {what}",
+                copy::MAX_COPY_BYTES / 1024 / 1024
+            )
+        } else {
+            format!("copied {} {what}", plural(span.len(), "byte", "bytes"))
+        });
+        if let Some(ctx) = self.context.get() {
+            ctx.copy_text(text);
         }
     }
 

@@ -283,31 +283,43 @@ impl InspectorApp {
         };
         let mut go = None;
         let mut close = false;
+        let opening = !self.views.goto_shown;
+        self.views.goto_shown = true;
         let modal = Modal::new(egui::Id::unique("go to offset")).show(ui.ctx(), |ui| {
             ui.heading("Go to offset");
             ui.label("A byte offset: decimal, or hex with 0x");
             let edit = ui.add(TextEdit::singleline(text).hint_text("0x1F"));
-            edit.request_focus();
+            edit.widget_info(|| {
+                egui::WidgetInfo::text_edit(true, text.as_str(), "Byte offset", "0x1F")
+            });
+            if opening {
+                edit.request_focus();
+            }
             let parsed = parse_offset(text);
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
             ui.horizontal(|ui| {
-                let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
-                if (ui
+                if ui
                     .add_enabled(parsed.is_some(), Button::new("Go"))
                     .clicked()
-                    || enter)
-                    && let Some(offset) = parsed
+                    || enter
                 {
-                    go = Some(offset);
+                    go = parsed;
+                    if go.is_none() {
+                        // Enter on something that is not an offset: stay.
+                        edit.request_focus();
+                    }
                 }
                 if ui.button("Cancel").clicked() {
                     close = true;
                 }
             });
         });
+        let escape = ui.input(|i| i.key_pressed(Key::Escape));
         if let Some(offset) = go {
             self.commands.push(Command::GoTo(offset));
-        } else if close || modal.should_close() {
-            self.views.goto = None;
+            self.views.close_goto();
+        } else if close || escape || modal.should_close() {
+            self.views.close_goto();
         }
     }
 }

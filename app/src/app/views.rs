@@ -33,6 +33,14 @@ pub struct DocumentViews {
     pub inspector: Inspector,
     /// The Go to offset box's text, while it is open.
     pub goto: Option<String>,
+    /// Whether the Go to offset box was drawn since it opened (its field
+    /// takes the focus once, so that Tab can leave it).
+    pub goto_shown: bool,
+    /// What had the keyboard focus when the Go to offset box opened: it
+    /// goes back there when the box closes.
+    pub goto_return: Option<eframe::egui::Id>,
+    /// Where the keyboard focus goes at the next frame.
+    pub focus_next: Option<eframe::egui::Id>,
     /// The encoding whose "why?" window is open.
     pub why: Option<&'static Encoding>,
 }
@@ -55,6 +63,20 @@ impl DocumentViews {
             .collect();
         self.readings.reset();
         self.inspector.reset();
+    }
+
+    /// Opens the Go to offset box, remembering where the focus was.
+    pub fn open_goto(&mut self, ctx: Option<&eframe::egui::Context>) {
+        self.goto = Some(String::new());
+        self.goto_shown = false;
+        self.goto_return = ctx.and_then(|ctx| ctx.memory(eframe::egui::Memory::focused));
+    }
+
+    /// Closes the Go to offset box; the focus goes back where it was, the
+    /// next frame (a modal box keeps the focus to itself while shown).
+    pub fn close_goto(&mut self) {
+        self.goto = None;
+        self.focus_next = self.goto_return.take();
     }
 
     /// Forgets every pane's cached rows (the rows or an analysis changed).

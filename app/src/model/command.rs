@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use mojiscope_core::Encoding;
 
+use crate::model::cursor::Motion;
 use crate::model::layout::Arrangement;
 use crate::model::selection::Selection;
 
@@ -41,6 +42,18 @@ pub enum Command {
     Quit,
     /// Select bytes in every view.
     Select(Selection),
+    /// Move the selection's cursor from the keyboard, or extend the
+    /// selection to it.
+    MoveCursor {
+        /// The view with the keyboard focus.
+        view: View,
+        /// How far.
+        motion: Motion,
+        /// Whether the selection is extended (Shift) rather than moved.
+        extend: bool,
+    },
+    /// Copy the selection to the clipboard.
+    Copy(CopyAs),
     /// Scroll every view to a byte offset.
     Reveal(u64),
     /// Select the next error of the focused pane.
@@ -84,6 +97,26 @@ pub enum Command {
     BrowseSaveTarget,
     /// The same, with UTF-8 preselected.
     SaveAsUtf8,
+}
+
+/// A view the selection can be made in from the keyboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The hex view: the cursor steps over bytes.
+    Hex,
+    /// A pane, by index: the cursor steps over its characters.
+    Pane(usize),
+}
+
+/// What the clipboard gets of the selection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyAs {
+    /// The text the pane decodes the selected bytes to.
+    Text(usize),
+    /// The bytes in hex, "82 A0".
+    Hex,
+    /// The bytes as escapes, "\x82\xA0".
+    Escaped,
 }
 
 /// The lessons of the Learn menu.

@@ -11,6 +11,8 @@
 
 pub mod analysis;
 pub mod command;
+pub mod copy;
+pub mod cursor;
 pub mod document;
 pub mod document_jobs;
 pub mod hex;

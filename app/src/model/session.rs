@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use mojiscope_core::{BomHandling, Detection, Encoding, UTF_16BE, UTF_16LE};
+use mojiscope_core::{BomHandling, ByteSpan, Detection, Encoding, UTF_16BE, UTF_16LE};
 
 use crate::model::analysis::EncodingAnalysis;
 use crate::model::analysis::counts::ErrorCount;
@@ -81,6 +81,9 @@ pub struct Session {
     pub progress: Option<(u64, u64)>,
     /// The shared selection.
     pub selection: Option<Selection>,
+    /// Where the keyboard's selection began (Shift+arrows extend from it)
+    /// and the item that moves, while the keyboard makes the selection.
+    pub cursor: Option<(ByteSpan, ByteSpan)>,
     /// The pane F8 moves in.
     pub focused_pane: usize,
     /// Whether the panes were set from the error counts (or from the recent files).

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use eframe::egui::{Align2, FontId, Pos2, Rect, Role, TextStyle, Ui, WidgetInfo, vec2};
+use eframe::egui::{
+    Align2, FontId, Pos2, Rect, Role, Stroke, StrokeKind, TextStyle, Ui, WidgetInfo, vec2,
+};
 use mojiscope_core::ByteSpan;
 
 use crate::model::command::Command;
@@ -166,6 +168,15 @@ impl HexView {
                             colour,
                         );
                     }
+                }
+                if visible.response.has_focus() {
+                    // The keyboard is here: the arrows move the selection.
+                    painter.rect_stroke(
+                        visible.viewport.shrink(1.0),
+                        2.0,
+                        Stroke::new(2.0, palette.focus_stroke),
+                        StrokeKind::Inside,
+                    );
                 }
                 self.interact(visible, &layout, len, commands);
             },

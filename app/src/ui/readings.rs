@@ -311,6 +311,8 @@ pub struct Readings {
     marks: Option<((usize, usize), Marks)>,
     /// Each pane's text node, for focusing a pane from the keyboard.
     pane_ids: Vec<Id>,
+    /// The rows' widget (it scrolls every pane), once drawn.
+    rows_id: Option<Id>,
     /// The arrangement drawn last.
     shown: Option<Shown>,
 }
@@ -351,6 +353,12 @@ impl Readings {
     /// the focused pane.
     pub fn pane_id(&self, pane: usize) -> Option<Id> {
         self.pane_ids.get(pane).copied()
+    }
+
+    /// The id of the rows' widget, once drawn: with the keyboard focus
+    /// there, the arrows move in the focused pane.
+    pub fn rows_id(&self) -> Option<Id> {
+        self.rows_id
     }
 
     /// The arrangement drawn last, once the rows were drawn.
@@ -453,7 +461,16 @@ impl Readings {
                 );
             }
         }
-        self.text_nodes(&mut child, env, &present, &visible, &rows_drawn);
+        self.focus_ui(
+            &mut child,
+            ui,
+            env,
+            &present,
+            &visible,
+            &rows_drawn,
+            ctx,
+            commands,
+        );
         // A click selects the character under it in that pane; a drag
         // extends the selection from where it began.
         if let Some((span, reading)) = self.clicked(&visible, &hits) {
@@ -527,7 +544,43 @@ impl Readings {
         (hits, rows_drawn)
     }
 
-    /// The text nodes: one per pane, holding one per visible row.
+    /// The panes' text nodes, and the focus: a pane whose node Tab
+    /// reached becomes the focused pane; a ring shows the keyboard is here.
+    #[expect(clippy::too_many_arguments, reason = "one frame's rows")]
+    fn focus_ui(
+        &mut self,
+        child: &mut Ui,
+        ui: &Ui,
+        env: &ReadingsEnv<'_>,
+        present: &Present,
+        visible: &VisibleRows,
+        rows_drawn: &[DrawnRow],
+        ctx: &PanelCtx<'_>,
+        commands: &mut Vec<Command>,
+    ) {
+        if let Some(pane) = self.text_nodes(child, env, present, visible, rows_drawn) {
+            // Tab reached the pane: it is the focused pane.
+            commands.push(Command::FocusPane(pane));
+        }
+        self.rows_id = Some(visible.response.id);
+        if visible.response.has_focus()
+            || self
+                .pane_ids
+                .iter()
+                .any(|&id| ui.memory(|m| m.has_focus(id)))
+        {
+            // The keyboard is in the panes: the arrows move the selection.
+            ui.painter().rect_stroke(
+                visible.viewport.shrink(1.0),
+                2.0,
+                Stroke::new(2.0, ctx.palette.focus_stroke),
+                StrokeKind::Inside,
+            );
+        }
+    }
+
+    /// The text nodes: one per pane, holding one per visible row. Returns
+    /// the pane whose node gained the keyboard focus.
     fn text_nodes(
         &mut self,
         ui: &mut Ui,
@@ -535,8 +588,9 @@ impl Readings {
         present: &Present,
         visible: &VisibleRows,
         rows: &[DrawnRow],
-    ) {
+    ) -> Option<usize> {
         self.pane_ids.clear();
+        let mut gained = None;
         for (index, pane) in env.panes.iter().enumerate() {
             let id = ui.scope_id().with(("pane text", index));
             self.pane_ids.push(id);
@@ -551,8 +605,7 @@ impl Readings {
             let response = ui.interact(visible.viewport, id, Sense::focusable_noninteractive());
             response.widget_info(|| WidgetInfo::labeled(Role::Document, true, &name));
             if response.gained_focus() {
-                // Tab or Ctrl+N reached the pane: it is the focused pane.
-                ui.ctx().request_repaint();
+                gained = Some(index);
             }
             let Some(reading) = present.iter().position(|&p| p == index) else {
                 continue;
@@ -590,6 +643,7 @@ impl Readings {
                     .accesskit_node_builder(node.id, |node| node.set_description(description));
             }
         }
+        gained
     }
 
     /// The bytes the pointer selected in this frame, and in which reading.
