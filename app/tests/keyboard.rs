@@ -194,3 +194,32 @@ fn a_panes_encoding_is_chosen_by_typing_a_label() {
     );
     harness.get_by_label("Pane 2 encoding: windows-1252, no errors");
 }
+
+#[test]
+fn the_context_menu_copies_as_escaped_bytes_and_as_text() {
+    let mut harness = shift_jis();
+    harness
+        .state_mut()
+        .push(mojiscope::model::command::Command::Select(
+            mojiscope::model::selection::Selection {
+                span: ByteSpan::new(0, 4),
+                origin: SelectionOrigin::Hex,
+            },
+        ));
+    harness.run_steps(2);
+    harness.get_by_label("Hex view").click_secondary();
+    harness.run_steps(2);
+    harness
+        .get_by_label("Copy as escaped bytes (\\x82\\xA0)")
+        .click_accesskit();
+    harness.step();
+    assert_eq!(copied(&harness).as_deref(), Some("\\x93\\xFA\\x96\\x7B"));
+    harness.run_steps(2);
+    harness
+        .get_by_label_contains("Decoded text, pane 1")
+        .click_secondary();
+    harness.run_steps(2);
+    harness.get_by_label("Copy text (pane 1)").click_accesskit();
+    harness.step();
+    assert_eq!(copied(&harness).as_deref(), Some("日本"));
+}

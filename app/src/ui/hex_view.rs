@@ -230,6 +230,7 @@ impl HexView {
         commands: &mut Vec<Command>,
     ) {
         let response = &visible.response;
+        crate::ui::selection_menu(response, 0, commands);
         let Some(pos) = response.interact_pointer_pos() else {
             if !response.dragged() {
                 self.anchor = None;

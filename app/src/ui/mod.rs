@@ -25,6 +25,7 @@ use std::sync::Arc;
 use eframe::egui::{RichText, Ui};
 
 use crate::model::analysis::EncodingAnalysis;
+use crate::model::command::{Command, CopyAs};
 use crate::model::selection::Selection;
 use crate::theme::Palette;
 use crate::ui::cells::ByteClass;
@@ -98,6 +99,27 @@ pub fn legend_ui(ui: &mut Ui, palette: &Palette) {
                 .background_color(palette.control_bg),
         );
         ui.label(RichText::new(" selection ").background_color(palette.selection_bg));
+    });
+}
+
+/// The context menu of the hex view and of the panes: copy the selection
+/// as the text pane `pane` reads, as hex, or as escaped bytes.
+pub fn selection_menu(response: &eframe::egui::Response, pane: usize, commands: &mut Vec<Command>) {
+    response.context_menu(|ui| {
+        let items = [
+            (format!("Copy text (pane {})", pane + 1), CopyAs::Text(pane)),
+            ("Copy hex".to_owned(), CopyAs::Hex),
+            (
+                "Copy as escaped bytes (\\x82\\xA0)".to_owned(),
+                CopyAs::Escaped,
+            ),
+        ];
+        for (label, copy_as) in items {
+            if ui.button(label).clicked() {
+                commands.push(Command::Copy(copy_as));
+                ui.close();
+            }
+        }
     });
 }
 

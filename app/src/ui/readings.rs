@@ -488,6 +488,7 @@ impl Readings {
                 origin: SelectionOrigin::Pane(pane),
             }));
         }
+        crate::ui::selection_menu(&visible.response, env.focused, commands);
         visible.response
     }
 
