@@ -34,6 +34,7 @@ const SAVE_AS_UTF8: KeyboardShortcut = KeyboardShortcut::new(
     },
     Key::U,
 );
+const FIND: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::F);
 const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
 const FOCUS_HEX: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::H);
 const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
@@ -210,6 +211,18 @@ impl InspectorApp {
                 }
             }
             self.menu_shortcuts(input);
+            if input.consume_shortcut(&FIND) {
+                self.commands.push(Command::ShowFind {
+                    hex: view == Some(View::Hex),
+                });
+            }
+            // Shift+F3 first: F3's shortcut would also match with Shift held.
+            if input.consume_key(Modifiers::SHIFT, Key::F3) {
+                self.commands.push(Command::FindNext(false));
+            }
+            if input.consume_key(Modifiers::NONE, Key::F3) {
+                self.commands.push(Command::FindNext(true));
+            }
             if typing {
                 return;
             }

@@ -12,13 +12,16 @@ use mojiscope_core::{BomHandling, ByteSpan, Encoding, UTF_8};
 use super::InspectorApp;
 use super::dialogs::{Answer, FileDialog};
 use super::views::DocumentViews;
+use super::views::FindBar;
 use crate::model::command::{Command, CopyAs, View};
 use crate::model::copy;
 use crate::model::cursor::{Motion, Unit, span_between, step};
 use crate::model::document::Document;
 use crate::model::document_jobs::{JobEvent, JobKind};
+use crate::model::find::{Needle, next_match};
 use crate::model::panes::{MAX_PANES, MIN_PANES, best_unused, default_panes, detected_panes};
 use crate::model::selection::{Selection, SelectionOrigin};
+use crate::model::session::Find;
 use crate::model::session::Session;
 use crate::model::watch::{Change, FileWatch};
 use crate::model::wording::plural;
@@ -82,6 +85,11 @@ impl InspectorApp {
                     JobKind::Counts | JobKind::Lines => session.progress = progress,
                     JobKind::Detect => {}
                     JobKind::Repair => self.repair.progress(done, total),
+                    JobKind::Find => {
+                        if let Some(find) = &mut session.find {
+                            find.progress = progress;
+                        }
+                    }
                 }
             }
             JobEvent::Counts { counts, .. } => {
@@ -137,6 +145,19 @@ impl InspectorApp {
                 views.reset_panes();
             }
             JobEvent::Repair { outcome, .. } => self.repair.finished(*outcome),
+            JobEvent::Found {
+                needle, matches, ..
+            } => {
+                if let Some(find) = &mut session.find
+                    && find.needle == needle
+                {
+                    find.matches = Some(matches);
+                    find.progress = None;
+                    if let Some(forward) = find.then_forward.take() {
+                        self.go_to_match(forward);
+                    }
+                }
+            }
             JobEvent::Failed { job, message, .. } => self.job_failed(job, message),
         }
     }
@@ -155,6 +176,7 @@ impl InspectorApp {
             JobKind::Counts => session.failed.counts = true,
             JobKind::Lines => session.failed.lines = true,
             JobKind::Repair => self.repair.failed(message),
+            JobKind::Find => session.find = None,
             JobKind::Detect => {
                 session.failed.detection = true;
                 if !session.panes_settled {
@@ -217,16 +239,12 @@ impl InspectorApp {
             | Command::FocusPaneByKeyboard(_)
             | Command::FocusHex
             | Command::Quit => self.apply_focus(&command),
-            Command::Select(selection) => {
-                self.session.selection = Some(selection);
-                self.session.cursor = None;
-            }
-            Command::MoveCursor {
-                view,
-                motion,
-                extend,
-            } => self.move_cursor(view, motion, extend),
-            Command::Copy(copy_as) => self.copy(copy_as),
+            Command::Select(_)
+            | Command::MoveCursor { .. }
+            | Command::Copy(_)
+            | Command::ShowFind { .. }
+            | Command::FindNext(_)
+            | Command::CloseFind => self.apply_selection(&command),
             Command::Reveal(byte_offset) => self.reveal(byte_offset),
             Command::NextError => self.step_error(true),
             Command::PreviousError => self.step_error(false),
@@ -270,6 +288,38 @@ impl InspectorApp {
             Command::SaveRepaired => self.save_repaired_text(),
             Command::SaveAs => self.open_save_dialog(false),
             Command::SaveAsUtf8 => self.open_save_dialog(true),
+        }
+    }
+
+    /// Applies a command about the selection: select, move, copy, find.
+    fn apply_selection(&mut self, command: &Command) {
+        match *command {
+            Command::Select(selection) => {
+                self.session.selection = Some(selection);
+                self.session.cursor = None;
+            }
+            Command::MoveCursor {
+                view,
+                motion,
+                extend,
+            } => self.move_cursor(view, motion, extend),
+            Command::Copy(copy_as) => self.copy(copy_as),
+            Command::ShowFind { hex } if self.session.document.is_some() => {
+                let text = self
+                    .views
+                    .find
+                    .take()
+                    .map(|bar| bar.text)
+                    .unwrap_or_default();
+                self.views.find = Some(FindBar {
+                    text,
+                    hex,
+                    focus: true,
+                });
+            }
+            Command::FindNext(forward) => self.find_next(forward),
+            Command::CloseFind => self.views.find = None,
+            _ => {}
         }
     }
 
@@ -574,6 +624,74 @@ impl InspectorApp {
             origin,
         });
         self.reveal(to.start);
+    }
+
+    /// Goes to the next (or previous) match of the find bar's needle,
+    /// starting the find when the needle is new.
+    fn find_next(&mut self, forward: bool) {
+        let Some(bar) = &self.views.find else {
+            return;
+        };
+        let pane = self.session.focused_pane;
+        let Some(needle) = Needle::parse(&bar.text, bar.hex, pane) else {
+            self.session.notice = Some(if bar.hex {
+                "type the bytes to find in hex, e.g. 82 A0".to_owned()
+            } else {
+                "type the text to find".to_owned()
+            });
+            return;
+        };
+        let Some(document) = &self.session.document else {
+            return;
+        };
+        if self.session.find.as_ref().map(|find| &find.needle) == Some(&needle) {
+            match &mut self.session.find {
+                Some(find) if find.matches.is_none() => find.then_forward = Some(forward),
+                _ => self.go_to_match(forward),
+            }
+            return;
+        }
+        let analysis = match &needle {
+            Needle::Text { pane, .. } => self
+                .session
+                .panes
+                .get(*pane)
+                .and_then(|p| p.analysis.clone()),
+            Needle::Bytes(_) => None,
+        };
+        self.jobs.start_find(document, needle.clone(), analysis);
+        self.session.find = Some(Find {
+            needle,
+            matches: None,
+            progress: None,
+            then_forward: Some(forward),
+            current: None,
+        });
+    }
+
+    /// Selects the match after (or before) the selection.
+    fn go_to_match(&mut self, forward: bool) {
+        let from = self.session.selection.map(|s| s.span.start);
+        let Some(find) = &mut self.session.find else {
+            return;
+        };
+        let Some(matches) = &find.matches else {
+            return;
+        };
+        let Some(index) = next_match(matches, from, forward) else {
+            self.session.notice = Some("not found".to_owned());
+            return;
+        };
+        let Some(&span) = matches.get(index) else {
+            return;
+        };
+        find.current = Some(index);
+        self.session.selection = Some(Selection {
+            span,
+            origin: SelectionOrigin::Navigation,
+        });
+        self.session.cursor = None;
+        self.reveal(span.start);
     }
 
     /// Copies the selection to the clipboard.

@@ -138,6 +138,15 @@ impl InspectorApp {
         if menu::item(ui, "&Go to offset…", Some("Ctrl+G"), has_document) {
             commands.push(Command::ShowGoTo);
         }
+        if menu::item(ui, "&Find…", Some("Ctrl+F"), has_document) {
+            commands.push(Command::ShowFind { hex: false });
+        }
+        if menu::item(ui, "Find ne&xt", Some("F3"), has_document) {
+            commands.push(Command::FindNext(true));
+        }
+        if menu::item(ui, "Find pre&vious", Some("Shift+F3"), has_document) {
+            commands.push(Command::FindNext(false));
+        }
         ui.separator();
         for pane in 0..self.session.panes.len() {
             let label = format!("Focus pane &{}", pane + 1);

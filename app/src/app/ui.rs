@@ -8,10 +8,12 @@ use eframe::egui::{
 use super::InspectorApp;
 use super::views::DocumentViews;
 use crate::model::command::{Command, parse_offset};
+use crate::model::find::MAX_MATCHES;
 use crate::model::layout::{HEX_SHARE, hex_row_columns, hex_width_to_fit};
 use crate::model::panes::{MAX_PANES, MIN_PANES};
 use crate::model::session::Session;
 use crate::model::verdict::{Action, window_title};
+use crate::model::wording::plural;
 use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
 use crate::ui::readings::{Readings, ReadingsEnv};
@@ -28,6 +30,9 @@ impl InspectorApp {
         self.title_ui(ui.ctx());
         if self.session.document.is_some() {
             Panel::top("verdict").show(ui, |ui| self.verdict_ui(ui, palette));
+            if self.views.find.is_some() {
+                Panel::top("find bar").show(ui, |ui| self.find_bar_ui(ui));
+            }
         }
         Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
         self.about.ui(ui);
@@ -125,6 +130,70 @@ impl InspectorApp {
                         Action::SaveAsUtf8 => Command::SaveAsUtf8,
                     });
                 }
+            }
+        });
+    }
+
+    /// The find bar: what to find, in the focused pane's text or as bytes,
+    /// and where it was found.
+    fn find_bar_ui(&mut self, ui: &mut Ui) {
+        let Some(bar) = &mut self.views.find else {
+            return;
+        };
+        let commands = &mut self.commands;
+        ui.horizontal(|ui| {
+            let label = if bar.hex {
+                "Find bytes (hex):".to_owned()
+            } else {
+                format!("Find in pane {}:", self.session.focused_pane + 1)
+            };
+            let label = ui.label(label);
+            let edit = ui
+                .add(
+                    TextEdit::singleline(&mut bar.text)
+                        .hint_text(if bar.hex { "82 A0" } else { "text" })
+                        .desired_width(260.0),
+                )
+                .labelled_by(label.id);
+            if std::mem::take(&mut bar.focus) {
+                edit.request_focus();
+            }
+            if edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+                let back = ui.input(|i| i.modifiers.shift);
+                commands.push(Command::FindNext(!back));
+                edit.request_focus();
+            }
+            if (edit.has_focus() || edit.lost_focus()) && ui.input(|i| i.key_pressed(Key::Escape)) {
+                commands.push(Command::CloseFind);
+            }
+            ui.checkbox(&mut bar.hex, "Bytes in hex");
+            if ui.button("◀ Previous").on_hover_text("Shift+F3").clicked() {
+                commands.push(Command::FindNext(false));
+            }
+            if ui.button("Next ▶").on_hover_text("F3").clicked() {
+                commands.push(Command::FindNext(true));
+            }
+            if let Some(find) = &self.session.find {
+                let status = match (&find.matches, find.progress, find.current) {
+                    (None, Some((done, total)), _) => {
+                        format!("finding… {:.0}%", progress_fraction(done, total) * 100.0)
+                    }
+                    (None, None, _) => "finding…".to_owned(),
+                    (Some(matches), ..) if matches.is_empty() => "no match".to_owned(),
+                    (Some(matches), _, Some(current)) => {
+                        let more = if matches.len() >= MAX_MATCHES {
+                            "+"
+                        } else {
+                            ""
+                        };
+                        format!("{} of {}{more}", current + 1, matches.len())
+                    }
+                    (Some(matches), _, None) => plural(matches.len(), "match", "matches"),
+                };
+                ui.label(status);
+            }
+            if ui.button("✕").on_hover_text("Close (Escape)").clicked() {
+                commands.push(Command::CloseFind);
             }
         });
     }

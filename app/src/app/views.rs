@@ -12,6 +12,17 @@ use crate::ui::inspector::Inspector;
 use crate::ui::readings::Readings;
 use crate::ui::rows::RowPosition;
 
+/// The find bar's state.
+#[derive(Clone, Debug, Default)]
+pub struct FindBar {
+    /// What is typed.
+    pub text: String,
+    /// Whether it is bytes in hex (else text in the focused pane).
+    pub hex: bool,
+    /// Whether its field still has to take the focus.
+    pub focus: bool,
+}
+
 /// The panels' state for one load of a document: a new load starts afresh
 /// (a reload then restores the places it kept).
 #[derive(Default)]
@@ -41,6 +52,8 @@ pub struct DocumentViews {
     pub goto_return: Option<eframe::egui::Id>,
     /// Where the keyboard focus goes at the next frame.
     pub focus_next: Option<eframe::egui::Id>,
+    /// The find bar, while it is open.
+    pub find: Option<FindBar>,
     /// The encoding whose "why?" window is open.
     pub why: Option<&'static Encoding>,
 }

@@ -54,6 +54,16 @@ pub enum Command {
     },
     /// Copy the selection to the clipboard.
     Copy(CopyAs),
+    /// Show the find bar (Ctrl+F), for text or, from the hex view, bytes.
+    ShowFind {
+        /// Whether bytes in hex are sought.
+        hex: bool,
+    },
+    /// Go to the next (or previous) match of what the find bar holds,
+    /// finding it first if it changed.
+    FindNext(bool),
+    /// Close the find bar.
+    CloseFind,
     /// Scroll every view to a byte offset.
     Reveal(u64),
     /// Select the next error of the focused pane.

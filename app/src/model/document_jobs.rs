@@ -19,12 +19,13 @@
 use std::fmt;
 use std::sync::Arc;
 
-use mojiscope_core::{ALL, BomHandling, Detection, Encoding, detect};
+use mojiscope_core::{ALL, BomHandling, ByteSpan, Detection, Encoding, detect};
 
 use crate::model::analysis::counts::{ErrorCount, count_errors_with_progress};
 use crate::model::analysis::lines::LineIndex;
 use crate::model::analysis::{Analyser, EncodingAnalysis};
 use crate::model::document::{Document, FileBytes};
+use crate::model::find::{Needle, find_all};
 use crate::model::jobs::{Repaint, Runner, Worker};
 use crate::model::repair::run::repair_file;
 use crate::model::repair::{MAX_TEXT_BYTES, RepairOutcome, RepairRequest};
@@ -49,6 +50,8 @@ pub enum JobKind {
     Detect,
     /// Repairing the mojibake of a pane's decode.
     Repair,
+    /// Finding text or bytes.
+    Find,
 }
 
 impl fmt::Display for JobKind {
@@ -59,6 +62,7 @@ impl fmt::Display for JobKind {
             JobKind::Lines => f.write_str("indexing rows"),
             JobKind::Detect => f.write_str("detecting the encoding"),
             JobKind::Repair => f.write_str("repairing mojibake"),
+            JobKind::Find => f.write_str("finding"),
         }
     }
 }
@@ -119,6 +123,16 @@ pub enum JobEvent {
         /// The result.
         outcome: Box<RepairOutcome>,
     },
+    /// Every match of a find, in file order (at most
+    /// [`MAX_MATCHES`](crate::model::find::MAX_MATCHES)).
+    Found {
+        /// The document's generation.
+        generation: u64,
+        /// What was sought.
+        needle: Needle,
+        /// Where it is.
+        matches: Vec<ByteSpan>,
+    },
     /// A job could not be done.
     Failed {
         /// The document's generation.
@@ -140,6 +154,7 @@ impl JobEvent {
             | JobEvent::Lines { generation, .. }
             | JobEvent::Detection { generation, .. }
             | JobEvent::Repair { generation, .. }
+            | JobEvent::Found { generation, .. }
             | JobEvent::Failed { generation, .. } => *generation,
         }
     }
@@ -199,6 +214,7 @@ enum Slot {
     Detect,
     Pane(usize),
     Repair,
+    Find,
 }
 
 /// The background jobs of one window.
@@ -291,6 +307,36 @@ impl DocumentJobs {
             JobKind::Repair,
             name,
             move |worker| repair_job(worker, generation, &bytes, request),
+        );
+    }
+
+    /// Finds every match of `needle` in the document, reading text through
+    /// `analysis` ([`JobEvent::Found`]), replacing any find still running.
+    pub fn start_find(
+        &mut self,
+        document: &Document,
+        needle: Needle,
+        analysis: Option<Arc<EncodingAnalysis>>,
+    ) {
+        let generation = document.generation;
+        let bytes = document.bytes.clone();
+        self.start(
+            Slot::Find,
+            generation,
+            JobKind::Find,
+            "find".to_owned(),
+            move |worker| {
+                let total = bytes.len() as u64;
+                let matches = find_all(&bytes, &needle, analysis.as_deref(), &mut |done| {
+                    progress(worker, generation, JobKind::Find, done, total);
+                    !worker.is_cancelled()
+                });
+                worker.send(JobEvent::Found {
+                    generation,
+                    needle,
+                    matches,
+                });
+            },
         );
     }
 

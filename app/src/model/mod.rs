@@ -15,6 +15,7 @@ pub mod copy;
 pub mod cursor;
 pub mod document;
 pub mod document_jobs;
+pub mod find;
 pub mod hex;
 pub mod jobs;
 pub mod layout;

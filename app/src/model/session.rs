@@ -10,6 +10,7 @@ use crate::model::analysis::counts::ErrorCount;
 use crate::model::analysis::lines::LineIndex;
 use crate::model::document::Document;
 use crate::model::document_jobs::Mojibake;
+use crate::model::find::Needle;
 use crate::model::selection::Selection;
 use crate::model::verdict::{Facts, Verdict, verdict};
 
@@ -40,6 +41,21 @@ impl Pane {
             failed: None,
         }
     }
+}
+
+/// A find and its matches.
+#[derive(Clone, Debug)]
+pub struct Find {
+    /// What is sought.
+    pub needle: Needle,
+    /// Where, once the job is done.
+    pub matches: Option<Vec<ByteSpan>>,
+    /// Bytes searched so far, and of how many, while it runs.
+    pub progress: Option<(u64, u64)>,
+    /// Whether the job's answer goes to the next match (or the previous).
+    pub then_forward: Option<bool>,
+    /// The match selected last.
+    pub current: Option<usize>,
 }
 
 /// Which of the document's whole-file jobs failed or were cancelled (their
@@ -84,6 +100,8 @@ pub struct Session {
     /// Where the keyboard's selection began (Shift+arrows extend from it)
     /// and the item that moves, while the keyboard makes the selection.
     pub cursor: Option<(ByteSpan, ByteSpan)>,
+    /// The last find: what, and where it is once the job found it.
+    pub find: Option<Find>,
     /// The pane F8 moves in.
     pub focused_pane: usize,
     /// Whether the panes were set from the error counts (or from the recent files).
@@ -111,7 +129,15 @@ impl Session {
             self.lines.as_ref().is_none_or(|lines| !lines.is_complete()) && !self.failed.lines;
         let counts = self.counts.is_none() && !self.failed.counts;
         let detection = self.detection.is_none() && !self.failed.detection;
-        panes + usize::from(lines) + usize::from(counts) + usize::from(detection)
+        let find = self
+            .find
+            .as_ref()
+            .is_some_and(|find| find.matches.is_none());
+        panes
+            + usize::from(lines)
+            + usize::from(counts)
+            + usize::from(detection)
+            + usize::from(find)
     }
 
     /// The encoding a UTF-16 byte order mark forces on every pane, if the
