@@ -247,7 +247,11 @@ fn go_to_offset_selects_that_byte() {
     let mut harness = app_with(Some(&fixture("utf8.txt")));
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::G);
     harness.run_steps(2);
-    harness.get_by_label("Go to offset");
+    let dialog = harness.get_by_role(egui::accesskit::Role::Dialog);
+    assert_eq!(
+        dialog.accesskit_node().label().as_deref(),
+        Some("Go to offset")
+    );
     harness
         .get_by_role(egui::accesskit::Role::TextInput)
         .type_text("0x10");

@@ -102,6 +102,10 @@ impl InspectorApp {
     /// The window's title names the open file.
     fn title_ui(&mut self, ctx: &egui::Context) {
         let title = window_title(self.session.document.as_ref().map(|d| d.path.as_path()));
+        // The window's node carries its title too: a screen reader names
+        // the window by it.
+        let name = title.clone();
+        ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| node.set_label(name));
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title = title;
@@ -356,6 +360,7 @@ impl InspectorApp {
         self.views.goto_shown = true;
         let modal = Modal::new(egui::Id::unique("go to offset")).show(ui.ctx(), |ui| {
             ui.heading("Go to offset");
+            crate::ui::name_dialog(ui, "Go to offset");
             ui.label("A byte offset: decimal, or hex with 0x");
             let edit = ui.add(TextEdit::singleline(text).hint_text("0x1F"));
             edit.widget_info(|| {

@@ -58,6 +58,7 @@ impl About {
         let mut close = false;
         let modal = Modal::new(Id::unique("about mojiscope")).show(ui.ctx(), |ui| {
             ui.set_width(480.0);
+            crate::ui::name_dialog(ui, "About mojiscope");
             ui.vertical_centered(|ui| {
                 if let Some(icon) = &self.icon {
                     ui.add(egui::Image::new((icon.id(), egui::vec2(96.0, 96.0))));

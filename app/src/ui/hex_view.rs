@@ -178,6 +178,7 @@ impl HexView {
                         StrokeKind::Inside,
                     );
                 }
+                row_nodes(ui, visible, bytes, width_u64, offset_digits, row_height);
                 self.interact(visible, &layout, len, commands);
             },
         );
@@ -258,6 +259,44 @@ impl HexView {
                 origin: SelectionOrigin::Hex,
             }));
         }
+    }
+}
+
+/// Each visible row as a text node: a screen reader reads the offset and
+/// the bytes ("00000010: 0A 83 4A").
+fn row_nodes(
+    ui: &mut Ui,
+    visible: &VisibleRows,
+    bytes: &[u8],
+    width: u64,
+    offset_digits: usize,
+    row_height: f32,
+) {
+    let len = bytes.len() as u64;
+    let rows_ui = ui.new_child(
+        eframe::egui::UiBuilder::new()
+            .id_salt("hex rows")
+            .max_rect(visible.viewport)
+            .accessibility_parent(visible.response.id),
+    );
+    for row in visible.rows.clone() {
+        let row_start = row * width;
+        let row_end = (row_start + width).min(len);
+        let text = format!(
+            "{row_start:0offset_digits$X}: {}",
+            crate::model::copy::hex_text(bytes, ByteSpan::new(row_start, row_end))
+        );
+        let rect = Rect::from_min_size(
+            Pos2::new(visible.viewport.left(), visible.row_top(row)),
+            vec2(visible.viewport.width(), row_height),
+        )
+        .intersect(visible.viewport);
+        let node = rows_ui.interact(
+            rect,
+            rows_ui.scope_id().with(("hex row", row)),
+            eframe::egui::Sense::hover(),
+        );
+        node.widget_info(|| WidgetInfo::labeled(Role::Label, true, &text));
     }
 }
 

@@ -127,16 +127,28 @@ impl Inspector {
             .filter_map(|(pane, analysis)| Some((pane, analysis.as_ref()?)))
             .collect();
         let explain = &mut self.explain;
-        ui.label(
-            RichText::new(format!(
-                "Selection: bytes {:#X}..{:#X} ({}): {}",
-                span.start,
-                span.end,
-                plural(span.len(), "byte", "bytes"),
-                hex_bytes(ctx.bytes, span)
-            ))
-            .strong(),
+        let summary = format!(
+            "Selection: bytes {:#X}..{:#X} ({}): {}",
+            span.start,
+            span.end,
+            plural(span.len(), "byte", "bytes"),
+            hex_bytes(ctx.bytes, span)
         );
+        let label = ui.label(RichText::new(&summary).strong());
+        // A screen reader hears every new selection (arrows, F8, Find):
+        // the bytes, and what each pane reads them as.
+        let readings: Vec<String> = details
+            .iter()
+            .filter_map(|pane| {
+                let first = pane.items.first()?;
+                Some(format!("{}: {first}", pane.encoding.name()))
+            })
+            .collect();
+        let readings = readings.join("; ");
+        ui.ctx().accesskit_node_builder(label.id, |node| {
+            node.set_live(egui::accesskit::Live::Polite);
+            node.set_description(readings);
+        });
         // One column per pane, in the panes' order, so that each pane's
         // reading of the bytes sits under the pane.
         ScrollArea::vertical()

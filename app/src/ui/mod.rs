@@ -123,6 +123,21 @@ pub fn selection_menu(response: &eframe::egui::Response, pane: usize, commands: 
     });
 }
 
+/// Names the modal box `ui` is in, for screen readers: it is otherwise a
+/// nameless dialog.
+pub fn name_dialog(ui: &Ui, name: &str) {
+    let modal = ui
+        .stack()
+        .iter()
+        .find(|frame| frame.kind() == Some(eframe::egui::UiKind::Modal))
+        .map(|frame| frame.unique_id);
+    if let Some(id) = modal {
+        let name = name.to_owned();
+        ui.ctx()
+            .accesskit_node_builder(id, |node| node.set_label(name));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

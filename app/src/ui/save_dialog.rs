@@ -68,6 +68,7 @@ pub fn save_dialog_ui(
     let modal = Modal::new(Id::unique("save as")).show(ui.ctx(), |ui| {
         ui.set_width(780.0);
         ui.heading("Save as");
+        crate::ui::name_dialog(ui, "Save as");
         ui.label(format!("The text of {}", form.title()));
         if env.generation.is_some_and(|g| g != form.generation()) {
             ui.colored_label(
