@@ -106,20 +106,6 @@ pub fn read_input(path: &Path, stdin: &mut dyn Read) -> Result<Vec<u8>, CliError
     })
 }
 
-/// The whole of `path` as the desktop app holds a file (mapped when it is
-/// large), or standard input for `-`, read whole.
-pub fn read_file_bytes(path: &Path, stdin: &mut dyn Read) -> Result<FileBytes, CliError> {
-    let file = display_name(path);
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        stdin
-            .read_to_end(&mut bytes)
-            .map_err(|source| CliError::Read { file, source })?;
-        return Ok(FileBytes::from(bytes));
-    }
-    FileBytes::read(path).map_err(|error| load_error(error, file))
-}
-
 /// The command line's error for a file the document loader could not read.
 fn load_error(error: LoadError, file: String) -> CliError {
     match error {
