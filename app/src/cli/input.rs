@@ -91,21 +91,6 @@ pub fn fill(reader: &mut dyn Read, buffer: &mut [u8]) -> io::Result<usize> {
     Ok(filled)
 }
 
-/// The whole of `path` (standard input for `-`), for the commands that need
-/// all of it at once.
-pub fn read_input(path: &Path, stdin: &mut dyn Read) -> Result<Vec<u8>, CliError> {
-    with_input(path, stdin, |reader| {
-        let mut bytes = Vec::new();
-        reader
-            .read_to_end(&mut bytes)
-            .map_err(|source| CliError::Read {
-                file: display_name(path),
-                source,
-            })?;
-        Ok(bytes)
-    })
-}
-
 /// The command line's error for a file the document loader could not read.
 fn load_error(error: LoadError, file: String) -> CliError {
     match error {
