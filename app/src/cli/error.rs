@@ -53,6 +53,17 @@ pub enum CliError {
         reason: String,
     },
 
+    /// `explain` was given more bytes than it explains.
+    #[error(
+        "{len} bytes given; explain shows the decoder's steps for at most {limit} bytes (decode or inspect the file for more)"
+    )]
+    ExplainTooLong {
+        /// How many bytes the arguments hold.
+        len: usize,
+        /// The most `explain` takes.
+        limit: usize,
+    },
+
     /// An input could not be opened.
     #[error("{file}: cannot open: {}", reason(source))]
     Open {
