@@ -296,6 +296,15 @@ fn guesses_and_lost_characters_are_counted() {
         "{}",
         explained.stderr
     );
+    // The counts close the list.
+    let last = explained.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("mojiscope: <stdin>: repaired ")
+            && last.contains("on a guess")
+            && !last.contains("--explain"),
+        "{}",
+        explained.stderr
+    );
 }
 
 #[test]

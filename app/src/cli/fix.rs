@@ -624,12 +624,13 @@ impl<'a> Fixer<'a> {
     }
 
     /// A line for standard error when something needs the user's eye: lost
-    /// characters, guesses, repairs left undone, text that was not text.
+    /// characters, guesses, repairs left undone, text that was not text
+    /// (with `--explain`, the last line, after the list).
     fn summary(&self) -> Option<String> {
         let totals = &self.totals;
         let noteworthy =
             totals.lost > 0 || totals.guesses > 0 || totals.suggestions > 0 || totals.declined > 0;
-        if self.explain || !noteworthy {
+        if !noteworthy {
             return None;
         }
         let mut parts = vec![format!(
@@ -667,9 +668,14 @@ impl<'a> Fixer<'a> {
             ));
         }
         Some(format!(
-            "{}: {}; --explain lists them",
+            "{}: {}{}",
             self.file,
-            parts.join(", ")
+            parts.join(", "),
+            if self.explain {
+                ""
+            } else {
+                "; --explain lists them"
+            }
         ))
     }
 }
