@@ -17,6 +17,10 @@
 //! The real files are read from `../shared/data/detect-dev` beside the
 //! repository, or `MOJISCOPE_DETECT_DEV`.
 
+#![expect(clippy::print_stdout, reason = "the suite prints its table")]
+#![expect(clippy::cast_precision_loss, reason = "figures become floats")]
+
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -29,7 +33,7 @@ use mojiscope_tests::{Xorshift, assert_no_panic, command};
 /// The bound on peak anonymous memory.
 const BOUND_KIB: u64 = 400 * 1024;
 /// The longest a run may take.
-const LONGEST: Duration = Duration::from_secs(120);
+const LONGEST: Duration = Duration::from_mins(2);
 /// The longest a run that declines may take.
 const DECLINE_AT_ONCE: Duration = Duration::from_secs(10);
 
@@ -132,6 +136,17 @@ fn status_kib(status: &str, field: &str) -> Option<u64> {
         .ok()
 }
 
+/// A named thread.
+fn spawn<T: Send + 'static>(
+    name: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> thread::JoinHandle<T> {
+    thread::Builder::new()
+        .name(name.to_owned())
+        .spawn(work)
+        .expect("a thread can be spawned")
+}
+
 /// Runs the binary with `args`, its output drained and counted, and
 /// watches its memory until it ends.
 fn measure(args: &[&str], stdin_zeros: Option<u64>) -> Measured {
@@ -150,7 +165,7 @@ fn measure(args: &[&str], stdin_zeros: Option<u64>) -> Measured {
     let stdin = child.stdin.take();
     let mut stdout = child.stdout.take().expect("stdout is piped");
     let mut stderr = child.stderr.take().expect("stderr is piped");
-    let feeder = thread::spawn(move || {
+    let feeder = spawn("stdin-feeder", move || {
         if let (Some(mut pipe), Some(len)) = (stdin, stdin_zeros) {
             let block = vec![0u8; 1 << 20];
             let mut left = len;
@@ -164,7 +179,7 @@ fn measure(args: &[&str], stdin_zeros: Option<u64>) -> Measured {
             }
         }
     });
-    let drain = thread::spawn(move || {
+    let drain = spawn("stdout-drain", move || {
         let mut buffer = vec![0; 1 << 20];
         let mut total = 0u64;
         while let Ok(n @ 1..) = stdout.read(&mut buffer) {
@@ -172,7 +187,7 @@ fn measure(args: &[&str], stdin_zeros: Option<u64>) -> Measured {
         }
         total
     });
-    let errors = thread::spawn(move || {
+    let errors = spawn("stderr-reader", move || {
         let mut text = Vec::new();
         stderr.read_to_end(&mut text).ok();
         String::from_utf8_lossy(&text).into_owned()
@@ -249,14 +264,12 @@ fn report(input: &str, size: &str, name: &str, run: &Measured) -> Option<String>
     })
 }
 
-#[test]
-#[ignore = "run with: cargo test -p mojiscope --no-run && cargo test -p mojiscope-tests --test bounded -- --ignored --nocapture"]
-fn every_command_keeps_its_memory_bounded_on_huge_and_hostile_inputs() {
-    let dir = tempfile::tempdir().expect("a scratch directory");
+/// The inputs, written into `dir`.
+fn cases(dir: &Path) -> Vec<Case> {
     let real = real_text();
     let mut cases = Vec::new();
     let mut file_case = |name, encoding, write: &dyn Fn(&Path)| {
-        let path = dir.path().join(name);
+        let path = dir.join(name);
         write(&path);
         let size = std::fs::metadata(&path).expect("written").len();
         cases.push(Case {
@@ -286,14 +299,14 @@ fn every_command_keeps_its_memory_bounded_on_huge_and_hostile_inputs() {
             .expect("a sparse file");
     });
     file_case("ESC bytes", "iso-2022-jp", &|path| {
-        write_repeated(path, &[0x1B; 1 << 16], 100_000_000);
+        write_repeated(path, &vec![0x1B; 1 << 16], 100_000_000);
     });
     file_case("random bytes", "utf-8", &|path| {
         let mut rng = Xorshift::new(50);
         write_repeated(path, &rng.bytes(50_000_000), 50_000_000);
     });
     file_case("0xFF bytes", "utf-8", &|path| {
-        write_repeated(path, &[0xFF; 1 << 16], 30_000_000);
+        write_repeated(path, &vec![0xFF; 1 << 16], 30_000_000);
     });
     cases.push(Case {
         name: "zeros through stdin",
@@ -301,7 +314,14 @@ fn every_command_keeps_its_memory_bounded_on_huge_and_hostile_inputs() {
         size: 4 * GIB,
         encoding: "utf-8",
     });
+    cases
+}
 
+#[test]
+#[ignore = "run with: cargo test -p mojiscope --no-run && cargo test -p mojiscope-tests --test bounded -- --ignored --nocapture"]
+fn every_command_keeps_its_memory_bounded_on_huge_and_hostile_inputs() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let cases = cases(dir.path());
     let out = dir.path().join("out");
     let out = out.to_str().expect("a UTF-8 path");
     println!("| input | size | command | exit | time | peak RssAnon | VmHWM |");
@@ -350,8 +370,10 @@ fn every_command_keeps_its_memory_bounded_on_huge_and_hostile_inputs() {
             let mut rng = Xorshift::new(n + 1);
             rng.bytes(8 << 10)
                 .iter()
-                .map(|byte| format!("{byte:02X}"))
-                .collect()
+                .fold(String::new(), |mut hex, byte| {
+                    let _ = write!(hex, "{byte:02X}");
+                    hex
+                })
         })
         .collect();
     for (arguments, size) in [(8, "64 KiB"), (64, "512 KiB")] {
