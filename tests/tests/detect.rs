@@ -88,19 +88,124 @@ fn names_the_encoding_of_real_text() {
 #[test]
 fn notes_go_to_standard_error() {
     let text = "A line of text in UTF-16LE without a byte order mark.\n";
-    let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
-    let run = detect_file(&bytes);
-    assert!(
-        run.stderr
-            .contains("looks like UTF-16LE without a byte order mark"),
-        "{}",
-        run.stderr
-    );
-    // Still no UTF-16 candidate.
+    for (bytes, name) in [
+        (
+            text.encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect::<Vec<u8>>(),
+            "UTF-16LE",
+        ),
+        (
+            text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
+            "UTF-16BE",
+        ),
+    ] {
+        let run = detect_file(&bytes);
+        let ranking = ranking(&run);
+        // `detect` is no encoding chooser: it names UTF-16 first when the
+        // bytes are UTF-16, and says so on standard error.
+        assert_eq!(ranking[0].0, name, "{}", run.stdout_text());
+        assert!(
+            run.stderr.contains(&format!(
+                "looks like {name} without a byte order mark (named first; not offered as a choice)"
+            )),
+            "{}",
+            run.stderr
+        );
+        // The other byte order is not named; every override choice still is.
+        assert_eq!(ranking.len(), 38);
+        assert_eq!(
+            ranking
+                .iter()
+                .filter(|(name, _)| name.starts_with("UTF-16"))
+                .count(),
+            1
+        );
+    }
+    // Text that is not UTF-16 gets no UTF-16 candidate.
+    let run = detect_file("plain text, été\n".as_bytes());
     assert!(
         ranking(&run)
             .iter()
             .all(|(name, _)| !name.starts_with("UTF-16"))
+    );
+    assert!(!run.stderr.contains("UTF-16"), "{}", run.stderr);
+}
+
+#[test]
+fn what_a_file_declares_is_reported_with_whether_the_bytes_agree() {
+    // A page that declares ISO-8859-1 (windows-1252) and whose bytes are
+    // UTF-8: the bytes win.
+    let page = "<!DOCTYPE html><html><head><meta charset=\"ISO-8859-1\"><title>Café</title>\
+                </head><body><p>Déjà vu, naïve façade, crème brûlée.</p></body></html>\n";
+    let run = detect_file(page.as_bytes());
+    assert_eq!(ranking(&run)[0].0, "UTF-8");
+    assert!(
+        run.stderr.contains(
+            "declared ISO-8859-1 in <meta> at byte 42 (read as windows-1252); the bytes are UTF-8"
+        ),
+        "{}",
+        run.stderr
+    );
+    // The same page in windows-1252: the bytes agree.
+    let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(page);
+    let run = detect_file(&bytes);
+    assert_eq!(ranking(&run)[0].0, "windows-1252");
+    assert!(
+        run.stderr.contains(
+            "declared ISO-8859-1 in <meta> at byte 42 (read as windows-1252); the bytes agree"
+        ),
+        "{}",
+        run.stderr
+    );
+    // An XML declaration and a CSS @charset are read too.
+    let xml = "<?xml version=\"1.0\" encoding=\"windows-1251\"?>\n<p>Привет, мир</p>\n";
+    let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(xml);
+    let run = detect_file(&bytes);
+    assert_eq!(ranking(&run)[0].0, "windows-1251");
+    assert!(
+        run.stderr
+            .contains("declared windows-1251 in the XML declaration at byte 30; the bytes agree"),
+        "{}",
+        run.stderr
+    );
+    let css = "@charset \"utf-8\";\nbody { font-family: \"Fira Sans\"; }\n";
+    let run = detect_file(css.as_bytes());
+    assert!(
+        run.stderr
+            .contains("declared utf-8 in @charset at byte 10; the bytes agree"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_long_stream_is_sampled_as_a_file_is() {
+    // 3 MB of Shift_JIS lines: a file is sampled in four windows, and so is
+    // the same bytes through standard input, read to its end.
+    let line = "日本語の文章です。いろはにほへと、ちりぬるを。東京都と大阪府。\n";
+    let text = line.repeat(3_000_000 / line.len());
+    let (bytes, _, _) = SHIFT_JIS.encode(&text);
+    let from_file = detect_file(&bytes);
+    let from_stdin = run(["detect", "-"], &bytes);
+    assert_eq!(from_stdin.code(), Some(0), "{}", from_stdin.stderr);
+    for run in [&from_file, &from_stdin] {
+        assert_eq!(ranking(run)[0].0, "Shift_JIS", "{}", run.stderr);
+        let note = format!(" of {} bytes examined", bytes.len());
+        assert!(
+            run.stderr.contains("sampled: 4 windows, ") && run.stderr.contains(&note),
+            "{}",
+            run.stderr
+        );
+    }
+    // A short stream is examined whole, as a short file is.
+    let short = &bytes[..10_000];
+    let from_stdin = run(["detect", "-"], short);
+    assert_eq!(from_stdin.stdout, detect_file(short).stdout);
+    assert!(
+        !from_stdin.stderr.contains("sampled"),
+        "{}",
+        from_stdin.stderr
     );
 }
 

@@ -83,11 +83,9 @@ fn explain_names_the_chain_and_the_spans_on_stderr() {
     assert_eq!(
         lines,
         [
+            format!("mojiscope: {input}: 1 change, undoing UTF-8 read as windows-1252, twice (1)"),
             format!(
-                "mojiscope: {input}: 1 change by encoded as windows-1252, decoded as UTF-8, twice (1)"
-            ),
-            format!(
-                "mojiscope: {input}: line 2, byte offset 5: \"ÃƒÂ©tÃƒÂ©\" -> \"été\" (encoded as windows-1252, decoded as UTF-8, twice; confidence 0.89)"
+                "mojiscope: {input}: line 2, byte offset 5: \"ÃƒÂ©tÃƒÂ©\" -> \"été\" (UTF-8 read as windows-1252, twice; confidence 0.89)"
             ),
         ],
         "{}",
@@ -248,4 +246,83 @@ fn a_missing_input_writes_nothing() {
     let result = run(["fix", missing, "-o", output], b"");
     result.assert_failure(2, &["missing.txt: cannot open"]);
     assert!(scratch.names().is_empty(), "{:?}", scratch.names());
+}
+
+#[test]
+fn input_that_is_not_text_is_declined_at_once_and_nothing_is_written() {
+    let scratch = Scratch::new();
+    let mut rng = mojiscope_tests::Xorshift::new(50);
+    let input = scratch.write("random.bin", &rng.bytes(2 << 20));
+    let output = scratch.path("out.txt");
+    let started = std::time::Instant::now();
+    let result = run(["fix", &input, "-o", output.to_str().unwrap()], b"");
+    let message = result.assert_failure(2, &["random.bin: not text: ", "wrote nothing"]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{message}"
+    );
+    assert_eq!(scratch.names(), ["random.bin"]);
+    let zeros = run(["fix", "-"], &vec![0; 100_000]);
+    zeros.assert_failure(
+        2,
+        &["<stdin>: not text: 100.0% of its characters are control or private-use characters"],
+    );
+    assert!(zeros.stdout.is_empty());
+}
+
+#[test]
+fn guesses_and_lost_characters_are_counted() {
+    // A space standing for a lost no-break space ("Ã " for "à") is put back
+    // as a guess, and the summary says how many.
+    let text = "Il est allÃ© voilÃ  le travail, Ã  nos jours.\n";
+    let result = run(["fix", "-"], text.as_bytes());
+    assert_eq!(result.code(), Some(0), "{}", result.stderr);
+    assert_eq!(
+        result.stdout_text(),
+        "Il est allé voilà le travail, à nos jours.\n"
+    );
+    assert!(
+        result
+            .stderr
+            .contains("on a guess (a space taken for a lost no-break space)"),
+        "{}",
+        result.stderr
+    );
+    let explained = run(["fix", "--explain", "-"], text.as_bytes());
+    assert!(
+        explained
+            .stderr
+            .contains("a guess: U+0020 taken for U+00A0"),
+        "{}",
+        explained.stderr
+    );
+    // The counts close the list.
+    let last = explained.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("mojiscope: <stdin>: repaired ")
+            && last.contains("on a guess")
+            && !last.contains("--explain"),
+        "{}",
+        explained.stderr
+    );
+}
+
+#[test]
+fn a_large_file_and_a_long_stream_are_repaired_as_they_stream() {
+    // 18 MB of damaged lines, more than is ever held at once: through a
+    // mapped file to OUT, and through standard input to standard output.
+    let line = "Ã©tÃ© Ã  la plage, cafÃ© crÃ¨me et Ãªtre lÃ \n";
+    let fixed = "été à la plage, café crème et être là\n";
+    let count = 18_000_000 / line.len();
+    let scratch = Scratch::new();
+    let input = scratch.write("big.txt", line.repeat(count).as_bytes());
+    let output = scratch.path("big.fixed.txt");
+    let result = run(["fix", &input, "-o", output.to_str().unwrap()], b"");
+    assert_eq!(result.code(), Some(0), "{}", result.stderr);
+    let written = fs::read_to_string(&output).unwrap();
+    assert_eq!(written.len(), fixed.len() * count);
+    assert!(written.lines().all(|repaired| repaired == fixed.trim_end()));
+    let streamed = run(["fix", "-"], line.repeat(count).as_bytes());
+    assert_eq!(streamed.code(), Some(0), "{}", streamed.stderr);
+    assert_eq!(streamed.stdout, written.as_bytes());
 }

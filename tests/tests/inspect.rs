@@ -140,3 +140,65 @@ fn standard_input_is_inspected_with_a_dash() {
     let report: Value = serde_json::from_str(run.stdout_text()).unwrap();
     assert_eq!(report["size"], 2);
 }
+
+#[test]
+fn what_the_file_declares_is_in_both_reports() {
+    let page = b"<!DOCTYPE html><html><head><meta charset=\"ISO-8859-1\"><title>Caf\xE9</title>";
+    let report = inspect_json(page);
+    assert_eq!(
+        report["declared"],
+        serde_json::json!({
+            "encoding": "windows-1252",
+            "label": "ISO-8859-1",
+            "source": "html-meta",
+            "offset": 42
+        })
+    );
+    let xml = inspect_json(b"<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<a/>\n");
+    assert_eq!(xml["declared"]["source"], "xml-declaration");
+    assert_eq!(xml["declared"]["encoding"], "Shift_JIS");
+    assert_eq!(xml["declared"]["offset"], 30);
+    let css = inspect_json(b"@charset \"koi8-r\";\nbody {}\n");
+    assert_eq!(css["declared"]["source"], "css-charset");
+    assert_eq!(css["declared"]["encoding"], "KOI8-R");
+    assert_eq!(inspect_json(b"plain text\n")["declared"], Value::Null);
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("page.html");
+    std::fs::write(&path, page).unwrap();
+    let text = run(["inspect", path.to_str().unwrap()], b"");
+    text.assert_success();
+    assert!(
+        text.stdout_text().contains(
+            "\ndeclared encoding: ISO-8859-1 in <meta> at byte 42 (read as windows-1252)\n"
+        ),
+        "{}",
+        text.stdout_text()
+    );
+    let plain = run(["inspect", "-"], b"plain\n");
+    assert!(
+        plain.stdout_text().contains("\ndeclared encoding: none\n"),
+        "{}",
+        plain.stdout_text()
+    );
+}
+
+#[test]
+fn standard_input_is_counted_as_it_comes_like_the_same_file() {
+    // 24 MiB: the file is mapped, standard input is counted in pieces, and
+    // sequences straddle the pieces' edges.
+    let mut rng = Xorshift::new(16);
+    let mut bytes = b"<meta charset=\"big5\">".to_vec();
+    let text = "Grüße, 日本語, Ελληνικά, \u{1F600}\n".as_bytes();
+    while bytes.len() < 24 << 20 {
+        bytes.extend_from_slice(text);
+        bytes.extend(rng.bytes(3));
+    }
+    let from_file = inspect_json(&bytes);
+    let from_stdin = run(["inspect", "--json", "-"], &bytes);
+    from_stdin.assert_success();
+    let from_stdin: Value = serde_json::from_str(from_stdin.stdout_text()).unwrap();
+    assert_eq!(from_stdin, from_file);
+    assert_eq!(from_file["declared"]["encoding"], "Big5");
+    assert_eq!(from_file["size"], bytes.len() as u64);
+}

@@ -3,6 +3,7 @@
 use std::io;
 use std::path::Path;
 
+use mojiscope_core::repair::NotText;
 use mojiscope_core::{DecodeErrorKind, Encoding};
 use thiserror::Error;
 
@@ -50,6 +51,17 @@ pub enum CliError {
         argument: String,
         /// What is wrong with it.
         reason: String,
+    },
+
+    /// `explain` was given more bytes than it explains.
+    #[error(
+        "{len} bytes given; explain shows the decoder's steps for at most {limit} bytes (decode or inspect the file for more)"
+    )]
+    ExplainTooLong {
+        /// How many bytes the arguments hold.
+        len: usize,
+        /// The most `explain` takes.
+        limit: usize,
     },
 
     /// An input could not be opened.
@@ -138,6 +150,17 @@ pub enum CliError {
         char_index: u64,
         /// The encoding written.
         encoding: &'static Encoding,
+    },
+
+    /// `fix` was given input that is not text (random or binary bytes).
+    #[error("{file}: {reason} (read as {encoding}); fix repairs text, and wrote nothing")]
+    NotText {
+        /// The input's display name.
+        file: String,
+        /// The encoding it was read as.
+        encoding: &'static Encoding,
+        /// Why it is not text.
+        reason: NotText,
     },
 
     /// `convert` failed after it began; the output file was not written.

@@ -1,24 +1,38 @@
 //! `mojiscope fix`: repair the mojibake in a file and write the text as
 //! UTF-8, to standard output or (whole or not at all) to a file.
+//!
+//! It streams: the input (a file's mapped pages, or standard input as it
+//! comes) is decoded a chunk at a time, the text is repaired a batch of
+//! whole lines at a time on every core, and each batch is written as soon
+//! as it is repaired. `core::repair` judges each line on its own, so this
+//! finds what a repair of the whole text at once would; a line longer than
+//! a batch is cut after a space near the batch's end (else anywhere between
+//! two characters). Memory is a few batches, whatever the input's size.
+//!
+//! Before anything is written, a sample of the decode spread over the whole
+//! input (over the first 16 MiB of standard input) is checked to be text:
+//! random or binary bytes are declined at once, exit status 2.
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::io::{Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
-use mojiscope_core::repair::{Change, Repair, Source};
+use mojiscope_core::repair::{ChainFamily, Change, NotText, Repair, Source};
 use mojiscope_core::{
-    BomHandling, Encoding, UTF_8, bom_sniff, detect, utf8_decode_without_bom_or_fail,
+    BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding,
+    SkipReason, UTF_8, bom_sniff, detect,
 };
 
 use super::args::encoding_for;
 use super::error::{CliError, display_name};
-use super::input::read_input;
+use super::input::{Input, fill, open_input};
 use super::output::{AtomicOutput, Success, stdout_error};
-use crate::model::analysis::counts::count_errors;
-use crate::model::repair::run::{repair_text, repair_threads};
+use super::transcode::Utf8Text;
+use crate::model::document::MAP_THRESHOLD;
+use crate::model::repair::run::{check_decode, repair_text, repair_threads};
 use crate::model::wording::plural;
 
 #[derive(Debug, Args)]
@@ -43,67 +57,72 @@ pub struct FixArgs {
 /// The most characters of a span an explanation quotes.
 const QUOTE_CHARS: usize = 60;
 
-/// A file's text and how it was decoded.
-#[derive(Debug)]
-pub struct Decoded {
-    /// The text.
-    pub text: String,
-    /// The encoding whose decoder made it.
+/// Input bytes read and decoded at a time.
+const READ_CHUNK: usize = 1024 * 1024;
+
+/// Text repaired at a time (whole lines), split between the threads.
+const BATCH_BYTES: usize = 8 * 1024 * 1024;
+
+/// The same with `--explain`, which keeps the offset of every character
+/// of a batch (eight bytes each) to say where each change is.
+const EXPLAIN_BATCH_BYTES: usize = 1024 * 1024;
+
+/// How far before a batch's end a line without line feeds is cut after a
+/// space.
+const CUT_REACH: usize = 64 * 1024;
+
+/// Standard input's decode is chosen on its first this many bytes (all of
+/// it when it is shorter): files up to that size are read whole anyway.
+const STREAM_HEAD: usize = MAP_THRESHOLD as usize;
+
+/// `--explain` lists at most this many changes; a last line says how many
+/// more there were.
+const MAX_EXPLAINED: usize = 100_000;
+
+/// How an input is decoded before it is repaired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The encoding whose decoder reads it.
     pub encoding: &'static Encoding,
-    /// How many leading bytes a byte order mark took.
-    pub bom_len: usize,
-    /// Whether some bytes did not decode (each is U+FFFD in `text`).
-    pub had_errors: bool,
+    /// Sniff when it starts with a byte order mark (which decides the
+    /// encoding and is not output), else none.
+    pub bom_handling: BomHandling,
     /// Whether detection chose the encoding (nothing said which it was and
     /// the bytes are not UTF-8), and whether its evidence was weak.
     pub detected: Option<bool>,
 }
 
-/// Chooses how to decode a file before repairing it, and decodes it: as its
-/// byte order mark says; else as `requested`; else as UTF-8 when it is valid
-/// UTF-8; else as encoding detection ranks first.
-pub fn decode_for_repair(bytes: &[u8], requested: Option<&'static Encoding>) -> Decoded {
+/// Chooses how to decode an input before repairing it: as its byte order
+/// mark says; else as `requested`; else as UTF-8 when it is valid UTF-8;
+/// else as encoding detection ranks first. `bytes` is the whole input when
+/// `complete`, else its start (which may end inside a character).
+pub fn choose_decode(bytes: &[u8], requested: Option<&'static Encoding>, complete: bool) -> Plan {
     if let Some(encoding) = bom_sniff(bytes) {
-        // UTF-8's byte order mark is three bytes, UTF-16's two.
-        let bom_len = if encoding == UTF_8 { 3 } else { 2 };
-        let decoded = encoding.decode_with_bom_handling(bytes, BomHandling::Sniff);
-        return Decoded {
-            text: decoded.text,
+        return Plan {
             encoding,
-            bom_len,
-            had_errors: decoded.had_errors,
+            bom_handling: BomHandling::Sniff,
             detected: None,
         };
     }
+    let plan = |encoding, detected| Plan {
+        encoding,
+        bom_handling: BomHandling::None,
+        detected,
+    };
     if let Some(encoding) = requested {
-        let decoded = encoding.decode_with_bom_handling(bytes, BomHandling::None);
-        return Decoded {
-            text: decoded.text,
-            encoding,
-            bom_len: 0,
-            had_errors: decoded.had_errors,
-            detected: None,
-        };
+        return plan(encoding, None);
     }
-    if let Ok(text) = utf8_decode_without_bom_or_fail(bytes) {
-        return Decoded {
-            text,
-            encoding: UTF_8,
-            bom_len: 0,
-            had_errors: false,
-            detected: None,
-        };
+    // The standard's UTF-8 decoder accepts exactly what Rust's validation
+    // does; a start cut inside a character is still UTF-8.
+    let utf8 = match std::str::from_utf8(bytes) {
+        Ok(_) => true,
+        Err(error) => !complete && error.error_len().is_none(),
+    };
+    if utf8 {
+        return plan(UTF_8, None);
     }
     let detection = detect(bytes);
-    let encoding = detection.best();
-    let decoded = encoding.decode_with_bom_handling(bytes, BomHandling::None);
-    Decoded {
-        text: decoded.text,
-        encoding,
-        bom_len: 0,
-        had_errors: decoded.had_errors,
-        detected: Some(detection.is_weak),
-    }
+    plan(detection.best(), Some(detection.is_weak))
 }
 
 /// Runs `fix`.
@@ -120,149 +139,556 @@ pub fn run(
         .as_deref()
         .map(|path| AtomicOutput::create(path, args.force))
         .transpose()?;
-    let bytes = read_input(&args.input, stdin)?;
-    let decoded = decode_for_repair(&bytes, requested);
-    // Bytes a single-byte decoder read one for one: the repair can use them.
-    let source = decoded.encoding.is_single_byte().then_some(Source {
-        bytes: &bytes,
-        encoding: decoded.encoding,
-    });
-    let never = AtomicBool::new(false);
-    // One piece per thread: nothing to report on the way, and each piece
-    // reuses what it learnt of the words it met longest.
-    let piece = decoded.text.len().div_ceil(repair_threads());
-    let repair = repair_text(&decoded.text, source, piece, &never, &mut |_| {})
-        .expect("the repair is only cancelled through its flag, which stays unset");
-    let repaired = repair.apply(&decoded.text);
-    if let (Some(output), Some(path)) = (output, &args.output) {
+    let read_error = |source| CliError::Read {
+        file: file.clone(),
+        source,
+    };
+    let input = open_input(&args.input, stdin)?;
+    // The plan, and the check that the input is text, from the whole of a
+    // file or the start of a stream.
+    let (plan, checked, head, mut stream): (Plan, _, Vec<u8>, Box<dyn Read + '_>) = match input {
+        Input::Bytes(bytes) => {
+            let plan = choose_decode(&bytes, requested, true);
+            let checked = check_decode(&bytes, plan.encoding, plan.bom_handling);
+            (plan, checked, Vec::new(), Box::new(Mapped { bytes, at: 0 }))
+        }
+        Input::Stream(mut reader) => {
+            let mut head = vec![0; STREAM_HEAD];
+            let n = fill(&mut reader, &mut head).map_err(read_error)?;
+            head.truncate(n);
+            let plan = choose_decode(&head, requested, n < STREAM_HEAD);
+            let checked = check_decode(&head, plan.encoding, plan.bom_handling);
+            (plan, checked, head, reader)
+        }
+    };
+    if let Err(reason) = checked {
+        return Err(CliError::NotText {
+            file,
+            encoding: plan.encoding,
+            reason,
+        });
+    }
+    let mut input: Box<dyn Read + '_> = Box::new((&head[..]).chain(&mut stream));
+    let mut fixer = Fixer::new(&file, plan, args.explain);
+    let streamed = if let (Some(output), Some(path)) = (output, &args.output) {
         let name = display_name(path);
         let write_error = |source| CliError::Write {
             file: name.clone(),
             source,
         };
-        output
-            .file()
-            .write_all(repaired.as_bytes())
-            .map_err(write_error)?;
-        output.commit()?;
+        let mut writer = BufWriter::with_capacity(READ_CHUNK, output.file());
+        fixer
+            .stream(&mut input, &mut writer)
+            .map_err(|stop| stop.error(read_error, write_error))?;
+        writer.flush().map_err(write_error)?;
+        drop(writer);
+        output.commit()
     } else {
-        stdout
-            .write_all(repaired.as_bytes())
-            .map_err(stdout_error)?;
+        let streamed = fixer
+            .stream(&mut input, stdout)
+            .map_err(|stop| stop.error(read_error, stdout_error));
         stdout.flush().map_err(stdout_error)?;
-    }
-    let mut details = Vec::new();
-    if let Some(weak) = decoded.detected {
-        details.push(format!(
-            "{file}: not UTF-8; read as {}, which detection ranks first{} (say otherwise with --encoding LABEL)",
-            decoded.encoding,
-            if weak { " on weak evidence" } else { "" }
-        ));
-    }
-    if let Some(line) = decoding_errors(&file, &decoded, &bytes) {
-        details.push(line);
-    }
-    if args.explain {
-        details.extend(explain(&file, &decoded, &bytes, &repair));
-    }
-    Ok(Success {
-        summary: summary(&file, &repair, args.explain),
-        details,
-    })
+        streamed
+    };
+    streamed?;
+    Ok(fixer.report())
 }
 
-/// A line for standard error when the bytes did not all decode: each error
-/// is U+FFFD in the text written, and the bytes it stood for are lost.
-fn decoding_errors(file: &str, decoded: &Decoded, bytes: &[u8]) -> Option<String> {
-    if !decoded.had_errors {
+/// A file's mapped (or read) bytes as a reader: each read copies a piece
+/// into the caller's buffer, and only the pages read are touched.
+struct Mapped {
+    bytes: crate::model::document::FileBytes,
+    at: usize,
+}
+
+impl Read for Mapped {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        let n = rest.len().min(buffer.len());
+        buffer[..n].copy_from_slice(&rest[..n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Why the stream stopped.
+enum Stop {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+impl Stop {
+    fn error(
+        self,
+        read: impl FnOnce(io::Error) -> CliError,
+        write: impl FnOnce(io::Error) -> CliError,
+    ) -> CliError {
+        match self {
+            Stop::Read(source) => read(source),
+            Stop::Write(source) => write(source),
+        }
+    }
+}
+
+/// Decoded text waiting to be repaired: what the decoder's sink gathers.
+trait Pending: DecodeSink {
+    /// The text so far, as UTF-8.
+    fn utf8(&self) -> &[u8];
+    /// Takes the first `len` bytes of the text (whole characters), and the
+    /// input offsets of their characters if they are kept.
+    fn take(&mut self, len: usize) -> (Vec<u8>, Option<Vec<u64>>);
+    /// The decoding errors so far, and the offset of the first.
+    fn errors(&self) -> (u64, Option<u64>);
+}
+
+impl Pending for Utf8Text {
+    fn utf8(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    fn take(&mut self, len: usize) -> (Vec<u8>, Option<Vec<u64>>) {
+        let rest = self.bytes.split_off(len);
+        (std::mem::replace(&mut self.bytes, rest), None)
+    }
+
+    fn errors(&self) -> (u64, Option<u64>) {
+        (self.errors, self.first_error)
+    }
+}
+
+/// Decoded text with the input offset of each character, for `--explain`.
+#[derive(Debug, Default)]
+struct Located {
+    text: Utf8Text,
+    offsets: Vec<u64>,
+}
+
+impl Located {
+    fn push(&mut self, c: char, offset: u64) {
+        self.text
+            .bytes
+            .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        self.offsets.push(offset);
+    }
+}
+
+impl DecodeSink for Located {
+    fn ascii(&mut self, run: &[u8], start: u64) {
+        self.text.bytes.extend_from_slice(run);
+        self.offsets
+            .extend((0..run.len() as u64).map(|i| start + i));
+    }
+
+    fn utf8_run(&mut self, run: &str, start: u64) {
+        self.text.bytes.extend_from_slice(run.as_bytes());
+        self.offsets
+            .extend(run.char_indices().map(|(i, _)| start + i as u64));
+    }
+
+    fn ascii_units(&mut self, run: &[u8], start: u64, unit_len: u8) {
+        self.text.bytes.extend_from_slice(run);
+        let unit_len = u64::from(unit_len);
+        self.offsets
+            .extend((0..run.len() as u64).map(|i| start + i * unit_len));
+    }
+
+    fn scalar_units(&mut self, run: &[char], start: u64, unit_len: u8) {
+        let mut offset = start;
+        for &c in run {
+            self.push(c, offset);
+            offset += u64::from(unit_len);
+        }
+    }
+
+    fn scalar(&mut self, c: char, span: ByteSpan) {
+        self.push(c, span.start);
+    }
+
+    fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {
+        self.push(first, span.start);
+        self.push(second, span.start);
+    }
+
+    fn error(&mut self, _kind: DecodeErrorKind, span: ByteSpan) {
+        self.text.errors += 1;
+        self.text.first_error.get_or_insert(span.start);
+        self.push(char::REPLACEMENT_CHARACTER, span.start);
+    }
+
+    fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
+}
+
+impl Pending for Located {
+    fn utf8(&self) -> &[u8] {
+        &self.text.bytes
+    }
+
+    fn take(&mut self, len: usize) -> (Vec<u8>, Option<Vec<u64>>) {
+        let (text, _) = self.text.take(len);
+        let chars = text.iter().filter(|&&b| !is_continuation(b)).count();
+        let rest = self.offsets.split_off(chars);
+        (text, Some(std::mem::replace(&mut self.offsets, rest)))
+    }
+
+    fn errors(&self) -> (u64, Option<u64>) {
+        self.text.errors()
+    }
+}
+
+/// Whether `byte` continues a UTF-8 sequence.
+fn is_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
+}
+
+/// Where the first batch of `text` ends: after its last line feed once it
+/// holds `batch` bytes (a line longer than that: after a space near the
+/// end, else at the end), or at the end of the input. `None` while more
+/// text is to come.
+fn batch_end(text: &[u8], batch: usize, last: bool) -> Option<usize> {
+    if text.is_empty() {
         return None;
     }
-    // How many, and where the first is: the decoder's errors counted over
-    // the bytes after the byte order mark.
-    let body = bytes.get(decoded.bom_len..).unwrap_or_default();
-    let never = AtomicBool::new(false);
-    let counted = count_errors(body, &[decoded.encoding], &never)?;
-    let counted = counted.first()?;
-    let first = *counted.first_error_offsets.first()? + decoded.bom_len as u64;
-    Some(format!(
-        "{file}: {} as {} (the first at byte offset {first}); each is U+FFFD in the output, and the bytes are lost",
-        plural(
-            counted.errors,
-            "byte sequence did not decode",
-            "byte sequences did not decode"
-        ),
-        decoded.encoding
-    ))
-}
-
-/// A line for standard error when something needs the user's eye: lost
-/// characters or repairs left undone.
-fn summary(file: &str, repair: &Repair, explain: bool) -> Option<String> {
-    let lost: usize = repair.changes.iter().map(|change| change.lost.len()).sum();
-    if explain || (lost == 0 && repair.suggestions.is_empty()) {
-        return None;
+    if text.len() < batch {
+        return last.then_some(text.len());
     }
-    let mut parts = vec![format!(
-        "repaired {}",
-        plural(repair.changes.len(), "span", "spans")
-    )];
-    if lost > 0 {
-        parts.push(format!(
-            "{} could not be recovered and {} U+FFFD",
-            plural(lost, "character", "characters"),
-            if lost == 1 { "is" } else { "are" }
-        ));
+    if let Some(line_feed) = text.iter().rposition(|&b| b == b'\n') {
+        return Some(line_feed + 1);
     }
-    if !repair.suggestions.is_empty() {
-        parts.push(format!(
-            "{} left as {} (not sure)",
-            plural(repair.suggestions.len(), "span", "spans"),
-            if repair.suggestions.len() == 1 {
-                "it was"
-            } else {
-                "they were"
-            }
-        ));
-    }
-    Some(format!(
-        "{file}: {}; --explain lists them",
-        parts.join(", ")
-    ))
-}
-
-/// The explanation: the chains, then each change and each suggestion with
-/// where it is in the file.
-fn explain(file: &str, decoded: &Decoded, bytes: &[u8], repair: &Repair) -> Vec<String> {
-    let mut lines = Vec::new();
-    if repair.changes.is_empty() && repair.suggestions.is_empty() {
-        lines.push(format!("{file}: no mojibake found"));
-        return lines;
-    }
-    let chains = repair.chains();
-    lines.push(format!(
-        "{file}: {} by {}",
-        plural(repair.changes.len(), "change", "changes"),
-        chains
-            .iter()
-            .map(|(chain, uses)| format!("{chain} ({uses})"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    ));
-    let locator = Locator::new(decoded, bytes);
-    for (change, applied) in repair
-        .changes
+    let from = text.len().saturating_sub(CUT_REACH);
+    let cut = text[from..]
         .iter()
-        .map(|change| (change, true))
-        .chain(repair.suggestions.iter().map(|change| (change, false)))
-    {
-        lines.push(describe(file, &decoded.text, &locator, change, applied));
-    }
-    lines
+        .rposition(|&b| b == b' ' || b == b'\t')
+        .map_or(text.len(), |space| from + space + 1);
+    Some(cut)
 }
 
-fn describe(file: &str, text: &str, locator: &Locator, change: &Change, applied: bool) -> String {
-    let (line, byte_offset) = locator.locate(text, change);
-    let original = quote(&text[change.utf8_range.clone()]);
+/// What `fix` found over the whole input.
+#[derive(Debug, Default)]
+struct Totals {
+    changes: usize,
+    suggestions: usize,
+    lost: usize,
+    guesses: usize,
+    families: Vec<(ChainFamily, usize)>,
+    /// Bytes of text in batches that were not text, left as they were.
+    declined: u64,
+    declined_reason: Option<NotText>,
+    errors: u64,
+    first_error: Option<u64>,
+}
+
+/// The repair of one input, batch by batch.
+struct Fixer<'a> {
+    file: &'a str,
+    plan: Plan,
+    explain: bool,
+    totals: Totals,
+    /// Lines before the current batch.
+    lines_before: u64,
+    /// UTF-8 bytes of text before the current batch.
+    text_before: u64,
+    /// The explanation's lines, one per change or suggestion (at most
+    /// [`MAX_EXPLAINED`]), and how many more there were.
+    explained: Vec<String>,
+    unexplained: usize,
+}
+
+impl<'a> Fixer<'a> {
+    fn new(file: &'a str, plan: Plan, explain: bool) -> Self {
+        Self {
+            file,
+            plan,
+            explain,
+            totals: Totals::default(),
+            lines_before: 0,
+            text_before: 0,
+            explained: Vec::new(),
+            unexplained: 0,
+        }
+    }
+
+    /// Decodes, repairs and writes the whole input.
+    fn stream(&mut self, input: &mut dyn Read, output: &mut dyn Write) -> Result<(), Stop> {
+        let decoder = Decoder::new(
+            self.plan.encoding,
+            DecodeErrorMode::Replacement,
+            self.plan.bom_handling,
+        );
+        if self.explain {
+            let sink = Located::default();
+            self.stream_with(
+                input,
+                output,
+                decoder,
+                sink,
+                READ_CHUNK,
+                EXPLAIN_BATCH_BYTES,
+            )
+        } else {
+            let sink = Utf8Text::default();
+            self.stream_with(input, output, decoder, sink, READ_CHUNK, BATCH_BYTES)
+        }
+    }
+
+    fn stream_with<S: Pending>(
+        &mut self,
+        input: &mut dyn Read,
+        output: &mut dyn Write,
+        mut decoder: Decoder,
+        mut sink: S,
+        chunk_len: usize,
+        batch: usize,
+    ) -> Result<(), Stop> {
+        // A single-byte decode makes a character of each byte: the repair
+        // may read the bytes behind the text (no byte order mark is ever
+        // single-byte).
+        let single_byte = self.plan.encoding.is_single_byte();
+        let mut source: Vec<u8> = Vec::new();
+        let mut chunk = vec![0; chunk_len.max(1)];
+        loop {
+            let n = fill(input, &mut chunk).map_err(Stop::Read)?;
+            let last = n < chunk.len();
+            // Replacement mode consumes every byte.
+            let _ = decoder.decode(&chunk[..n], last, &mut sink);
+            if single_byte {
+                source.extend_from_slice(&chunk[..n]);
+            }
+            while let Some(end) = batch_end(sink.utf8(), batch, last) {
+                let (text, offsets) = sink.take(end);
+                let text = String::from_utf8(text)
+                    .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
+                let bytes: Option<Vec<u8>> = single_byte.then(|| {
+                    let chars = text.chars().count().min(source.len());
+                    let rest = source.split_off(chars);
+                    std::mem::replace(&mut source, rest)
+                });
+                self.batch(&text, bytes.as_deref(), offsets.as_deref(), output)
+                    .map_err(Stop::Write)?;
+            }
+            if last {
+                break;
+            }
+        }
+        (self.totals.errors, self.totals.first_error) = sink.errors();
+        Ok(())
+    }
+
+    /// Repairs one batch of text (decoded from `bytes`, for a single-byte
+    /// decode; its characters at `offsets` in the input, with `--explain`)
+    /// and writes it.
+    fn batch(
+        &mut self,
+        text: &str,
+        bytes: Option<&[u8]>,
+        offsets: Option<&[u64]>,
+        output: &mut dyn Write,
+    ) -> io::Result<()> {
+        let source = bytes.map(|bytes| Source {
+            bytes,
+            encoding: self.plan.encoding,
+        });
+        let never = AtomicBool::new(false);
+        // One piece of whole lines per thread.
+        let piece = text.len().div_ceil(repair_threads()).max(1);
+        let repair = repair_text(text, source, piece, &never, &mut |_| {})
+            .expect("the repair is only cancelled through its flag, which stays unset");
+        if let Some(reason) = repair.declined {
+            // Binary data inside text: left as it is.
+            output.write_all(text.as_bytes())?;
+            self.totals.declined += text.len() as u64;
+            self.totals.declined_reason.get_or_insert(reason);
+            if self.explain {
+                self.explain_line(format!(
+                    "{}: line {}: {} of text left as they were, {reason}",
+                    self.file,
+                    self.lines_before + 1,
+                    plural(text.len(), "byte", "bytes"),
+                ));
+            }
+        } else {
+            output.write_all(repair.apply(text).as_bytes())?;
+            self.count(&repair);
+            if self.explain {
+                self.explain_batch(text, offsets.unwrap_or_default(), &repair);
+            }
+        }
+        self.lines_before += text.matches('\n').count() as u64;
+        self.text_before += text.len() as u64;
+        Ok(())
+    }
+
+    fn count(&mut self, repair: &Repair) {
+        let totals = &mut self.totals;
+        totals.changes += repair.changes.len();
+        totals.suggestions += repair.suggestions.len();
+        totals.lost += repair.lost_count();
+        totals.guesses += repair.guess_count();
+        for (family, uses) in repair.families() {
+            match totals
+                .families
+                .iter_mut()
+                .find(|(known, _)| *known == family)
+            {
+                Some((_, count)) => *count += uses,
+                None => totals.families.push((family, uses)),
+            }
+        }
+    }
+
+    fn explain_line(&mut self, line: String) {
+        if self.explained.len() < MAX_EXPLAINED {
+            self.explained.push(line);
+        } else {
+            self.unexplained += 1;
+        }
+    }
+
+    /// One line per change and suggestion of a batch, in text order.
+    fn explain_batch(&mut self, text: &str, offsets: &[u64], repair: &Repair) {
+        let mut all: Vec<(&Change, bool)> = repair
+            .changes
+            .iter()
+            .map(|change| (change, true))
+            .chain(repair.suggestions.iter().map(|change| (change, false)))
+            .collect();
+        all.sort_by_key(|(change, _)| change.utf8_range.start);
+        // Lines counted as the changes go, not from the start each time.
+        let (mut counted_to, mut line) = (0, self.lines_before + 1);
+        for (change, applied) in all {
+            let start = change.utf8_range.start.min(text.len());
+            line += text
+                .get(counted_to.min(start)..start)
+                .unwrap_or_default()
+                .matches('\n')
+                .count() as u64;
+            counted_to = counted_to.max(start);
+            let byte_offset = offsets
+                .get(change.char_range.start)
+                .copied()
+                .unwrap_or_default();
+            let described = describe(self.file, text, line, byte_offset, change, applied);
+            self.explain_line(described);
+        }
+    }
+
+    /// What to report on standard error.
+    fn report(&self) -> Success {
+        let file = self.file;
+        let totals = &self.totals;
+        let mut details = Vec::new();
+        if let Some(weak) = self.plan.detected {
+            details.push(format!(
+                "{file}: not UTF-8; read as {}, which detection ranks first{} (say otherwise with --encoding LABEL)",
+                self.plan.encoding,
+                if weak { " on weak evidence" } else { "" }
+            ));
+        }
+        if let (errors @ 1.., Some(first)) = (totals.errors, totals.first_error) {
+            details.push(format!(
+                "{file}: {} as {} (the first at byte offset {first}); each is U+FFFD in the output, and the bytes are lost",
+                plural(
+                    errors,
+                    "byte sequence did not decode",
+                    "byte sequences did not decode"
+                ),
+                self.plan.encoding
+            ));
+        }
+        if self.explain {
+            if totals.changes == 0 && totals.suggestions == 0 && totals.declined == 0 {
+                details.push(format!("{file}: no mojibake found"));
+            } else if totals.changes > 0 {
+                details.push(format!(
+                    "{file}: {}, undoing {}",
+                    plural(totals.changes, "change", "changes"),
+                    totals
+                        .families
+                        .iter()
+                        .map(|(family, uses)| format!("{family} ({uses})"))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ));
+            }
+            details.extend(self.explained.iter().cloned());
+            if self.unexplained > 0 {
+                details.push(format!(
+                    "{file}: … and {} more not listed",
+                    plural(self.unexplained, "change", "changes")
+                ));
+            }
+        }
+        Success {
+            summary: self.summary(),
+            details,
+        }
+    }
+
+    /// A line for standard error when something needs the user's eye: lost
+    /// characters, guesses, repairs left undone, text that was not text
+    /// (with `--explain`, the last line, after the list).
+    fn summary(&self) -> Option<String> {
+        let totals = &self.totals;
+        let noteworthy =
+            totals.lost > 0 || totals.guesses > 0 || totals.suggestions > 0 || totals.declined > 0;
+        if !noteworthy {
+            return None;
+        }
+        let mut parts = vec![format!(
+            "repaired {}",
+            plural(totals.changes, "span", "spans")
+        )];
+        if totals.guesses > 0 {
+            parts.push(format!(
+                "{} on a guess (a space taken for a lost no-break space)",
+                plural(totals.guesses, "span", "spans")
+            ));
+        }
+        if totals.lost > 0 {
+            parts.push(format!(
+                "{} could not be recovered and {} U+FFFD",
+                plural(totals.lost, "character", "characters"),
+                if totals.lost == 1 { "is" } else { "are" }
+            ));
+        }
+        if totals.suggestions > 0 {
+            parts.push(format!(
+                "{} left as {} (not sure)",
+                plural(totals.suggestions, "span", "spans"),
+                if totals.suggestions == 1 {
+                    "it was"
+                } else {
+                    "they were"
+                }
+            ));
+        }
+        if let (declined @ 1.., Some(reason)) = (totals.declined, totals.declined_reason) {
+            parts.push(format!(
+                "{} left as they were ({reason})",
+                plural(declined, "byte of text", "bytes of text")
+            ));
+        }
+        Some(format!(
+            "{}: {}{}",
+            self.file,
+            parts.join(", "),
+            if self.explain {
+                ""
+            } else {
+                "; --explain lists them"
+            }
+        ))
+    }
+}
+
+fn describe(
+    file: &str,
+    text: &str,
+    line: u64,
+    byte_offset: u64,
+    change: &Change,
+    applied: bool,
+) -> String {
+    let original = quote(text.get(change.utf8_range.clone()).unwrap_or_default());
     let replacement = quote(&change.replacement);
     let mut described = format!(
         "{file}: {}line {line}, byte offset {byte_offset}: {original} -> {replacement} ({}; confidence {:.2})",
@@ -271,9 +697,17 @@ fn describe(file: &str, text: &str, locator: &Locator, change: &Change, applied:
         } else {
             "not changed (unsure): "
         },
-        change.chain,
+        change.chain.display_name(),
         change.confidence
     );
+    for assumption in &change.assumptions {
+        let _ = write!(
+            described,
+            "; a guess: U+{:04X} taken for U+{:04X}",
+            u32::from(assumption.found),
+            u32::from(assumption.assumed)
+        );
+    }
     for lost in &change.lost {
         let alternatives: String = lost
             .alternatives
@@ -302,72 +736,137 @@ fn quote(text: &str) -> String {
     }
 }
 
-/// Finds where a change's span is in the file: its line, and the offset of
-/// its first byte.
-struct Locator {
-    /// For each character of the text, the offset of its first byte, when
-    /// the encoding is not UTF-8 (then characters and bytes differ).
-    char_offsets: Option<Vec<u64>>,
-    bom_len: usize,
-}
-
-impl Locator {
-    fn new(decoded: &Decoded, bytes: &[u8]) -> Self {
-        let char_offsets = (decoded.encoding != UTF_8).then(|| {
-            let (trace, _) = decoded.encoding.decode_traced(bytes, BomHandling::Sniff);
-            let mut offsets = Vec::with_capacity(decoded.text.len());
-            for item in trace.items() {
-                let mut produced = String::new();
-                item.push_text(&mut produced);
-                offsets.extend(std::iter::repeat_n(
-                    item.span.start,
-                    produced.chars().count(),
-                ));
-            }
-            offsets
-        });
-        Self {
-            char_offsets,
-            bom_len: decoded.bom_len,
-        }
-    }
-
-    fn locate(&self, text: &str, change: &Change) -> (usize, u64) {
-        let start = change.utf8_range.start;
-        let line = text[..start].matches('\n').count() + 1;
-        let byte_offset = match &self.char_offsets {
-            Some(offsets) => offsets
-                .get(change.char_range.start)
-                .copied()
-                .unwrap_or_default(),
-            None => (self.bom_len + start) as u64,
-        };
-        (line, byte_offset)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Runs the streaming repair over `bytes`, reading and repairing
+    /// `batch` bytes at a time: the output and what it found.
+    fn fix_in_batches(
+        bytes: &[u8],
+        plan: Plan,
+        explain: bool,
+        batch: usize,
+    ) -> (String, Fixer<'static>) {
+        let decoder = Decoder::new(
+            plan.encoding,
+            DecodeErrorMode::Replacement,
+            plan.bom_handling,
+        );
+        let mut fixer = Fixer::new("in.txt", plan, explain);
+        let mut output = Vec::new();
+        let mut input = bytes;
+        let result = if explain {
+            let sink = Located::default();
+            fixer.stream_with(&mut input, &mut output, decoder, sink, batch, batch)
+        } else {
+            let sink = Utf8Text::default();
+            fixer.stream_with(&mut input, &mut output, decoder, sink, batch, batch)
+        };
+        assert!(result.is_ok());
+        (String::from_utf8(output).unwrap(), fixer)
+    }
+
     #[test]
     fn the_decode_follows_the_bom_then_the_label_then_utf8_then_detection() {
-        let decoded = decode_for_repair(b"\xEF\xBB\xBFcaf\xC3\xA9", None);
-        assert_eq!((decoded.text.as_str(), decoded.bom_len), ("café", 3));
-        assert_eq!(decoded.detected, None);
+        let plan = choose_decode(b"\xEF\xBB\xBFcaf\xC3\xA9", None, true);
+        assert_eq!(
+            (plan.encoding, plan.bom_handling, plan.detected),
+            (UTF_8, BomHandling::Sniff, None)
+        );
         let latin1 = Encoding::for_label(b"latin1");
-        let decoded = decode_for_repair(b"caf\xE9", latin1);
-        assert_eq!((decoded.text.as_str(), decoded.detected), ("café", None));
-        let decoded = decode_for_repair("日本語のテキスト".as_bytes(), None);
-        assert_eq!((decoded.encoding, decoded.detected), (UTF_8, None));
+        let plan = choose_decode(b"caf\xE9", latin1, true);
+        assert_eq!(
+            (plan.encoding.name(), plan.detected),
+            ("windows-1252", None)
+        );
+        let plan = choose_decode("日本語のテキスト".as_bytes(), None, true);
+        assert_eq!((plan.encoding, plan.detected), (UTF_8, None));
+        // The start of a stream may end inside a character.
+        let plan = choose_decode(&"日本語".as_bytes()[..7], None, false);
+        assert_eq!(plan.encoding, UTF_8);
         // Shift_JIS: not UTF-8, so detection decides.
-        let decoded = decode_for_repair(
+        let plan = choose_decode(
             b"\x93\xFA\x96\x7B\x8C\xEA\x82\xCC\x83e\x83L\x83X\x83g",
             None,
+            true,
         );
-        assert_eq!(decoded.text, "日本語のテキスト");
-        assert_eq!(decoded.encoding, mojiscope_core::SHIFT_JIS);
-        assert!(decoded.detected.is_some());
+        assert_eq!(plan.encoding, mojiscope_core::SHIFT_JIS);
+        assert!(plan.detected.is_some());
+    }
+
+    #[test]
+    fn batches_find_what_one_repair_finds() {
+        let mut text = String::new();
+        for line in 0..3000 {
+            match line % 4 {
+                0 => text.push_str("Un Ã©tÃ© Ã  Paris, cafÃ© crÃ¨me\n"),
+                1 => text.push_str("Москва и РњРѕСЃРєРІР°\n"),
+                2 => text.push_str("BogotÃ¡, Ã?ndice, pÃºblico\n"),
+                _ => text.push_str("naïve café\n"),
+            }
+        }
+        let whole = mojiscope_core::repair::repair(&text);
+        let expected = whole.apply(&text);
+        let plan = choose_decode(text.as_bytes(), None, true);
+        for batch in [100, 4096, 1 << 20] {
+            let (output, fixer) = fix_in_batches(text.as_bytes(), plan, false, batch);
+            assert_eq!(output, expected, "batches of {batch}");
+            assert_eq!(fixer.totals.changes, whole.changes.len());
+            assert_eq!(fixer.totals.lost, whole.lost_count());
+            assert_eq!(fixer.totals.suggestions, whole.suggestions.len());
+        }
+        // With the explanation: every change once, where it is.
+        let (output, fixer) = fix_in_batches(text.as_bytes(), plan, true, 1000);
+        assert_eq!(output, expected);
+        assert_eq!(
+            fixer.explained.len(),
+            whole.changes.len() + whole.suggestions.len()
+        );
+        let located = format!(
+            "in.txt: line 5, byte offset {}: \"Ã©tÃ©",
+            text.match_indices('\n').nth(3).unwrap().0 + 4
+        );
+        assert!(
+            fixer
+                .explained
+                .iter()
+                .any(|line| line.starts_with(&located)),
+            "{located}: {:?}",
+            &fixer.explained[..4]
+        );
+    }
+
+    #[test]
+    fn long_lines_are_cut_after_a_space_and_single_byte_sources_follow() {
+        // UTF-8 read as windows-1252 and saved so: the repair reads the
+        // windows-1252 bytes behind each batch.
+        let line = "caf\u{c3}\u{a9} cr\u{c3}\u{a8}me ".repeat(2000);
+        let bytes = mojiscope_core::WINDOWS_1252.encode_fatal(&line).unwrap();
+        let plan = choose_decode(&bytes, mojiscope_core::Encoding::for_label(b"cp1252"), true);
+        let (output, fixer) = fix_in_batches(&bytes, plan, false, 1000);
+        assert_eq!(output, "café crème ".repeat(2000));
+        assert!(fixer.totals.changes > 0);
+        assert_eq!(batch_end(b"abc def", 4, false), Some(4));
+        assert_eq!(batch_end(b"abcdefg", 4, false), Some(7));
+        assert_eq!(batch_end(b"ab\ncd e", 4, false), Some(3));
+        assert_eq!(batch_end(b"abc", 4, false), None);
+        assert_eq!(batch_end(b"abc", 4, true), Some(3));
+        assert_eq!(batch_end(b"", 4, true), None);
+    }
+
+    #[test]
+    fn errors_and_their_offsets_are_counted_past_a_bom() {
+        let bytes = b"\xEF\xBB\xBFok \xFF and \xE3\x81\n";
+        let plan = choose_decode(bytes, None, true);
+        for explain in [false, true] {
+            let (output, fixer) = fix_in_batches(bytes, plan, explain, 4);
+            assert_eq!(output, "ok \u{FFFD} and \u{FFFD}\n");
+            assert_eq!(
+                (fixer.totals.errors, fixer.totals.first_error),
+                (2, Some(6))
+            );
+        }
     }
 
     #[test]

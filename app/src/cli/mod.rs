@@ -7,10 +7,11 @@
 //! returns what to report on success ([`Success`]) or a [`CliError`] that
 //! knows its one-line message and exit status. This file only parses and
 //! dispatches. Beside the subcommands: `input` (how every command reads its
-//! input), `output` (standard output's errors, and files written whole or
-//! not at all), `transcode` (the streaming pipeline of `decode`, `encode`
-//! and `convert`), `args` (what several commands' arguments share) and
-//! `error`.
+//! input: files mapped, standard input streamed, nothing read whole),
+//! `output` (standard output's errors, and files written whole or not at
+//! all), `transcode` (the streaming pipeline of `decode`, `encode` and
+//! `convert`), `sample` (a bounded sample of a stream, for `detect -`),
+//! `args` (what several commands' arguments share) and `error`.
 //!
 //! [`run`] never writes to standard error itself: `main` does.
 
@@ -27,6 +28,7 @@ mod input;
 mod inspect;
 mod label;
 mod output;
+mod sample;
 mod transcode;
 
 use std::ffi::OsString;

@@ -17,6 +17,7 @@ use mojiscope_core::{
 };
 
 use super::error::CliError;
+use super::input::fill;
 use super::output::stdout_error;
 
 /// Bytes read and decoded at a time.
@@ -214,26 +215,16 @@ fn transcode(
     }
 }
 
-/// Reads until `buffer` is full or the input ends; returns how much was read.
-fn fill(reader: &mut dyn Read, buffer: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buffer.len() {
-        match reader.read(&mut buffer[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
-        }
-    }
-    Ok(filled)
-}
-
-/// One chunk's text as UTF-8 bytes (core's `Vec<u8>` sink), and the errors
-/// so far.
+/// Decoded text as UTF-8 bytes (core's `Vec<u8>` sink), and the errors so
+/// far: `decode` writes a chunk's, `fix` gathers whole lines.
 #[derive(Debug, Default)]
-struct Utf8Text {
-    bytes: Vec<u8>,
-    errors: u64,
+pub(super) struct Utf8Text {
+    /// The text.
+    pub(super) bytes: Vec<u8>,
+    /// Decoding errors so far (each is U+FFFD in the text).
+    pub(super) errors: u64,
+    /// The offset of the first error's first byte.
+    pub(super) first_error: Option<u64>,
 }
 
 impl DecodeSink for Utf8Text {
@@ -280,6 +271,7 @@ impl DecodeSink for Utf8Text {
     #[inline]
     fn error(&mut self, kind: DecodeErrorKind, span: ByteSpan) {
         self.errors += 1;
+        self.first_error.get_or_insert(span.start);
         self.bytes.error(kind, span);
     }
 

@@ -4,6 +4,7 @@
 //! when detection has nothing to say.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
@@ -202,18 +203,7 @@ fn count_bytewise(
     // There are 29 bytewise encodings, so the bits suffice; any beyond 64
     // (which would be duplicates) are left to their own decoder.
     let (encodings, others) = encodings.split_at(encodings.len().min(64));
-    let mut rejects = [0u64; 256];
-    for (bit, &encoding) in encodings.iter().enumerate() {
-        for byte in 0x80..=0xFF_u8 {
-            let mut decoder =
-                Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
-            let mut counter = ErrorCounter::default();
-            let _ = decoder.decode(&[byte], true, &mut counter);
-            if counter.errors > 0 {
-                rejects[usize::from(byte)] |= 1 << bit;
-            }
-        }
-    }
+    let rejects = reject_table(encodings);
 
     let histogram = byte_histogram(bytes, cancel, tick)?;
     let mut counts: Vec<ErrorCount> = encodings
@@ -271,6 +261,255 @@ fn count_bytewise(
         counts.push(count_decoder(bytes, encoding, cancel, &|_| {})?);
     }
     Some(counts)
+}
+
+/// Bit `i` of `table[byte]`: `encodings[i]` (at most 64 bytewise
+/// encodings) reports an error for `byte`.
+fn reject_table(encodings: &[&'static Encoding]) -> [u64; 256] {
+    let mut rejects = [0u64; 256];
+    for (bit, &encoding) in encodings.iter().enumerate().take(64) {
+        for byte in 0x80..=0xFF_u8 {
+            let mut decoder =
+                Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+            let mut counter = ErrorCounter::default();
+            let _ = decoder.decode(&[byte], true, &mut counter);
+            if counter.errors > 0 {
+                rejects[usize::from(byte)] |= 1 << bit;
+            }
+        }
+    }
+    rejects
+}
+
+/// [`count_errors`] over bytes that arrive a piece at a time (standard
+/// input, a pipe): [`feed`](Self::feed) each piece in order, then
+/// [`finish`](Self::finish) gives what `count_errors` gives for all of
+/// them. Memory is the decoders' state and the offsets kept, whatever the
+/// input's length.
+pub struct StreamingCounts {
+    encodings: Vec<&'static Encoding>,
+    /// One per decoder, and one for the bytewise encodings; each piece is
+    /// fed to all of them, on up to [`COUNT_THREADS`] threads.
+    counters: Vec<Mutex<Counter>>,
+}
+
+/// One of [`StreamingCounts`]'s counters.
+enum Counter {
+    /// One decoder.
+    Decode {
+        encoding: &'static Encoding,
+        decoder: Decoder,
+        sink: ErrorOffsets,
+    },
+    /// The encodings whose bytes decode one at a time, from a histogram.
+    Bytewise(Box<Bytewise>),
+}
+
+/// The bytewise encodings' counter: a histogram of the bytes, and the first
+/// error offsets of each encoding, found as the bytes pass.
+struct Bytewise {
+    encodings: Vec<&'static Encoding>,
+    rejects: [u64; 256],
+    histogram: [u64; 256],
+    offsets: Vec<Vec<u64>>,
+    /// The encodings that may still want offsets (those that reject some
+    /// byte and have fewer than [`FIRST_ERROR_OFFSETS`]).
+    wanted: u64,
+    /// Bytes counted so far.
+    done: u64,
+}
+
+impl Bytewise {
+    fn new(encodings: Vec<&'static Encoding>) -> Self {
+        let rejects = reject_table(&encodings);
+        let wanted = rejects.iter().fold(0, |bits, &rejected| bits | rejected);
+        Self {
+            offsets: vec![Vec::new(); encodings.len()],
+            encodings,
+            rejects,
+            histogram: [0; 256],
+            wanted,
+            done: 0,
+        }
+    }
+
+    fn feed(&mut self, piece: &[u8]) {
+        let never = AtomicBool::new(false);
+        if let Some(histogram) = byte_histogram(piece, &never, &|_| {}) {
+            for (total, count) in self.histogram.iter_mut().zip(histogram) {
+                *total += count;
+            }
+        }
+        for (block_index, block) in piece.chunks(32).enumerate() {
+            if self.wanted == 0 {
+                break;
+            }
+            // Every encoding here decodes ASCII bytes without error.
+            if block.is_ascii() {
+                continue;
+            }
+            let block_start = self.done + (block_index * 32) as u64;
+            for (index, &byte) in block.iter().enumerate() {
+                let mut hits = self.rejects[usize::from(byte)] & self.wanted;
+                while hits != 0 {
+                    let bit = hits.trailing_zeros() as usize;
+                    hits &= hits - 1;
+                    let offsets = &mut self.offsets[bit];
+                    offsets.push(block_start + index as u64);
+                    if offsets.len() == FIRST_ERROR_OFFSETS {
+                        self.wanted &= !(1 << bit);
+                    }
+                }
+            }
+        }
+        self.done += piece.len() as u64;
+    }
+
+    fn finish(self) -> Vec<ErrorCount> {
+        let Self {
+            encodings,
+            rejects,
+            histogram,
+            offsets,
+            ..
+        } = self;
+        encodings
+            .into_iter()
+            .zip(offsets)
+            .enumerate()
+            .map(|(bit, (encoding, first_error_offsets))| ErrorCount {
+                encoding,
+                errors: (0..256)
+                    .filter(|&byte| rejects[byte] & (1 << bit) != 0)
+                    .map(|byte| histogram[byte])
+                    .sum(),
+                first_error_offsets,
+            })
+            .collect()
+    }
+}
+
+impl Counter {
+    fn feed(&mut self, piece: &[u8]) {
+        match self {
+            Counter::Decode { decoder, sink, .. } => {
+                // Replacement mode consumes every byte.
+                let _ = decoder.decode(piece, false, sink);
+            }
+            Counter::Bytewise(bytewise) => bytewise.feed(piece),
+        }
+    }
+
+    fn finish(self) -> Vec<ErrorCount> {
+        match self {
+            Counter::Decode {
+                encoding,
+                mut decoder,
+                mut sink,
+            } => {
+                // The end of the input: a sequence left open is an error.
+                let _ = decoder.decode(&[], true, &mut sink);
+                vec![ErrorCount {
+                    encoding,
+                    errors: sink.errors,
+                    first_error_offsets: sink.offsets,
+                }]
+            }
+            Counter::Bytewise(bytewise) => bytewise.finish(),
+        }
+    }
+}
+
+impl StreamingCounts {
+    /// Counts for `encodings`, in that order, from the first byte on.
+    pub fn new(encodings: &[&'static Encoding]) -> Self {
+        let mut bytewise: Vec<&'static Encoding> = Vec::new();
+        let mut counters: Vec<Counter> = Vec::new();
+        let mut decoders: Vec<&'static Encoding> = Vec::new();
+        for &encoding in encodings {
+            if is_bytewise(encoding) && bytewise.len() < 64 {
+                if !bytewise.contains(&encoding) {
+                    bytewise.push(encoding);
+                }
+            } else {
+                let decoder = same_decoder(encoding);
+                if !decoders.contains(&decoder) {
+                    decoders.push(decoder);
+                    counters.push(Counter::Decode {
+                        encoding: decoder,
+                        decoder: Decoder::new(
+                            decoder,
+                            DecodeErrorMode::Replacement,
+                            BomHandling::None,
+                        ),
+                        sink: ErrorOffsets::new(FIRST_ERROR_OFFSETS),
+                    });
+                }
+            }
+        }
+        if !bytewise.is_empty() {
+            counters.push(Counter::Bytewise(Box::new(Bytewise::new(bytewise))));
+        }
+        Self {
+            encodings: encodings.to_vec(),
+            counters: counters.into_iter().map(Mutex::new).collect(),
+        }
+    }
+
+    /// Counts the errors of the next piece of the input.
+    pub fn feed(&mut self, piece: &[u8]) {
+        let next = AtomicUsize::new(0);
+        let counters = &self.counters;
+        let work = || {
+            while let Some(counter) = counters.get(next.fetch_add(1, Ordering::Relaxed)) {
+                // Each counter is taken by one thread: never contended.
+                let mut counter = counter
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                counter.feed(piece);
+            }
+        };
+        // Scoped fan-out, as in `count_errors`: joined before this returns.
+        thread::scope(|scope| {
+            let helpers: Vec<_> = (1..COUNT_THREADS.min(counters.len()))
+                .filter_map(|worker| {
+                    thread::Builder::new()
+                        .name(format!("count-errors:{worker}"))
+                        .spawn_scoped(scope, work)
+                        .ok()
+                })
+                .collect();
+            work();
+            for helper in helpers {
+                if let Err(panic) = helper.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
+        });
+    }
+
+    /// The counts of everything fed, one per encoding asked for, in order.
+    pub fn finish(self) -> Vec<ErrorCount> {
+        let mut by_encoding: HashMap<&'static Encoding, ErrorCount> = HashMap::new();
+        for counter in self.counters {
+            let counter = counter
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for count in counter.finish() {
+                by_encoding.insert(count.encoding, count);
+            }
+        }
+        self.encodings
+            .iter()
+            .filter_map(|&encoding| {
+                let count = by_encoding.get(&same_decoder(encoding))?;
+                Some(ErrorCount {
+                    encoding,
+                    ..count.clone()
+                })
+            })
+            .collect()
+    }
 }
 
 /// How many times each byte value occurs in `bytes`.
@@ -367,6 +606,45 @@ mod tests {
                 .iter()
                 .any(|count| count.first_error_offsets.len() == 100)
         );
+    }
+
+    #[test]
+    fn streaming_counts_are_the_counts_of_the_whole() {
+        let mut rng = Rng(99);
+        let mut files: Vec<Vec<u8>> = vec![
+            Vec::new(),
+            b"abc\xE3\x81".to_vec(),
+            b"\xFF\xFEa\x00\x00\xD8".to_vec(),
+            rng.bytes(300_000),
+        ];
+        for encoding in [SHIFT_JIS, EUC_KR, BIG5, ISO_8859_8, UTF_16BE, EUC_JP, GBK] {
+            files.push(realistic(encoding, 60_000, &mut rng));
+        }
+        let mut asked: Vec<&'static Encoding> = ALL.to_vec();
+        asked.extend([GBK, ISO_8859_8]);
+        for bytes in &files {
+            let whole = count_errors(bytes, &asked, &never()).unwrap();
+            // Pieces of every size, cutting sequences anywhere.
+            for piece in [1, 7, 1000, 65_536, usize::MAX] {
+                if piece < 1000 && bytes.len() > 10_000 {
+                    continue;
+                }
+                let mut streaming = StreamingCounts::new(&asked);
+                let mut rest = &bytes[..];
+                while !rest.is_empty() {
+                    let n = rest.len().min(piece);
+                    streaming.feed(&rest[..n]);
+                    rest = &rest[n..];
+                }
+                assert_eq!(
+                    streaming.finish(),
+                    whole,
+                    "pieces of {piece}, {} bytes",
+                    bytes.len()
+                );
+            }
+        }
+        assert!(StreamingCounts::new(&[]).finish().is_empty());
     }
 
     #[test]

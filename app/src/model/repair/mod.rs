@@ -28,7 +28,7 @@ mod testing;
 
 use std::fmt;
 
-use mojiscope_core::repair::Change;
+use mojiscope_core::repair::{Change, NotText};
 use mojiscope_core::{BomHandling, ByteSpan, Encoding};
 use thiserror::Error;
 
@@ -108,6 +108,15 @@ pub enum RepairError {
         limit: usize,
         /// The file's size in bytes.
         file_len: u64,
+    },
+    /// The decode is not text (random or binary bytes): a repair would find
+    /// mojibake everywhere, so it is declined at once.
+    #[error("cannot repair this file: its {encoding} decode is {reason}")]
+    NotText {
+        /// The encoding decoded.
+        encoding: &'static Encoding,
+        /// Why it is not text.
+        reason: NotText,
     },
 }
 

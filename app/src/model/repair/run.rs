@@ -7,8 +7,10 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use mojiscope_core::repair::{self, Repair, Source};
-use mojiscope_core::{ByteSpan, DecodeErrorMode, Decoder, Encoding};
+use mojiscope_core::repair::{self, NotText, Repair, Source, check_text};
+use mojiscope_core::{
+    BomHandling, ByteSpan, DecodeErrorMode, Decoder, Encoding, UTF_8, X_USER_DEFINED, bom_sniff,
+};
 
 use super::locate::{Located, locate, number_lines};
 use super::{
@@ -23,8 +25,10 @@ use super::{
 /// Returns `Ok(None)` if `cancel` was set (it is looked at every MiB).
 ///
 /// # Errors
-/// [`RepairError::TooLarge`] when the text is more than `limit` bytes; the
-/// decode stops as soon as it is.
+/// [`RepairError::NotText`] at once when a sample of the decode is not
+/// text ([`check_decode`]); [`RepairError::TooLarge`] when the text is more
+/// than `limit` bytes: at once when the file alone says so, else as soon as
+/// the decode gets there.
 pub fn repair_file(
     bytes: &[u8],
     request: RepairRequest,
@@ -44,6 +48,12 @@ fn repair_in_pieces(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Option<RepairOutcome>, RepairError> {
+    if let Err(reason) = check_decode(bytes, request.encoding, request.bom_handling) {
+        return Err(RepairError::NotText {
+            encoding: decoded_encoding(bytes, request.encoding, request.bom_handling).0,
+            reason,
+        });
+    }
     let Some((text, encoding)) = decode(bytes, request, limit, cancel, progress)? else {
         return Ok(None);
     };
@@ -114,6 +124,10 @@ pub fn repair_threads() -> usize {
 /// changes, shifted to where each piece starts, are what one repair of the
 /// whole text finds. `progress` hears how many bytes of text are done.
 /// `None` if `cancel` was set.
+///
+/// Text that is not text at all ([`check_text`], on a sample of the whole)
+/// is declined at once, as `core::repair` declines it: no changes, and the
+/// reason in [`Repair::declined`].
 pub fn repair_text(
     text: &str,
     source: Option<Source<'_>>,
@@ -121,6 +135,13 @@ pub fn repair_text(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(usize),
 ) -> Option<Repair> {
+    if let Err(reason) = check_text(text) {
+        progress(text.len());
+        return Some(Repair {
+            declined: Some(reason),
+            ..Repair::default()
+        });
+    }
     // Each piece: its text, where it starts (UTF-8 and characters), and the
     // bytes behind it.
     let mut pieces = Vec::new();
@@ -208,6 +229,68 @@ pub fn repair_text(
     Some(repair)
 }
 
+/// Text up to this many bytes is checked whole by [`check_decode`]...
+const CHECK_WHOLE: usize = 64 * 1024;
+/// ...longer text in this many samples...
+const CHECK_SAMPLES: usize = 32;
+/// ...of this many bytes each, spread evenly over it.
+const CHECK_SAMPLE_BYTES: usize = 2048;
+
+/// Whether `bytes` decoded with `encoding` (and `bom_handling`) are text at
+/// all, judged by `core::repair`'s [`check_text`] on a sample decoded from
+/// at most 64 KiB of them, spread over the whole: random or binary bytes
+/// are told at once, before anything is decoded whole.
+///
+/// # Errors
+/// Why the decode is not text.
+pub fn check_decode(
+    bytes: &[u8],
+    encoding: &'static Encoding,
+    bom_handling: BomHandling,
+) -> Result<(), NotText> {
+    let (encoding, bom_len) = decoded_encoding(bytes, encoding, bom_handling);
+    let body = &bytes[bom_len..];
+    let mut text = String::new();
+    let decode = |window: &[u8], text: &mut String| {
+        let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+        // Replacement mode consumes every byte.
+        let _ = decoder.decode(window, true, text);
+    };
+    if body.len() <= CHECK_WHOLE {
+        decode(body, &mut text);
+    } else {
+        let stride = body.len() / CHECK_SAMPLES;
+        for number in 0..CHECK_SAMPLES {
+            // At even offsets, which keep UTF-16 code units whole.
+            let start = (number * stride) & !1;
+            let end = body.len().min(start + CHECK_SAMPLE_BYTES);
+            decode(&body[start..end], &mut text);
+            text.push('\n');
+        }
+    }
+    check_text(&text)
+}
+
+/// The encoding a decode of `bytes` with `encoding` and `bom_handling`
+/// uses (a byte order mark may pick another), and how many bytes its byte
+/// order mark takes.
+pub fn decoded_encoding(
+    bytes: &[u8],
+    encoding: &'static Encoding,
+    bom_handling: BomHandling,
+) -> (&'static Encoding, usize) {
+    match bom_handling {
+        BomHandling::Sniff => bom_sniff(bytes).map_or((encoding, 0), |bom| {
+            // UTF-8's byte order mark is three bytes, UTF-16's two.
+            (bom, if bom == UTF_8 { 3 } else { 2 })
+        }),
+        BomHandling::RemoveUtf8 if encoding == UTF_8 && bytes.starts_with(b"\xEF\xBB\xBF") => {
+            (encoding, 3)
+        }
+        _ => (encoding, 0),
+    }
+}
+
 /// Decodes the whole of `bytes` into a string, as the pane does; `None` if
 /// cancelled.
 fn decode(
@@ -217,6 +300,18 @@ fn decode(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Option<(String, &'static Encoding)>, RepairError> {
+    let (encoding, bom_len) = decoded_encoding(bytes, request.encoding, request.bom_handling);
+    // Each byte of UTF-8, of a single-byte encoding and of x-user-defined
+    // is at least a byte of text (an error is three): the file's size says
+    // at once when the text will be too large.
+    let one_or_more = encoding == UTF_8 || encoding.is_single_byte() || encoding == X_USER_DEFINED;
+    if one_or_more && bytes.len() - bom_len > limit {
+        return Err(RepairError::TooLarge {
+            encoding,
+            limit,
+            file_len: bytes.len() as u64,
+        });
+    }
     let mut decoder = Decoder::new(
         request.encoding,
         DecodeErrorMode::Replacement,
@@ -470,6 +565,55 @@ mod tests {
             );
         }
         assert_eq!(outcome.proposals.last().map(|p| p.line), Some(198));
+    }
+
+    #[test]
+    fn bytes_that_are_not_text_are_declined_before_they_are_decoded() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let random: Vec<u8> = (0..(8 << 20))
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 32) as u8
+            })
+            .collect();
+        let started = std::time::Instant::now();
+        let error = repair_file(
+            &random,
+            request(WINDOWS_1252, BomHandling::None),
+            MAX_TEXT_BYTES,
+            &AtomicBool::new(false),
+            &mut |_, _| {},
+        )
+        .unwrap_err();
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        assert!(
+            error
+                .to_string()
+                .starts_with("cannot repair this file: its windows-1252 decode is not text: "),
+            "{error}"
+        );
+        // A UTF-16 byte order mark picks the decode the sample is read with.
+        let mut utf16 = vec![0xFF, 0xFE];
+        let text = "Une ligne de texte, où l'été passe.\n".repeat(4000);
+        utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        assert_eq!(
+            check_decode(&utf16, WINDOWS_1252, BomHandling::Sniff),
+            Ok(())
+        );
+        assert!(check_decode(&utf16, WINDOWS_1252, BomHandling::None).is_err());
+        assert_eq!(
+            decoded_encoding(&utf16, WINDOWS_1252, BomHandling::Sniff),
+            (UTF_16LE, 2)
+        );
+        // repair_text declines a text that is not text as core does.
+        let binary: String = (0..5000_u32)
+            .map(|n| char::from((n * 37 % 32) as u8))
+            .collect();
+        let never = AtomicBool::new(false);
+        let declined = repair_text(&binary, None, 100, &never, &mut |_| {}).unwrap();
+        assert!(declined.declined.is_some() && declined.changes.is_empty());
     }
 
     #[test]
