@@ -4,10 +4,14 @@
 # Unlike times, these do not move with the load of a shared machine.
 #
 #   tools/bench-callgrind.sh "windows-1252 | realistic | decode" [ROW...]
+#   tools/bench-callgrind.sh --each FILTER [FILTER...]
 #   tools/bench-callgrind.sh --command [ENCODING...]
 #
 # Rows of the engine benchmark: each argument selects rows as the
 # benchmark's filters do; give one row per argument to get one line each.
+# --each: one line for each row that one of the filters selects (as the
+# benchmark's filters do; rows without an input are left out), e.g.
+# `--each traced` for every row of the traced decode.
 #
 # --command: the command line, `mojiscope decode --encoding NAME FILE` and
 # `mojiscope encode --encoding NAME FILE` against the same commands on
@@ -88,15 +92,29 @@ bench=$(engine_bench)
 [ -n "$bench" ] || { echo "bench-callgrind: cannot build the benchmark" >&2; exit 2; }
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+each=false
+if [ "${1:-}" = "--each" ]; then
+    shift
+    each=true
+    rows=$(mktemp)
+    trap 'rm -f "$out" "$rows"' EXIT
+    "$bench" --list "$@" >"$rows"
+    # One row per line: the labels have spaces.
+    set --
+    while IFS= read -r row; do set -- "$@" "$row"; done <"$rows"
+fi
 for row in "$@"; do
     valgrind --tool=callgrind --callgrind-out-file="$out" \
         --toggle-collect='*measure_ours*' --toggle-collect='*measure_baseline*' \
         "$bench" --callgrind "$row" >/dev/null 2>&1
-    callgrind_annotate --inclusive=yes "$out" 2>/dev/null | awk -v row="$row" '
+    callgrind_annotate --inclusive=yes "$out" 2>/dev/null | awk -v row="$row" -v each="$each" '
         /engine::measure_ours \[/ { gsub(",", "", $1); ours = $1 }
         /engine::measure_baseline \[/ { gsub(",", "", $1); base = $1 }
         END {
-            if (ours == "" || base == "") { printf "| %s | no such row |\n", row; exit }
+            if (ours == "" || base == "") {
+                if (each != "true") printf "| %s | no such row |\n", row
+                exit
+            }
             printf "| %s | %d | %d | %.2f |\n", row, ours, base, base / ours
         }'
 done

@@ -117,5 +117,6 @@ pub use hooks::{
 };
 pub use index::{Index, IndexLayout};
 pub use provenance::{
-    ByteSpan, DecodeErrorKind, DecodeSink, ErrorCounter, SkipReason, Trace, TraceItem, TraceKind,
+    ByteSpan, CharWidths, DecodeErrorKind, DecodeSink, ErrorCounter, SkipReason, Trace, TraceItem,
+    TraceKind,
 };

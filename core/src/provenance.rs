@@ -13,6 +13,8 @@
 
 use std::fmt;
 
+use crate::decoder::ascii_prefix_len;
+
 /// A half-open range of byte offsets into a decoder's input: `start..end`.
 ///
 /// Offsets count from the first byte given to the decoder (a byte order mark
@@ -139,6 +141,52 @@ impl fmt::Display for SkipReason {
     }
 }
 
+/// Not in spec: how many input bytes each character of a run of decoded
+/// text covers ([`DecodeSink::text_run`]), by the length of its UTF-8
+/// encoding.
+/// The decoders' fast paths write text of one shape at a time: in the
+/// single-byte encodings every character covers one byte, in the two-byte
+/// sequences of the CJK encodings an ASCII character one and any other two,
+/// in UTF-16 a character of the Basic Multilingual Plane two and any other
+/// four, in UTF-8 as many as it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CharWidths {
+    /// Input bytes of a character of one, two, three and four UTF-8 bytes.
+    by_utf8_len: [u8; 4],
+}
+
+impl CharWidths {
+    /// Every character covers one byte.
+    pub(crate) const SINGLE_BYTE: Self = Self {
+        by_utf8_len: [1, 1, 1, 1],
+    };
+    /// ASCII covers one byte, every other character two.
+    pub(crate) const PAIRS: Self = Self {
+        by_utf8_len: [1, 2, 2, 2],
+    };
+    /// UTF-16: two bytes a code unit.
+    pub(crate) const UTF_16: Self = Self {
+        by_utf8_len: [2, 2, 2, 4],
+    };
+    /// UTF-8: every character covers the bytes it is written as.
+    pub(crate) const UTF_8: Self = Self {
+        by_utf8_len: [1, 2, 3, 4],
+    };
+
+    /// How many input bytes a character of `utf8_len` UTF-8 bytes (1 to 4)
+    /// covers.
+    #[inline]
+    pub const fn of_utf8_len(self, utf8_len: usize) -> u8 {
+        self.by_utf8_len[utf8_len.wrapping_sub(1) & 3]
+    }
+
+    /// How many input bytes `c` covers.
+    #[inline]
+    pub const fn of(self, c: char) -> u8 {
+        self.of_utf8_len(c.len_utf8())
+    }
+}
+
 /// Receives a decoder's items in input order.
 ///
 /// The decoders are generic over their sink, so one implementation serves the
@@ -203,6 +251,34 @@ pub trait DecodeSink {
     fn text(&mut self, utf8: &[u8]) {
         debug_assert!(!Self::TEXT_ONLY, "a text-only sink must take text");
         let _ = utf8;
+    }
+    /// Not in spec: `true` for a sink that keeps where each character came
+    /// from, but would rather take the common valid cases as runs of
+    /// decoded text with the widths of their characters
+    /// ([`text_run`](Self::text_run)) than item by item, as a [`Trace`]
+    /// does. The decoders' fast paths then write the text as for a
+    /// [`TEXT_ONLY`](Self::TEXT_ONLY) sink.
+    const TAKES_TEXT_RUNS: bool = false;
+    /// Decoded text as UTF-8 (whole characters, always valid UTF-8): one
+    /// scalar value item for each character, the first covering the input
+    /// bytes from `start` on, each as many as `widths` says, each beginning
+    /// where the one before it ends. Called only on sinks whose
+    /// [`TEXT_ONLY`](Self::TEXT_ONLY) or
+    /// [`TAKES_TEXT_RUNS`](Self::TAKES_TEXT_RUNS) is `true`. The default
+    /// hands the text of a text-only sink to [`text`](Self::text), and any
+    /// other sink's characters one by one to [`scalar`](Self::scalar).
+    #[inline]
+    fn text_run(&mut self, utf8: &[u8], start: u64, widths: CharWidths) {
+        if Self::TEXT_ONLY {
+            self.text(utf8);
+            return;
+        }
+        let mut byte_offset = start;
+        for c in utf8.utf8_chunks().flat_map(|chunk| chunk.valid().chars()) {
+            let end = byte_offset + u64::from(widths.of(c));
+            self.scalar(c, ByteSpan::new(byte_offset, end));
+            byte_offset = end;
+        }
     }
     /// One scalar value decoded from `span`.
     fn scalar(&mut self, c: char, span: ByteSpan);
@@ -429,6 +505,257 @@ impl Segment {
     }
 }
 
+impl Segment {
+    /// Counts what joined the segment.
+    #[inline]
+    fn add(&mut self, joined: Joined) {
+        self.count += joined.count;
+        self.byte_len += joined.byte_len;
+        self.text_len += joined.text_len;
+    }
+
+    /// Not in spec: joins to this segment the characters at the start of
+    /// `text` (the first beginning where the segment ends, each covering as
+    /// many input bytes as `widths` says) that [`Trace::push_scalar`] would
+    /// join to it one by one, and returns what joined: nothing when the
+    /// first would start a segment.
+    #[inline]
+    fn join_chars(&mut self, text: &str, widths: CharWidths) -> Joined {
+        let utf8 = text.as_bytes();
+        if self.kind == SegmentKind::SameWidth {
+            let joined = same_width_prefix(text, widths);
+            if joined.count > 0 {
+                self.add(joined);
+                return joined;
+            }
+            // As in `push_scalar`: a short segment of ASCII alone becomes a
+            // `Chars` segment when a character that is not ASCII follows,
+            // of another width than its UTF-8 length.
+            let Some(&lead) = utf8.first() else {
+                return Joined::default();
+            };
+            if lead.is_ascii() || self.byte_len != self.count || self.count >= CHARS_PER_SEGMENT {
+                return Joined::default();
+            }
+            self.kind = SegmentKind::Chars {
+                ascii_width: 1,
+                other_width: widths.of_utf8_len(utf8_len(lead)),
+            };
+        }
+        let SegmentKind::Chars {
+            ascii_width,
+            other_width,
+        } = &mut self.kind
+        else {
+            return Joined::default();
+        };
+        let room = CHARS_PER_SEGMENT.saturating_sub(self.count);
+        if room == 0 {
+            return Joined::default();
+        }
+        let ascii = widths.of_utf8_len(1);
+        let other = widths.of_utf8_len(2);
+        let joined = if other == widths.of_utf8_len(3)
+            && (*ascii_width == 0 || *ascii_width == ascii)
+            && (*other_width == 0 || *other_width == other)
+        {
+            // Every character fits (up to one of four UTF-8 bytes, if those
+            // have a width of their own): only the room decides.
+            let (text_len, ascii_count, other_count) = if widths.of_utf8_len(4) == other {
+                count_chars::<false>(utf8, room)
+            } else {
+                count_chars::<true>(utf8, room)
+            };
+            if ascii_count > 0 {
+                *ascii_width = ascii;
+            }
+            if other_count > 0 {
+                *other_width = other;
+            }
+            Joined {
+                text_len,
+                byte_len: ascii_count * u64::from(ascii) + other_count * u64::from(other),
+                count: ascii_count + other_count,
+            }
+        } else {
+            // One at a time, as `push_scalar` checks them.
+            let mut joined = Joined::default();
+            while joined.count < room
+                && let Some(&lead) = utf8.get(joined.text_len)
+            {
+                let len = utf8_len(lead);
+                let width = widths.of_utf8_len(len);
+                let slot = if lead.is_ascii() {
+                    &mut *ascii_width
+                } else {
+                    &mut *other_width
+                };
+                if *slot != 0 && *slot != width {
+                    break;
+                }
+                *slot = width;
+                joined.text_len += len;
+                joined.byte_len += u64::from(width);
+                joined.count += 1;
+            }
+            joined
+        };
+        self.add(joined);
+        joined
+    }
+}
+
+/// What joined a segment: text bytes, input bytes and items.
+#[derive(Clone, Copy, Debug, Default)]
+struct Joined {
+    text_len: usize,
+    byte_len: u64,
+    count: u64,
+}
+
+/// The length of the UTF-8 sequence `lead` begins (1 for a byte that
+/// cannot begin one, which the text handed to a sink never has).
+#[inline]
+fn utf8_len(lead: u8) -> usize {
+    (lead.leading_ones() as usize).max(1)
+}
+
+/// The characters at the start of `text` that each cover as many input
+/// bytes as their UTF-8 length, by `widths`.
+#[inline]
+fn same_width_prefix(text: &str, widths: CharWidths) -> Joined {
+    if widths == CharWidths::UTF_8 {
+        return Joined {
+            text_len: text.len(),
+            byte_len: text.len() as u64,
+            count: count_utf8_chars(text),
+        };
+    }
+    let utf8 = text.as_bytes();
+    let mut text_len = 0;
+    let mut count = 0;
+    while let Some(&lead) = utf8.get(text_len) {
+        if lead.is_ascii() {
+            if widths.of_utf8_len(1) != 1 {
+                break;
+            }
+            let run = ascii_prefix_len(&utf8[text_len..]);
+            text_len += run;
+            count += run as u64;
+            continue;
+        }
+        let len = utf8_len(lead);
+        if usize::from(widths.of_utf8_len(len)) != len {
+            break;
+        }
+        text_len += len;
+        count += 1;
+    }
+    Joined {
+        text_len,
+        byte_len: text_len as u64,
+        count,
+    }
+}
+
+/// How many characters `text` holds.
+#[inline]
+fn count_utf8_chars(text: &str) -> u64 {
+    // Text between markup is often ASCII alone, which is quicker to tell.
+    if text.is_ascii() {
+        text.len() as u64
+    } else {
+        text.chars().count() as u64
+    }
+}
+
+/// Bit 7 of every byte of a word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The sum of the eight bytes of `counts` (a sum below 256).
+#[inline]
+fn bytes_summed(counts: u64) -> u64 {
+    counts.wrapping_mul(0x0101_0101_0101_0101) >> 56
+}
+
+/// Counts the characters at the start of `utf8` (whole characters), up to
+/// `room` of them and, with `STOP_AT_FOUR`, up to the first of four UTF-8
+/// bytes. Returns the bytes they take, how many of them are ASCII and how
+/// many are not.
+#[inline]
+fn count_chars<const STOP_AT_FOUR: bool>(utf8: &[u8], room: u64) -> (usize, u64, u64) {
+    let mut text_len = 0;
+    let mut ascii = 0;
+    let mut other = 0;
+    // Four words at a time while the characters they begin fit in the
+    // room: a test for ASCII alone, else the bytes that are not ASCII and
+    // those that begin a sequence of two or more bytes (bits 7 and 6)
+    // summed in each byte of a word, then across the word.
+    while let Some(block) = utf8.get(text_len..).and_then(<[u8]>::first_chunk::<32>) {
+        let (words, _) = block.as_chunks::<8>();
+        let words = words.iter().map(|&word| u64::from_le_bytes(word));
+        if words.clone().fold(0, |high, word| high | word) & HIGH_BITS == 0 {
+            if ascii + other + 32 > room {
+                break;
+            }
+            ascii += 32;
+            text_len += 32;
+            continue;
+        }
+        let (mut high, mut leading, mut four) = (0, 0, 0);
+        for word in words {
+            high += (word & HIGH_BITS) >> 7;
+            let word_leading = word & (word << 1) & HIGH_BITS;
+            leading += word_leading >> 7;
+            if STOP_AT_FOUR {
+                four |= word_leading & (word << 2) & (word << 3);
+            }
+        }
+        if four != 0 {
+            break;
+        }
+        let block_other = bytes_summed(leading);
+        let block_ascii = 32 - bytes_summed(high);
+        if ascii + other + block_ascii + block_other > room {
+            break;
+        }
+        ascii += block_ascii;
+        other += block_other;
+        text_len += 32;
+    }
+    // Then a word at a time, and a byte at a time. The first bytes may
+    // continue a character the last block or word began.
+    while let Some(&word) = utf8.get(text_len..).and_then(<[u8]>::first_chunk::<8>) {
+        let word = u64::from_le_bytes(word);
+        let word_leading = word & (word << 1) & HIGH_BITS;
+        if STOP_AT_FOUR && word_leading & (word << 2) & (word << 3) != 0 {
+            break;
+        }
+        let word_other = bytes_summed(word_leading >> 7);
+        let word_ascii = 8 - bytes_summed((word & HIGH_BITS) >> 7);
+        if ascii + other + word_ascii + word_other > room {
+            break;
+        }
+        ascii += word_ascii;
+        other += word_other;
+        text_len += 8;
+    }
+    while let Some(&byte) = utf8.get(text_len) {
+        if byte & 0xC0 != 0x80 {
+            if ascii + other == room || (STOP_AT_FOUR && byte >= 0xF0) {
+                break;
+            }
+            if byte.is_ascii() {
+                ascii += 1;
+            } else {
+                other += 1;
+            }
+        }
+        text_len += 1;
+    }
+    (text_len, ascii, other)
+}
+
 /// The items of one segment, in order.
 struct SegmentItems<'a> {
     segment: &'a Segment,
@@ -607,10 +934,17 @@ impl Trace {
         });
     }
 
-    /// Records one scalar value `c` covering `span` and `text_width` bytes
-    /// of text (already appended, from `text_start` on).
+    /// Records one scalar value (ASCII or not, as `is_ascii` says) covering
+    /// `span` and `text_width` bytes of text (already appended, from
+    /// `text_start` on).
     #[inline]
-    fn push_scalar(&mut self, c: char, span: ByteSpan, text_start: usize, text_width: usize) {
+    fn push_scalar(
+        &mut self,
+        is_ascii: bool,
+        span: ByteSpan,
+        text_start: usize,
+        text_width: usize,
+    ) {
         self.len += 1;
         let byte_width = span.len();
         if let Some(last) = self.last_before(span.start) {
@@ -626,7 +960,7 @@ impl Trace {
                 SegmentKind::SameWidth
                     if last.byte_len == last.count
                         && last.count < CHARS_PER_SEGMENT
-                        && !c.is_ascii() =>
+                        && !is_ascii =>
                 {
                     // Scalars span at most four bytes.
                     last.kind = SegmentKind::Chars {
@@ -642,11 +976,7 @@ impl Trace {
                     ascii_width,
                     other_width,
                 } if last.count < CHARS_PER_SEGMENT => {
-                    let width = if c.is_ascii() {
-                        ascii_width
-                    } else {
-                        other_width
-                    };
+                    let width = if is_ascii { ascii_width } else { other_width };
                     if *width == 0 || u64::from(*width) == byte_width {
                         // Scalars span at most four bytes.
                         *width = byte_width as u8;
@@ -659,15 +989,16 @@ impl Trace {
                 _ => {}
             }
         }
-        self.new_scalar_segment(c, span, text_start, text_width);
+        self.new_scalar_segment(is_ascii, span, text_start, text_width);
     }
 
-    /// Starts a segment with the scalar value `c`.
+    /// Starts a segment with a scalar value (ASCII or not, as `is_ascii`
+    /// says).
     #[cold]
     #[inline(never)]
     fn new_scalar_segment(
         &mut self,
-        c: char,
+        is_ascii: bool,
         span: ByteSpan,
         text_start: usize,
         text_width: usize,
@@ -675,7 +1006,7 @@ impl Trace {
         let byte_width = span.len();
         let kind = if byte_width == text_width as u64 {
             SegmentKind::SameWidth
-        } else if c.is_ascii() {
+        } else if is_ascii {
             SegmentKind::Chars {
                 ascii_width: byte_width as u8,
                 other_width: 0,
@@ -696,6 +1027,36 @@ impl Trace {
             text_width: 0,
             kind,
         });
+    }
+
+    /// Records the characters of `text` (already appended to the trace's
+    /// text, from `text_start` on), the first covering the input bytes from
+    /// `byte_start` on and each as many as `widths` says: what
+    /// [`push_scalar`](Self::push_scalar) records for each, most of them
+    /// joining the last segment in bulk.
+    fn push_chars(&mut self, text: &str, byte_start: u64, text_start: usize, widths: CharWidths) {
+        let mut text_offset = 0;
+        let mut byte_offset = byte_start;
+        while let Some(rest) = text.get(text_offset..).filter(|rest| !rest.is_empty()) {
+            if let Some(last) = self.last_before(byte_offset) {
+                let joined = last.join_chars(rest, widths);
+                if joined.count > 0 {
+                    self.len += joined.count;
+                    text_offset += joined.text_len;
+                    byte_offset += joined.byte_len;
+                    continue;
+                }
+            }
+            // A character the segment cannot take as a run: most often
+            // the first of a segment.
+            let lead = rest.as_bytes()[0];
+            let len = utf8_len(lead);
+            let width = u64::from(widths.of_utf8_len(len));
+            let span = ByteSpan::new(byte_offset, byte_offset + width);
+            self.push_scalar(lead.is_ascii(), span, text_start + text_offset, len);
+            text_offset += len;
+            byte_offset += width;
+        }
     }
 
     /// Records `count` ASCII characters, each covering `unit_len` bytes from
@@ -734,7 +1095,7 @@ impl Trace {
             }
             self.len += 1;
             let first = ByteSpan::new(byte_offset, byte_offset + unit);
-            self.new_scalar_segment(' ', first, text_offset, 1);
+            self.new_scalar_segment(true, first, text_offset, 1);
             left -= 1;
             byte_offset += unit;
             text_offset += 1;
@@ -745,6 +1106,20 @@ impl Trace {
     #[inline(never)]
     fn push_segment(&mut self, segment: Segment) {
         self.segments.push(segment);
+    }
+
+    /// What [`DecodeSink::text_run`] records for text that is not UTF-8,
+    /// which the decoders never write: its valid characters one by one, as
+    /// the trait's default does.
+    #[cold]
+    #[inline(never)]
+    fn broken_text_run(&mut self, utf8: &[u8], start: u64, widths: CharWidths) {
+        let mut byte_offset = start;
+        for c in utf8.utf8_chunks().flat_map(|chunk| chunk.valid().chars()) {
+            let end = byte_offset + u64::from(widths.of(c));
+            self.scalar(c, ByteSpan::new(byte_offset, end));
+            byte_offset = end;
+        }
     }
 }
 
@@ -764,6 +1139,19 @@ fn push_ascii_text(text: &mut String, run: &[u8]) {
 }
 
 impl DecodeSink for Trace {
+    const TAKES_TEXT_RUNS: bool = true;
+
+    #[inline]
+    fn text_run(&mut self, utf8: &[u8], start: u64, widths: CharWidths) {
+        let Ok(text) = simdutf8::basic::from_utf8(utf8) else {
+            self.broken_text_run(utf8, start, widths);
+            return;
+        };
+        let text_start = self.text.len();
+        self.text.push_str(text);
+        self.push_chars(text, start, text_start, widths);
+    }
+
     #[inline]
     fn ascii(&mut self, run: &[u8], start: u64) {
         push_ascii_text(&mut self.text, run);
@@ -813,7 +1201,7 @@ impl DecodeSink for Trace {
         }
         let text_start = self.text.len();
         self.text.push_str(run);
-        let count = run.chars().count() as u64;
+        let count = count_utf8_chars(run);
         self.len += count;
         if let Some(last) = self.last_before(start)
             && last.kind == SegmentKind::SameWidth
@@ -871,7 +1259,7 @@ impl DecodeSink for Trace {
         }
         let text_start = self.text.len();
         self.text.push(c);
-        self.push_scalar(c, span, text_start, c.len_utf8());
+        self.push_scalar(c.is_ascii(), span, text_start, c.len_utf8());
     }
 
     /// What [`scalar`](Self::scalar) records for each character, with the
@@ -924,7 +1312,7 @@ impl DecodeSink for Trace {
             let text_start = self.text.len();
             self.text.push(first);
             let span = ByteSpan::new(byte_offset, byte_offset + unit);
-            self.push_scalar(first, span, text_start, first.len_utf8());
+            self.push_scalar(first.is_ascii(), span, text_start, first.len_utf8());
             byte_offset += unit;
             rest = after;
         }
@@ -1118,5 +1506,138 @@ mod tests {
         check_trace(UTF_8, &broken);
         check_trace(WINDOWS_1251, &broken);
         check_trace(EUC_KR, &broken);
+    }
+
+    /// A trace fed one item at a time: every run is split into its
+    /// characters, and the stretches of text the decoders hand a trace in
+    /// bulk reach it as scalars.
+    #[derive(Default)]
+    struct OneByOne(Trace);
+
+    impl DecodeSink for OneByOne {
+        fn ascii(&mut self, run: &[u8], start: u64) {
+            for (position, &byte) in run.iter().enumerate() {
+                let byte_offset = start + position as u64;
+                self.0.scalar(
+                    char::from(byte),
+                    ByteSpan::new(byte_offset, byte_offset + 1),
+                );
+            }
+        }
+        fn scalar(&mut self, c: char, span: ByteSpan) {
+            self.0.scalar(c, span);
+        }
+        fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {
+            self.0.scalar_pair(first, second, span);
+        }
+        fn error(&mut self, kind: DecodeErrorKind, span: ByteSpan) {
+            self.0.error(kind, span);
+        }
+        fn skip(&mut self, reason: SkipReason, span: ByteSpan) {
+            self.0.skip(reason, span);
+        }
+    }
+
+    /// Text in pieces of every shape a segment may take, chosen by a fixed
+    /// pseudo-random sequence: words of several scripts, runs of ASCII
+    /// longer than a segment, letters of two UTF-8 bytes among those of
+    /// three, characters past U+FFFF, half-width katakana.
+    fn mixed_text(seed: u64, pieces: usize) -> String {
+        const PIECES: [&str; 12] = [
+            "съешь же ещё этих мягких булок ",
+            "Le marché était plein, à côté. ",
+            "中文字符和標點符號，",
+            "日本語の文章です。",
+            "ｶﾀｶﾅ ",
+            "한국어 텍스트 ",
+            "Ελληνικά γράμματα ",
+            "αβγ中δε文ζη ",
+            "😀x🎉",
+            "ä",
+            " ",
+            "<p class=\"item\">",
+        ];
+        let mut state = seed;
+        let mut text = String::new();
+        for _ in 0..pieces {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let choice = (state >> 32) as usize;
+            if choice.is_multiple_of(29) {
+                // ASCII alone, longer than a segment of characters.
+                text.push_str(&"plain ascii words ".repeat(1 + choice % 30));
+            } else {
+                text.push_str(&PIECES[choice % PIECES.len()].repeat(1 + choice % 7));
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn text_handed_over_in_bulk_makes_the_segments_of_items_one_by_one() {
+        use crate::{ALL, X_USER_DEFINED};
+        for &encoding in &ALL {
+            for seed in 1..4_u64 {
+                let text = mixed_text(seed, 400);
+                let mut bytes = if encoding == X_USER_DEFINED {
+                    // Bytes of every value: half of them ASCII.
+                    text.bytes()
+                        .map(|byte| byte.wrapping_mul(seed as u8 | 1))
+                        .collect()
+                } else if encoding.name().starts_with("UTF-16") {
+                    let big_endian = encoding.name() == "UTF-16BE";
+                    text.encode_utf16()
+                        .flat_map(|unit| {
+                            if big_endian {
+                                unit.to_be_bytes()
+                            } else {
+                                unit.to_le_bytes()
+                            }
+                        })
+                        .collect()
+                } else {
+                    let theirs = encoding_rs::Encoding::for_label(encoding.name().as_bytes())
+                        .expect("encoding_rs knows every encoding by its name");
+                    theirs.encode(&text).0.into_owned()
+                };
+                if seed == 3 {
+                    // Errors between the runs.
+                    for byte in bytes.iter_mut().step_by(97) {
+                        *byte = 0xFF;
+                    }
+                }
+                let (trace, _) = encoding.decode_traced(&bytes, BomHandling::None);
+                for chunk in [bytes.len().max(1), 1000, 7] {
+                    let mut one_by_one = OneByOne::default();
+                    decode_in_chunks(encoding, &bytes, chunk, &mut one_by_one);
+                    assert!(
+                        one_by_one.0 == trace,
+                        "{encoding}, seed {seed}, chunks of {chunk}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_of_text_that_is_not_utf8_keeps_its_valid_characters() {
+        let mut trace = Trace::new();
+        trace.text_run(b"a\xFF\xC3\xA9", 10, CharWidths::PAIRS);
+        assert_eq!(trace.text, "a\u{e9}");
+        let items: Vec<TraceItem> = trace.items().collect();
+        assert_eq!(
+            items,
+            [
+                TraceItem {
+                    span: ByteSpan::new(10, 11),
+                    kind: TraceKind::Scalar('a'),
+                },
+                TraceItem {
+                    span: ByteSpan::new(11, 13),
+                    kind: TraceKind::Scalar('\u{e9}'),
+                },
+            ]
+        );
     }
 }

@@ -7,6 +7,7 @@
 //! cargo bench -p mojiscope-core --bench engine -- --quick      # fewer rounds
 //! cargo bench -p mojiscope-core --bench engine -- Shift_JIS "UTF-8 | ASCII"
 //! cargo bench -p mojiscope-core --bench engine -- --write-inputs DIR
+//! cargo bench -p mojiscope-core --bench engine -- --list traced
 //! ```
 //!
 //! Arguments that do not start with `--` select the rows whose label
@@ -18,6 +19,10 @@
 //! `valgrind --tool=callgrind` counts the instructions of each side
 //! (`tools/bench-callgrind.sh` does this and prints the ratio), a figure that
 //! does not move with the load of a shared machine.
+//!
+//! With `--list` nothing is run: the labels of the selected rows are
+//! printed one a line (whether or not the encoding has such an input), for
+//! `tools/bench-callgrind.sh --each`.
 //!
 //! With `--write-inputs DIR` nothing is measured: the real inputs are written
 //! to `DIR` for the command-level benchmark (`tools/bench-callgrind.sh
@@ -91,6 +96,7 @@ impl Row {
 struct Options {
     rounds: usize,
     callgrind: bool,
+    list: bool,
     write_inputs: Option<std::path::PathBuf>,
     filters: Vec<String>,
 }
@@ -109,6 +115,7 @@ impl Options {
         Self {
             rounds: if quick { 3 } else { 9 },
             callgrind: args.iter().any(|arg| arg == "--callgrind"),
+            list: args.iter().any(|arg| arg == "--list"),
             write_inputs: write_inputs.map(Into::into),
             filters: args
                 .iter()
@@ -138,7 +145,7 @@ fn main() {
         write_inputs(dir);
         return;
     }
-    if !options.callgrind {
+    if !options.callgrind && !options.list {
         println!("| encoding | input | operation | ours MB/s | baseline MB/s | ratio |");
         println!("|---|---|---|---:|---:|---:|");
     }
@@ -154,6 +161,12 @@ fn main() {
                 })
                 .collect();
             if operations.is_empty() {
+                continue;
+            }
+            if options.list {
+                for operation in operations {
+                    println!("{}", label(encoding, kind, operation));
+                }
                 continue;
             }
             let Some(input) = inputs::input(encoding, kind) else {
@@ -176,7 +189,7 @@ fn main() {
             }
         }
     }
-    if !options.callgrind {
+    if !options.callgrind && !options.list {
         print_targets(&rows);
     }
 }

@@ -264,7 +264,7 @@ fn fast_items<H: Handler, S: DecodeSink>(
 ) -> usize {
     if H::DECODES_VALID_UTF8_AS_ITSELF {
         if handler.is_ascii_ground() {
-            index = if S::TEXT_ONLY {
+            index = if S::TEXT_ONLY || S::TAKES_TEXT_RUNS {
                 text_runs::utf8(input, index, base, report_errors, sink)
             } else {
                 utf8_runs(input, index, base, report_errors, sink)
@@ -272,8 +272,9 @@ fn fast_items<H: Handler, S: DecodeSink>(
         }
         return index;
     }
-    if S::TEXT_ONLY {
-        // Straight to UTF-8 where the sink keeps only the text.
+    if S::TEXT_ONLY || S::TAKES_TEXT_RUNS {
+        // Straight to UTF-8 where the sink keeps only the text, or takes
+        // it with the widths of its characters.
         if let Some(table) = handler.utf8_byte_table() {
             return text_runs::single_bytes(
                 handler,
@@ -293,9 +294,9 @@ fn fast_items<H: Handler, S: DecodeSink>(
         }
         if let Some(big_endian) = handler.utf16_big_endian() {
             return if big_endian {
-                text_runs::utf16::<true, S>(input, index, sink)
+                text_runs::utf16::<true, S>(input, index, base, sink)
             } else {
-                text_runs::utf16::<false, S>(input, index, sink)
+                text_runs::utf16::<false, S>(input, index, base, sink)
             };
         }
     }
