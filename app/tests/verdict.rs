@@ -75,3 +75,26 @@ fn utf16_without_a_bom_offers_to_save_as_utf8() {
     let form = harness.state_mut().save.form().expect("Save as is open");
     assert_eq!(form.output_encoding(), mojiscope_core::UTF_8);
 }
+
+#[test]
+fn with_no_file_open_the_samples_are_one_click_away() {
+    let app = mojiscope::app::InspectorApp::new(Settings::default(), None);
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(eframe::egui::vec2(1280.0, 800.0))
+        .allow_missing_glyphs()
+        .build_ui_state(|ui, app: &mut mojiscope::app::InspectorApp| app.ui(ui), app);
+    harness.run_steps(2);
+    assert_eq!(harness.state().title, "mojiscope");
+    for sample in mojiscope::model::samples::SAMPLES {
+        harness.get_by_label(sample.title);
+    }
+    harness.get_by_label("Double-encoded mojibake (Ã©)").click();
+    harness.run_steps(2);
+    common::run_until(&mut harness, mojiscope::app::InspectorApp::is_idle);
+    assert_eq!(harness.state().title, "double-encoded.txt — mojiscope");
+    let text = verdict_text(&harness);
+    assert!(
+        text.starts_with("Looks like UTF-8 read as windows-1252"),
+        "{text}"
+    );
+}

@@ -20,6 +20,7 @@ use crate::model::document::Document;
 use crate::model::document_jobs::{JobEvent, JobKind};
 use crate::model::find::{Needle, next_match};
 use crate::model::panes::{MAX_PANES, MIN_PANES, best_unused, default_panes, detected_panes};
+use crate::model::samples::SAMPLES;
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::model::session::Find;
 use crate::model::session::Session;
@@ -200,6 +201,7 @@ impl InspectorApp {
         match command {
             Command::OpenDialog | Command::BrowseSaveTarget => self.show_file_dialog(&command),
             Command::Open(path) => self.load(&path),
+            Command::OpenSample(index) => self.open_sample(index),
             Command::Reload => self.reload(),
             Command::Close => {
                 self.remember_current();
@@ -288,6 +290,23 @@ impl InspectorApp {
             Command::SaveRepaired => self.save_repaired_text(),
             Command::SaveAs => self.open_save_dialog(false),
             Command::SaveAsUtf8 => self.open_save_dialog(true),
+        }
+    }
+
+    /// Opens a built-in sample, written out to the temporary directory.
+    fn open_sample(&mut self, index: usize) {
+        let Some(sample) = SAMPLES.get(index) else {
+            return;
+        };
+        match sample.write_out() {
+            Ok(path) => self.load(&path),
+            Err(error) => {
+                self.session.notice = Some(format!(
+                    "cannot write the sample {}: {}",
+                    sample.name,
+                    crate::model::wording::reason(&error)
+                ));
+            }
         }
     }
 

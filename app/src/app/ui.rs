@@ -11,6 +11,7 @@ use crate::model::command::{Command, parse_offset};
 use crate::model::find::MAX_MATCHES;
 use crate::model::layout::{HEX_SHARE, hex_row_columns, hex_width_to_fit};
 use crate::model::panes::{MAX_PANES, MIN_PANES};
+use crate::model::samples::SAMPLES;
 use crate::model::session::Session;
 use crate::model::verdict::{Action, window_title};
 use crate::model::wording::plural;
@@ -234,21 +235,31 @@ impl InspectorApp {
 
     fn welcome_ui(&mut self, ui: &mut Ui, palette: &Palette) {
         ui.vertical_centered(|ui| {
-            ui.add_space(ui.available_height() / 4.0);
+            ui.add_space(ui.available_height() / 8.0);
             if let Some(error) = &self.session.load_error {
                 ui.label(RichText::new(error).color(palette.malformed_fg).heading());
                 ui.add_space(12.0);
             }
             ui.heading("mojiscope");
-            ui.label("Open a file to see its bytes and how they decode.");
+            ui.label("Open a file to see its bytes, how they decode, and what is wrong with them.");
             ui.label("File ▸ Open (Ctrl+O), drag a file onto this window, or run: mojiscope FILE");
-            ui.label(
-                RichText::new(
-                    "(The file dialog needs xdg-desktop-portal or zenity; dragging and the command line always work.)",
-                )
-                .small()
-                .color(palette.weak_fg),
-            );
+            ui.add_space(16.0);
+            if !self.settings.recent.is_empty() {
+                ui.label(RichText::new("Recent files").strong());
+                for recent in self.settings.recent.iter().take(9) {
+                    let label = recent.path.display().to_string();
+                    if ui.link(label).clicked() {
+                        self.commands.push(Command::Open(recent.path.clone()));
+                    }
+                }
+                ui.add_space(16.0);
+            }
+            ui.label(RichText::new("Or try a sample").strong());
+            for (index, sample) in SAMPLES.iter().enumerate() {
+                if ui.button(sample.title).on_hover_text(sample.name).clicked() {
+                    self.commands.push(Command::OpenSample(index));
+                }
+            }
         });
     }
 

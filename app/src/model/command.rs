@@ -16,6 +16,8 @@ pub enum Command {
     OpenDialog,
     /// Open a file.
     Open(PathBuf),
+    /// Open one of the built-in samples (`SAMPLES`'s index).
+    OpenSample(usize),
     /// Read the open file again.
     Reload,
     /// Close the open file.

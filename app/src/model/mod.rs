@@ -21,6 +21,7 @@ pub mod jobs;
 pub mod layout;
 pub mod panes;
 pub mod repair;
+pub mod samples;
 pub mod save;
 pub mod selection;
 pub mod session;
