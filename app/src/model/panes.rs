@@ -121,6 +121,7 @@ impl Settings {
     /// The panes' encodings last used for `path`, if it is a recent file and
     /// they are all still override choices.
     pub fn panes_for(&self, path: &Path) -> Option<Vec<&'static Encoding>> {
+        let path = crate::model::settings::absolute(path);
         let recent = self.recent.iter().find(|recent| recent.path == path)?;
         let panes: Option<Vec<_>> = recent
             .panes

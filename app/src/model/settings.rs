@@ -58,11 +58,12 @@ impl Settings {
     /// Puts `path` first in the recent files with the panes' encodings,
     /// dropping an older entry for it and the oldest beyond [`MAX_RECENT`].
     pub fn remember(&mut self, path: &Path, panes: &[&'static Encoding]) {
+        let path = absolute(path);
         self.recent.retain(|recent| recent.path != path);
         self.recent.insert(
             0,
             RecentFile {
-                path: path.to_path_buf(),
+                path,
                 panes: panes.iter().map(|e| e.name().to_owned()).collect(),
             },
         );
@@ -151,11 +152,32 @@ pub struct RecentFile {
     pub panes: Vec<String>,
 }
 
+/// `path` from the root, so that a recent file opens from any working
+/// directory (as given if the working directory cannot be read).
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 #[cfg(test)]
 mod tests {
     use mojiscope_core::{SHIFT_JIS, UTF_8};
 
     use super::*;
+
+    #[test]
+    fn recent_files_are_kept_from_the_root() {
+        let mut settings = Settings::default();
+        settings.remember(Path::new("notes.txt"), &[SHIFT_JIS]);
+        let stored = &settings.recent[0].path;
+        assert!(stored.is_absolute(), "{stored:?}");
+        assert!(stored.ends_with("notes.txt"));
+        // Found again from the same relative path, or the absolute one.
+        assert_eq!(
+            settings.panes_for(Path::new("notes.txt")),
+            Some(vec![SHIFT_JIS])
+        );
+        assert_eq!(settings.panes_for(stored), Some(vec![SHIFT_JIS]));
+    }
 
     #[test]
     fn recent_files_are_most_recent_first_without_duplicates() {
