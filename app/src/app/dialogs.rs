@@ -4,6 +4,7 @@
 //! frame like the others.
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use crate::model::jobs::{Repaint, Runner};
 
@@ -74,11 +75,43 @@ impl FileDialogs {
         }
         self.runner
             .start(which, thread.to_owned(), Err, move |worker| {
+                let started = Instant::now();
                 let picked = match which {
                     FileDialog::Open => dialog.pick_file(),
                     FileDialog::SaveTarget => dialog.save_file(),
                 };
-                worker.answer(Ok(picked));
+                worker.answer(answer_of(picked, started.elapsed()));
             });
+    }
+}
+
+/// Faster than anyone can cancel a dialog: an answer of nothing this soon
+/// means no dialog was shown.
+const NO_DIALOG: Duration = Duration::from_millis(300);
+
+/// What the dialog answered, `elapsed` after it was asked for. With neither
+/// a file chooser portal nor zenity, the dialog answers nothing at once,
+/// as if cancelled: that is said, rather than nothing happening.
+fn answer_of(picked: Option<PathBuf>, elapsed: Duration) -> Answer {
+    match picked {
+        None if elapsed < NO_DIALOG => Err(
+            "no file chooser is available (it needs xdg-desktop-portal or zenity); drag a file \
+             onto the window or run: mojiscope FILE"
+                .to_owned(),
+        ),
+        picked => Ok(picked),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_instant_nothing_means_no_dialog() {
+        assert!(answer_of(None, Duration::from_millis(5)).is_err());
+        assert_eq!(answer_of(None, Duration::from_secs(3)), Ok(None));
+        let picked = Some(PathBuf::from("a.txt"));
+        assert_eq!(answer_of(picked.clone(), Duration::ZERO), Ok(picked));
     }
 }
