@@ -346,6 +346,11 @@ impl Chain {
         self.steps[0].is_none()
     }
 
+    /// Whether this chain is `other` followed by one step or more.
+    pub(crate) fn extends(&self, other: &Self) -> bool {
+        self.len() > other.len() && self.steps().zip(other.steps()).all(|(a, b)| a == b)
+    }
+
     /// The last step, if any.
     pub fn last(&self) -> Option<Step> {
         self.steps().last()

@@ -11,8 +11,8 @@ use super::score;
 use super::search::LOSS;
 use super::{
     CONTEXT_BONUS, Chain, Decision, LEGACY_ON_UTF8_SHAPE, MAX_REPAIRED_COST,
-    MAX_REPAIRED_COST_PER_CHAR, MAX_SUPPORT, MIN_GAIN_SHARE, MIN_MARGIN, MIN_SINGLE_BYTE_WORDS,
-    MIN_SUPPORTED_GAIN, SOURCE_BONUS, UNSURE, Word,
+    MAX_REPAIRED_COST_PER_CHAR, MAX_SUPPORT, MIN_GAIN_SHARE, MIN_MARGIN, MIN_RIVAL_MARGIN,
+    MIN_SINGLE_BYTE_WORDS, MIN_SUPPORTED_GAIN, SOURCE_BONUS, UNSURE, Word,
 };
 
 /// Where a line's decision keeps its tables between lines.
@@ -213,24 +213,6 @@ pub(super) fn decide(
         .collect();
     // Best first; among equals the earlier chain, which is the more common.
     readings.sort_by(|a, b| b.score.total_cmp(&a.score));
-    // For each word, the best score of a reading for each of its outcomes
-    // (outcomes are distinct texts): a table of every word's outcomes.
-    let mut first_outcome = Vec::with_capacity(width);
-    let mut outcome_count = 0;
-    for word in words {
-        first_outcome.push(outcome_count);
-        outcome_count += word.repairs.outcomes.len();
-    }
-    let mut best_by_outcome = vec![f32::NEG_INFINITY; outcome_count];
-    for reading in &readings {
-        let column = &outcomes[reading.column * width..(reading.column + 1) * width];
-        for (index, outcome) in column.iter().enumerate() {
-            if let Some(outcome) = *outcome {
-                let best = &mut best_by_outcome[first_outcome[index] + outcome];
-                *best = best.max(reading.score);
-            }
-        }
-    }
     let mut decisions = Vec::new();
     let mut decided = vec![false; width];
     for best in &readings {
@@ -245,15 +227,19 @@ pub(super) fn decide(
                 continue;
             }
             // The best reading that makes something else of this word.
-            // (Readings that leave it alone are weighed by its gain.)
-            let others =
-                first_outcome[index]..first_outcome[index] + words[index].repairs.outcomes.len();
-            let rival = best_by_outcome[others]
+            // (Readings that leave it alone are weighed by its gain.) One
+            // that only goes further than the best ("°C" on to "蚓", a
+            // legacy decode of it) agrees with it as far as it goes.
+            let rival = readings
                 .iter()
-                .enumerate()
-                .filter(|&(other, _)| other != outcome)
-                .map(|(_, &score)| score)
-                .fold(f32::NEG_INFINITY, f32::max);
+                .filter(|other| {
+                    outcomes[other.column * width + index]
+                        .is_some_and(|other_outcome| other_outcome != outcome)
+                        && !other.chain.extends(&best.chain)
+                })
+                .map(|other| other.score)
+                .next()
+                .unwrap_or(f32::NEG_INFINITY);
             // Against another reading of the word, and against leaving it:
             // alone in its line, a word must pay for its chain's prior; with
             // other words repaired by the same chain, it gets some of their
@@ -265,7 +251,21 @@ pub(super) fn decide(
             } else {
                 best.score
             };
-            let margin = (best.score - rival).min(alone);
+            // A word that decodes as UTF-8 is mojibake whichever wrong
+            // decoder made it: leaving it would be wrong whichever chain is
+            // right, so the best needs a smaller margin over the others
+            // than over doing nothing. (Legacy decodes make characters of
+            // almost any bytes: their rivals are doubt.)
+            let relief = if best
+                .chain
+                .last()
+                .is_some_and(super::chain::Step::decodes_utf8)
+            {
+                MIN_MARGIN - MIN_RIVAL_MARGIN
+            } else {
+                0.0
+            };
+            let margin = (best.score - rival + relief).min(alone);
             decided[index] = true;
             // A reading that is itself odd text ("ôaſa" for "├┤a┼┐a") is
             // no clear improvement: at most a suggestion.

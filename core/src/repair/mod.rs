@@ -80,6 +80,8 @@ const SUPPORT_SLACK: f32 = 0.5;
 /// A repair is applied when it beats every other reading of its word,
 /// doing nothing included, by at least this much.
 const MIN_MARGIN: f32 = 2.5;
+/// ...and every other repair of it by at least this much.
+const MIN_RIVAL_MARGIN: f32 = 1.0;
 /// Words longer than this are not searched.
 const MAX_WORD_BYTES: usize = 4096;
 /// A word whose only damage is bytes that vanished without a mark

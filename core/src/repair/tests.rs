@@ -311,3 +311,31 @@ fn issue_17_replacement_characters_inside_mojibake() {
         "(marked with \u{FFFD}{TBD\u{FFFD})"
     );
 }
+
+#[test]
+fn issue_17_one_word_that_other_decoders_also_read_is_repaired() {
+    // "Ã£" is also cp850 for "ǜ" and macintosh makes a combining mark of
+    // it: the text is mojibake whichever decoder made it, and windows-1252
+    // is by far the likeliest.
+    assert_eq!(
+        repaired("T commented on GuimarÃ£es's photo."),
+        "T commented on Guimarães's photo."
+    );
+    // A legacy decode that only goes further ("°C" on to one Han
+    // character) is no rival of the step it goes through.
+    assert_eq!(repaired("It's 25Â°C outside"), "It's 25°C outside");
+}
+
+#[test]
+fn issue_17_runs_of_emoji_and_symbols_are_plausible() {
+    assert_eq!(
+        repaired("So good ðŸ˜\u{8d}ðŸ˜\u{8d}ðŸ˜\u{8d}"),
+        "So good 😍😍😍"
+    );
+    assert_eq!(repaired("Rated â˜…â˜…â˜…â˜…â˜†"), "Rated ★★★★☆");
+    assert_eq!(repaired("Allez ðŸ‡«ðŸ‡·!"), "Allez 🇫🇷!");
+    for text in ["😍😍😍 ★★★★☆ 🇫🇷 👨‍👩‍👧 1️⃣ ❤️", "Merci❤️ Café☕"]
+    {
+        assert_unchanged(text);
+    }
+}
