@@ -47,7 +47,7 @@ use std::ops::Range;
 use std::rc::Rc;
 use std::sync::OnceLock;
 
-pub use self::chain::{Chain, ChainFamily, EncodeAs, MAX_STEPS, Step};
+pub use self::chain::{Chain, ChainFamily, EncodeAs, MAX_MIXED_STEPS, MAX_STEPS, Step};
 use self::decide::{LineContext, Scratch, decide};
 pub use self::dos::DosCodePage;
 pub use self::lossy::{Lost, MAX_ALTERNATIVES};
@@ -724,6 +724,9 @@ impl<'a> Repairer<'a> {
     /// The decisions on a line's suspect `words`, taken in pieces of at
     /// most [`MAX_WORDS_PER_DECISION`].
     fn decide_words(&mut self, line: &Range<usize>, words: &[Word]) -> Vec<Decision> {
+        if words.is_empty() {
+            return Vec::new();
+        }
         let text = self.text;
         let line_text = &text[line.clone()];
         // The letters outside the suspicious words say what script the
@@ -1048,9 +1051,10 @@ fn reread_c1(
     decisions: &mut [Decision],
     chain_ids: &mut ChainIds,
 ) {
-    let single_c1 = |chain: Chain| match chain.steps().collect::<Vec<_>>()[..] {
-        [step] if step.undoes_c1() => Some(step),
-        _ => None,
+    let single_c1 = |chain: Chain| {
+        chain
+            .last()
+            .filter(|step| chain.len() == 1 && step.undoes_c1())
     };
     let Some(macintosh) = decisions.iter().find_map(|decision| {
         single_c1(decision.chain).filter(|step| step.decode_as != crate::WINDOWS_1252)
@@ -1126,10 +1130,9 @@ fn support(
         return;
     };
     // A one-step UTF-8 chain may also undo lost bytes.
-    let lossy_step = match chain.steps().collect::<Vec<_>>()[..] {
-        [step] if step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty() => Some(step),
-        _ => None,
-    };
+    let lossy_step = chain.last().filter(|step| {
+        chain.len() == 1 && step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty()
+    });
     let decided: rustc_hash::FxHashSet<usize> = decisions
         .iter()
         .map(|decision| words[decision.word].utf8_range.start)

@@ -339,3 +339,25 @@ fn issue_17_runs_of_emoji_and_symbols_are_plausible() {
         assert_unchanged(text);
     }
 }
+
+#[test]
+fn issue_17_text_misread_again_and_again() {
+    let misread = |text: &str| {
+        crate::WINDOWS_1252
+            .decode_with_bom_handling(text.as_bytes(), crate::BomHandling::None)
+            .text
+    };
+    for times in 4..=MAX_STEPS {
+        let mut damaged = "calixto peñaloza, für Vorjahr".to_owned();
+        for _ in 0..times {
+            damaged = misread(&damaged);
+        }
+        let found = repair(&damaged);
+        assert_eq!(
+            found.apply(&damaged),
+            "calixto peñaloza, für Vorjahr",
+            "{times}"
+        );
+        assert_eq!(found.changes[0].chain.len(), times);
+    }
+}
