@@ -596,8 +596,18 @@ impl<'a> Repairer<'a> {
                     return None;
                 }
                 let (glued, glued_cost) = nbsp_repairs(word_text, next_text)?;
-                let apart = best_reading(word_text) + best_reading(next_text);
-                if glued_cost > apart {
+                let next_cost = best_reading(next_text);
+                if glued_cost > best_reading(word_text) + next_cost {
+                    return None;
+                }
+                // A soft hyphen is invisible, and so often dropped: when
+                // one lost at the end of the word explains it whole and
+                // leaves the next word better apart ("ChÃƒÂ Minh" is "Chí
+                // Minh", not "ChàMinh"), the space was a space.
+                let mut shy = String::with_capacity(word_text.len() + 2);
+                shy.push_str(word_text);
+                shy.push('\u{AD}');
+                if whole_utf8_repairs(&shy).is_some_and(|(_, cost)| cost + next_cost < glued_cost) {
                     return None;
                 }
                 (glued, Some(next))
@@ -831,7 +841,13 @@ fn nbsp_repairs(word: &str, next: &str) -> Option<(WordRepairs, f32)> {
     assumed.push_str(word);
     assumed.push('\u{A0}');
     assumed.push_str(next);
-    let mut repairs = search::search(&assumed, None);
+    whole_utf8_repairs(&assumed)
+}
+
+/// The repairs of `assumed` that decode UTF-8 with nothing lost, with the
+/// cost of the best; `None` if there are none.
+fn whole_utf8_repairs(assumed: &str) -> Option<(WordRepairs, f32)> {
+    let mut repairs = search::search(assumed, None);
     // Only whole UTF-8 decodes: a guess on top of a loss is too much.
     let keep: Vec<(Chain, usize)> = repairs
         .chains

@@ -361,3 +361,17 @@ fn issue_17_text_misread_again_and_again() {
         assert_eq!(found.changes[0].chain.len(), times);
     }
 }
+
+#[test]
+fn issue_17_a_dropped_soft_hyphen_is_no_lost_no_break_space() {
+    // "í" is C3 AD; misread twice, its soft hyphen became invisible and was
+    // dropped: the space after "ChÃƒÂ" was a space. "ThÃƒÂ nh" lost a
+    // no-break space ("à" is C3 A0), and is repaired as a guess.
+    let text = "ThÃƒÂ nh phÃ¡Â»â€˜ HÃ¡Â»â€œ ChÃƒÂ Minh";
+    let found = repair(text);
+    let repaired = found.apply(text);
+    assert!(repaired.starts_with("Thành phố Hồ "), "{repaired}");
+    assert!(repaired.ends_with(" Minh"), "{repaired}");
+    assert!(!repaired.contains("ChàMinh"), "{repaired}");
+    assert!(found.changes.iter().any(Change::is_guess));
+}
