@@ -423,8 +423,11 @@ struct Repairer<'a> {
     known: FxHashMap<&'a str, Known>,
     chain_ids: ChainIds,
     scratch: Scratch,
-    /// The words of the line being repaired (kept to reuse its memory).
+    /// The words of the line being repaired, every one and the suspect
+    /// ones (kept to reuse their memory).
     ranges: Vec<Range<usize>>,
+    plain: Vec<(Range<usize>, Range<usize>, f32)>,
+    words: Vec<Word>,
     repair: Repair,
 }
 
@@ -437,6 +440,8 @@ impl<'a> Repairer<'a> {
             chain_ids: ChainIds::default(),
             scratch: Scratch::default(),
             ranges: Vec::new(),
+            plain: Vec::new(),
+            words: Vec::new(),
             repair: Repair::default(),
         }
     }
@@ -474,8 +479,10 @@ impl<'a> Repairer<'a> {
         // letters outside ASCII in another script than most of its line
         // ("ìàº" among Ukrainian words) is a little suspicious already.
         let mut line_script = None;
-        let mut plain = Vec::new();
-        let mut words = Vec::new();
+        let mut plain = std::mem::take(&mut self.plain);
+        let mut words = std::mem::take(&mut self.words);
+        plain.clear();
+        words.clear();
         let mut counted = line.start;
         let mut char_index = char_start;
         let mut ranges = std::mem::take(&mut self.ranges);
@@ -559,6 +566,8 @@ impl<'a> Repairer<'a> {
         demote_lone_repairs(text, &plain, &words, &mut decisions);
         decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
         self.record(&words, &decisions);
+        self.plain = plain;
+        self.words = words;
         char_index - char_start
     }
 
