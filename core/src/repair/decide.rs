@@ -511,7 +511,7 @@ mod tests {
                             script: None,
                             symbol_led: false,
                             letters_only: false,
-                            nbsp: None,
+                            assumption: None,
                             repairs: Rc::new(WordRepairs {
                                 outcomes: vec![Outcome::new(
                                     replacement.to_owned(),

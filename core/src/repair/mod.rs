@@ -140,7 +140,7 @@ impl Change {
     pub fn assumed_original(&self, text: &str) -> Option<String> {
         let mut span = text.get(self.utf8_range.clone())?.to_owned();
         for assumption in self.assumptions.iter().rev() {
-            let end = assumption.utf8_offset + assumption.found.len_utf8();
+            let end = assumption.utf8_offset + assumption.found.map_or(0, char::len_utf8);
             if span.get(assumption.utf8_offset..end).is_some() {
                 span.replace_range(
                     assumption.utf8_offset..end,
@@ -159,8 +159,9 @@ pub struct Assumption {
     /// Where the character is in the changed span, as a UTF-8 offset from
     /// its start.
     pub utf8_offset: usize,
-    /// The character found there.
-    pub found: char,
+    /// The character found there, or `None` where a character is assumed
+    /// that left no trace (a soft hyphen, invisible and so often dropped).
+    pub found: Option<char>,
     /// The character it was taken for.
     pub assumed: char,
 }
@@ -331,22 +332,15 @@ struct Word {
     /// a single-byte legacy decode of such words alone turns letters into
     /// other letters, which is no evidence of damage.
     letters_only: bool,
-    /// Where in the word a space was taken for a lost no-break space
-    /// (a UTF-8 offset from its start), if one was.
-    nbsp: Option<usize>,
+    /// What the word's repair assumes (a space taken for a lost no-break
+    /// space, a soft hyphen that was dropped), if anything.
+    assumption: Option<Assumption>,
     repairs: Rc<WordRepairs>,
 }
 
 impl Word {
     fn assumptions(&self) -> Vec<Assumption> {
-        self.nbsp
-            .map(|utf8_offset| Assumption {
-                utf8_offset,
-                found: ' ',
-                assumed: '\u{A0}',
-            })
-            .into_iter()
-            .collect()
+        self.assumption.iter().cloned().collect()
     }
 }
 
@@ -428,6 +422,10 @@ struct Repairer<'a> {
     ranges: Vec<Range<usize>>,
     plain: Vec<(Range<usize>, Range<usize>, f32)>,
     words: Vec<Word>,
+    /// The line being repaired, and whether a UTF-8 sequence is cut short
+    /// inside one of its words (worked out when asked).
+    line: Range<usize>,
+    line_cut_inside: Option<bool>,
     repair: Repair,
 }
 
@@ -442,6 +440,8 @@ impl<'a> Repairer<'a> {
             ranges: Vec::new(),
             plain: Vec::new(),
             words: Vec::new(),
+            line: 0..0,
+            line_cut_inside: None,
             repair: Repair::default(),
         }
     }
@@ -473,6 +473,8 @@ impl<'a> Repairer<'a> {
     /// length in characters.
     fn repair_line(&mut self, line: Range<usize>, char_start: usize) -> usize {
         let text = self.text;
+        self.line = line.clone();
+        self.line_cut_inside = None;
         let line_text = &text[line.clone()];
         // Every word with a character outside ASCII, and among them those
         // that look like mojibake and have a chain that applies. A word with
@@ -545,7 +547,7 @@ impl<'a> Repairer<'a> {
                 script: word_script,
                 symbol_led: word_symbol_led,
                 letters_only: word_letters_only,
-                nbsp: None,
+                assumption: None,
                 utf8_range: range,
                 char_range,
                 cost,
@@ -597,8 +599,12 @@ impl<'a> Repairer<'a> {
         // words apart, each read at its best ("신규", but not "ChàMinh" or
         // "декларациѠправ", where a byte was lost instead).
         let next = ranges.get(1).filter(|next| next.start == first.end + 1);
-        let (repairs, joined) = match next {
-            None => (nbsp_repairs(word_text, "")?.0, None),
+        let (repairs, joined, assumption) = match next {
+            None => (
+                nbsp_repairs(word_text, "")?.0,
+                None,
+                nbsp_assumption(first.len()),
+            ),
             Some(next) => {
                 let next_text = &text[next.clone()];
                 if next_text.len() > MAX_WORD_BYTES {
@@ -612,17 +618,35 @@ impl<'a> Repairer<'a> {
                 // A soft hyphen is invisible, and so often dropped: when
                 // one lost at the end of the word explains it whole and
                 // leaves the next word better apart ("ChÃƒÂ Minh" is "Chí
-                // Minh", not "ChàMinh"), the space was a space.
+                // Minh", not "ChàMinh"), the space was a space, and the
+                // word is repaired on that other guess.
                 let mut shy = String::with_capacity(word_text.len() + 2);
                 shy.push_str(word_text);
-                shy.push('\u{AD}');
-                if whole_utf8_repairs(&shy).is_some_and(|(_, cost)| cost + next_cost < glued_cost) {
-                    return None;
+                shy.push(SOFT_HYPHEN);
+                // Where bytes were dropped inside words too, the byte lost
+                // before the space was one of those.
+                let cut_inside = *self.line_cut_inside.get_or_insert_with(|| {
+                    text[self.line.clone()].split(' ').any(cut_short_inside)
+                });
+                match whole_utf8_repairs(&shy) {
+                    Some((dropped, cost)) if !cut_inside && cost + next_cost < glued_cost => (
+                        dropped,
+                        None,
+                        Assumption {
+                            utf8_offset: first.len(),
+                            found: None,
+                            assumed: SOFT_HYPHEN,
+                        },
+                    ),
+                    _ => (glued, Some(next), nbsp_assumption(first.len())),
                 }
-                (glued, Some(next))
             }
         };
-        let end = joined.map_or(first.end + 1, |next| next.end);
+        let end = match (joined, assumption.found) {
+            (Some(next), _) => next.end,
+            (None, Some(_)) => first.end + 1,
+            (None, None) => first.end,
+        };
         let cost = score::word_cost(word_text)
             + joined.map_or(0.0, |next| score::word_cost(&text[next.clone()]));
         let chars = text[first.start..end].chars().count();
@@ -634,7 +658,7 @@ impl<'a> Repairer<'a> {
                 script: score::dominant_script(word_text),
                 symbol_led: symbol_led(word_text),
                 letters_only: letters_only(word_text),
-                nbsp: Some(first.len()),
+                assumption: Some(assumption),
                 repairs: Rc::new(self.chain_ids.number(repairs)),
             },
             1 + usize::from(joined.is_some()),
@@ -832,6 +856,18 @@ impl<'a> Repairer<'a> {
     }
 }
 
+/// U+00AD SOFT HYPHEN: invisible, and so often dropped.
+const SOFT_HYPHEN: char = '\u{AD}';
+
+/// A space at `utf8_offset` taken for the no-break space it stood for.
+fn nbsp_assumption(utf8_offset: usize) -> Assumption {
+    Assumption {
+        utf8_offset,
+        found: Some(' '),
+        assumed: '\u{A0}',
+    }
+}
+
 /// The cost of the most plausible reading of `word`, repaired or not.
 fn best_reading(word: &str) -> f32 {
     let repairs = search::search(word, None);
@@ -935,6 +971,29 @@ fn ends_in_a_cut_sequence(word: &str, next: &str) -> bool {
             .filter(|&c| misread_byte(c).is_some_and(|byte| (0x80..=0xBF).contains(&byte)))
             .count()
             == rest;
+    }
+    false
+}
+
+/// Whether `word`, read back into windows-1252 bytes, holds a UTF-8
+/// sequence cut short before its end: a byte was dropped inside it.
+fn cut_short_inside(word: &str) -> bool {
+    let mut due = 0;
+    for c in word.chars() {
+        let byte = misread_byte(c);
+        if due > 0 {
+            if byte.is_some_and(|byte| (0x80..=0xBF).contains(&byte)) {
+                due -= 1;
+                continue;
+            }
+            return true;
+        }
+        due = match byte {
+            Some(0xC2..=0xDF) => 1,
+            Some(0xE0..=0xEF) => 2,
+            Some(0xF0..=0xF4) => 3,
+            _ => 0,
+        };
     }
     false
 }
@@ -1112,7 +1171,7 @@ fn reread_c1(
             script: word.script,
             symbol_led: word.symbol_led,
             letters_only: word.letters_only,
-            nbsp: word.nbsp,
+            assumption: word.assumption.clone(),
         };
         words.push(replacement);
         decision.word = words.len() - 1;
@@ -1222,7 +1281,7 @@ fn support(
             script: score::dominant_script(&text[range.clone()]),
             symbol_led: symbol_led(&text[range.clone()]),
             letters_only: letters_only(&text[range.clone()]),
-            nbsp: None,
+            assumption: None,
             utf8_range: range.clone(),
             char_range: char_range.clone(),
             cost,
