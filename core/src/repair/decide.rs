@@ -352,8 +352,12 @@ fn outcome_gain(word: &Word, outcome: &Outcome, context: &LineContext) -> Option
         gain += SOURCE_BONUS;
     }
     // A word that the chain brings into the script of the rest of
-    // its line ("àðåñòó" into "аресту" among Russian words) fits.
-    if context.script.is_some() && outcome.script == context.script && word.script != outcome.script
+    // its line ("àðåñòó" into "аресту" among Russian words) fits. (One
+    // letter is no script: "Г‚ВЈ40" is no "Ł40" among English words.)
+    if context.script.is_some()
+        && outcome.script == context.script
+        && word.script != outcome.script
+        && outcome.non_ascii >= 2
     {
         gain += CONTEXT_BONUS;
     }

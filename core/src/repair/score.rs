@@ -558,6 +558,12 @@ fn is_ascii_letter(info: Info) -> bool {
     info.script == Script::Latin && info.cost == 0.0
 }
 
+/// Whether `c` is a currency sign of those outside ASCII that prices are
+/// written with ("£40", "€5", "¥300", "₹50").
+fn is_currency_sign(c: char) -> bool {
+    matches!(c, '¢' | '£' | '¤' | '¥' | '\u{20A0}'..='\u{20C0}')
+}
+
 /// The cost of a word: a run of text without spaces, as [`super::segment`]
 /// cuts it. The quotes and dashes at its edges are not inside it.
 #[expect(
@@ -632,6 +638,10 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             total += 2.5;
         }
         if let Some(previous) = previous {
+            // A currency sign before a number is ordinary: "£40", "€5".
+            if info.kind == Kind::Digit && is_currency_sign(previous_char) {
+                total -= previous.cost;
+            }
             // A symbol repeated ("★★★", "••") is one mark drawn again.
             if !(c == previous_char && info.kind == Kind::Symbol) {
                 total += pair_cost(previous, info);

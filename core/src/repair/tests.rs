@@ -392,3 +392,19 @@ fn issue_17_a_dropped_soft_hyphen_is_no_lost_no_break_space() {
     let repaired = repair(text).apply(text);
     assert!(!repaired.contains('ĭ'), "{repaired}");
 }
+
+#[test]
+fn issue_17_prices_misread_through_two_pages_stay_prices() {
+    // "£" is C2 A3: read as windows-1252 it is "Â£", whose UTF-8 read as
+    // windows-1251 is "Г‚ВЈ". One step further (windows-1250's "Ł") is a
+    // letter beside English words, not the price it was.
+    let text = "Shares fell after the Г‚ВЈ5.8bn deal and the Г‚ВЈ40m fine";
+    let found = repair(text);
+    assert_eq!(
+        found.apply(text),
+        "Shares fell after the £5.8bn deal and the £40m fine"
+    );
+    assert!(found.changes.iter().all(|change| change.chain.len() == 2));
+    // A currency sign before a number is ordinary text.
+    assert_unchanged("Tickets cost £40, €35 or ¥4000 at the door");
+}
