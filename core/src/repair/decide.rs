@@ -461,6 +461,12 @@ fn reading(
             brings_cjk |= facts.has_cjk_range;
         }
     }
+    // Letters turned into letters of another alphabet by a single-byte
+    // decode must be one language's, as a word's are: "ÃÂ¡, ÃÂ³, ÃÂº"
+    // is no "ГВЎ, ГВі, ГВє", whose "ў" is Belarusian and "є" Ukrainian.
+    if single_byte && alphabet.cost() > 0.0 {
+        return None;
+    }
     // The line's own cost only changes when a repair brings in Han or kana.
     let line_cost = if brings_cjk {
         let (gained, lost) = han_spaces_changed(words, outcomes, edges);

@@ -408,3 +408,19 @@ fn issue_17_prices_misread_through_two_pages_stay_prices() {
     // A currency sign before a number is ordinary text.
     assert_unchanged("Tickets cost £40, €35 or ¥4000 at the door");
 }
+
+#[test]
+fn issue_17_a_single_byte_decode_must_make_one_language() {
+    // Latin-1 text encoded twice with its C1 controls dropped lost the byte
+    // that tells "á" from "б": windows-1251 read as windows-1252 makes
+    // "ГВЎ, ГВі, ГВє" of it, whose "ў" is Belarusian only and "є"
+    // Ukrainian only. Left alone, not misread.
+    assert_unchanged("ÃÂ¡, ÃÂ³, ÃÂº, ÃÂ±");
+    // Words that one language writes are still repaired ("Íèêòî íå" is
+    // Russian read as windows-1252).
+    let text = "Íèêòî íå ìîæåò áûòü ïîäâåðãíóò ïðîèçâîëüíîìó àðåñòó.";
+    assert_eq!(
+        repair(text).apply(text),
+        "Никто не может быть подвергнут произвольному аресту."
+    );
+}
