@@ -97,8 +97,42 @@ def load_dev():
                     "input": case["garbled"],
                     "expected": case["expected"],
                     "damaged": case["chain"] != "negative",
+                    "kind": kind(case["chain"]),
                 })
     return cases
+
+
+def kind(chain):
+    """The kind of damage, from the chain's description: the grouping of
+    core/tests/repair/real.rs."""
+    first = chain.split(";")[0]
+
+    def starts(*prefixes):
+        return any(first.startswith(prefix) for prefix in prefixes)
+
+    if chain == "negative":
+        return "correct text"
+    if "CESU-8" in first:
+        return "CESU-8 emoji"
+    if any(word in first for word in ("twice", "times", "then UTF-8", "re-encoded")):
+        return "two or more rounds"
+    if (any(word in first for word in ("U+FFFD", "unmappable", "read as UTF-8",
+                                         "converted to"))
+            or first.startswith("windows-1258")):
+        return "lossy (U+FFFD, ?)"
+    if any(word in first for word in ("mixed", "one field", "one word")):
+        return "partial or mixed"
+    if starts("UTF-8 read as cp437", "UTF-8 read as cp850"):
+        return "UTF-8 read as cp437/cp850"
+    if starts("UTF-8 read as windows-1252", "UTF-8 read as ISO-8859-1"):
+        return "UTF-8 read as windows-1252/ISO-8859-1"
+    if starts("UTF-8 read as Shift_JIS", "UTF-8 read as GB", "UTF-8 read as EUC"):
+        return "UTF-8 read as a CJK encoding"
+    if first.startswith("UTF-8 read as"):
+        return "UTF-8 read as another single-byte page"
+    if starts("GBK", "Big5", "Shift_JIS", "EUC-KR", "EUC-JP"):
+        return "CJK read as a single-byte page"
+    return "single-byte page read as another"
 
 
 def load_generated():
@@ -118,13 +152,30 @@ def load_generated():
 def accuracy(program):
     print("| set | fixer | damaged repaired exactly | correct texts changed |")
     print("|---|---|---:|---:|")
+    dev_outputs = {}
     for name, cases in [("repair-dev (real)", load_dev()),
                         ("generated", load_generated())]:
         texts = [case["input"] for case in cases]
         for fixer, run in fixers(program):
-            exact, positives, changed, negatives = score(cases, run(texts))
+            outputs = run(texts)
+            if name.startswith("repair-dev"):
+                dev_outputs[fixer] = outputs
+            exact, positives, changed, negatives = score(cases, outputs)
             print(f"| {name} | {fixer} | {exact}/{positives} "
                   f"({100 * exact / positives:.1f}%) | {changed}/{negatives} |")
+    # The real-world set kind by kind: exact repairs (unchanged correct
+    # texts for the correct ones).
+    cases = load_dev()
+    names = list(dev_outputs)
+    print()
+    print("| repair-dev kind | cases | " + " | ".join(names) + " |")
+    print("|---|---:|" + "---:|" * len(names))
+    for group in sorted({case["kind"] for case in cases}):
+        members = [index for index, case in enumerate(cases) if case["kind"] == group]
+        counts = [sum(dev_outputs[fixer][index] == cases[index]["expected"]
+                      for index in members) for fixer in names]
+        print(f"| {group} | {len(members)} | "
+              + " | ".join(str(count) for count in counts) + " |")
 
 
 def bench_inputs():

@@ -35,7 +35,12 @@ fn check(text: &str, repair: &Repair) {
         }
         let span = &text[change.utf8_range.clone()];
         for assumption in &change.assumptions {
-            assert!(span[assumption.utf8_offset..].starts_with(assumption.found));
+            // A character assumed where none is left (a dropped soft
+            // hyphen) sits at a boundary of the span.
+            let rest = &span[assumption.utf8_offset..];
+            if let Some(found) = assumption.found {
+                assert!(rest.starts_with(found));
+            }
         }
         if change.is_guess() {
             assert!(change.assumed_original(text).is_some());

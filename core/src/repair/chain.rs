@@ -299,23 +299,36 @@ pub(crate) const LEGACY_SOURCES: [&Encoding; 7] = [
     WINDOWS_1250,
 ];
 
-/// The most steps a chain has.
-pub const MAX_STEPS: usize = 3;
+/// The most steps a chain has: text misread again and again ("UTF-8 read
+/// as windows-1252, 6 times") is real.
+pub const MAX_STEPS: usize = 6;
+
+/// A chain mixes at most this many different steps, each repeated as often
+/// as [`MAX_STEPS`] allows ("windows-1252 read as ISO-8859-1, then UTF-8
+/// read as windows-1252, 5 times"), and a search goes past this many steps
+/// only by repeating the last: real mojibake mixes few wrong decoders, and
+/// every step more multiplies the chains.
+pub const MAX_MIXED_STEPS: usize = 3;
 
 /// The steps a repair applied, in the order it applied them: the first undoes
 /// the last wrong decode.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Chain {
-    steps: [Option<Step>; MAX_STEPS],
+    /// Runs of one step, in order, each with how many times it repeats
+    /// (consecutive equal steps are always one run).
+    runs: [Option<Step>; MAX_MIXED_STEPS],
+    repeats: [u8; MAX_MIXED_STEPS],
 }
 
 impl Chain {
     /// The empty chain (nothing undone).
     pub const EMPTY: Self = Self {
-        steps: [None; MAX_STEPS],
+        runs: [None; MAX_MIXED_STEPS],
+        repeats: [0; MAX_MIXED_STEPS],
     };
 
-    /// A chain of these steps, or `None` if there are more than [`MAX_STEPS`].
+    /// A chain of these steps, or `None` if there are more than
+    /// [`MAX_STEPS`], or more than [`MAX_MIXED_STEPS`] runs of one step.
     pub fn new(steps: &[Step]) -> Option<Self> {
         let mut chain = Self::EMPTY;
         for &step in steps {
@@ -326,29 +339,53 @@ impl Chain {
 
     /// This chain followed by `step`, or `None` if it is full.
     pub fn then(mut self, step: Step) -> Option<Self> {
-        let slot = self.steps.iter_mut().find(|slot| slot.is_none())?;
-        *slot = Some(step);
+        if self.len() >= MAX_STEPS {
+            return None;
+        }
+        let used = self
+            .runs
+            .iter()
+            .position(Option::is_none)
+            .unwrap_or(MAX_MIXED_STEPS);
+        if used > 0 && self.runs[used - 1] == Some(step) {
+            self.repeats[used - 1] += 1;
+            return Some(self);
+        }
+        *self.runs.get_mut(used)? = Some(step);
+        self.repeats[used] = 1;
         Some(self)
     }
 
     /// The steps in the order they are applied.
     pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
-        self.steps.iter().map_while(|step| *step)
+        self.runs
+            .iter()
+            .zip(self.repeats)
+            .map_while(|(step, repeats)| step.map(|step| (step, usize::from(repeats))))
+            .flat_map(|(step, repeats)| std::iter::repeat_n(step, repeats))
     }
 
     /// How many steps.
     pub fn len(&self) -> usize {
-        self.steps().count()
+        self.repeats
+            .iter()
+            .map(|&repeats| usize::from(repeats))
+            .sum()
     }
 
     /// Whether there is no step.
     pub fn is_empty(&self) -> bool {
-        self.steps[0].is_none()
+        self.runs[0].is_none()
+    }
+
+    /// Whether this chain is `other` followed by one step or more.
+    pub(crate) fn extends(&self, other: &Self) -> bool {
+        self.len() > other.len() && self.steps().zip(other.steps()).all(|(a, b)| a == b)
     }
 
     /// The last step, if any.
     pub fn last(&self) -> Option<Step> {
-        self.steps().last()
+        self.runs.iter().rev().find_map(|step| *step)
     }
 
     /// How unlikely the damage this chain undoes is before looking at the
@@ -357,17 +394,11 @@ impl Chain {
     /// windows-1252 much rarer, and each further layer rarer still. Among
     /// readings that fit equally well, the likelier damage wins.
     pub(crate) fn prior_cost(&self) -> f32 {
-        let mut cost = 0.0;
-        let mut previous = None;
-        for step in self.steps() {
-            // A further layer costs a little; the same wrong decode again
-            // costs nothing more than that.
-            if previous.is_some() {
-                cost += 0.5;
-            }
-            if previous.replace(step) == Some(step) {
-                continue;
-            }
+        // A further layer costs a little; the same wrong decode again costs
+        // nothing more than that (runs are never next to an equal run).
+        let layers = self.len().saturating_sub(1);
+        let mut cost = 0.5 * f32::from(u8::try_from(layers).unwrap_or(u8::MAX));
+        for step in self.runs.iter().map_while(|step| *step) {
             cost += if step.undoes_c1() {
                 // C1 controls are almost never meant.
                 if step.decode_as == WINDOWS_1252 {
@@ -420,11 +451,13 @@ impl Chain {
 
     /// The chain as a user tells chains apart ([`ChainFamily`]).
     pub fn family(&self) -> ChainFamily {
-        let mut family = *self;
-        for step in family.steps.iter_mut().flatten() {
+        // Written as windows-1252, neighbouring steps may become one run.
+        let mut family = Self::EMPTY;
+        for mut step in self.steps() {
             if step.encode_as == EncodeAs::Isomorphic && !step.undoes_c1() {
                 step.encode_as = EncodeAs::Encoding(WINDOWS_1252);
             }
+            family = family.then(step).unwrap_or(family);
         }
         ChainFamily { chain: family }
     }
@@ -607,8 +640,37 @@ mod tests {
             chain.damage(),
             "Shift_JIS read as windows-1252, then UTF-8 read as windows-1252"
         );
-        assert!(Chain::new(&[step; 4]).is_none());
+        assert!(Chain::new(&[step; MAX_STEPS + 1]).is_none());
         assert_eq!(Chain::EMPTY.to_string(), "nothing");
+    }
+
+    #[test]
+    fn chains_repeat_steps_and_mix_a_few() {
+        let windows = utf8_from(WINDOWS_1252);
+        let cyrillic = utf8_from(WINDOWS_1251);
+        let greek = utf8_from(WINDOWS_1253);
+        let chain = Chain::new(&[windows; MAX_STEPS]).unwrap();
+        assert_eq!(chain.len(), MAX_STEPS);
+        assert_eq!(chain.steps().count(), MAX_STEPS);
+        assert_eq!(
+            chain.to_string(),
+            "encoded as windows-1252, decoded as UTF-8, 6 times"
+        );
+        let mixed = Chain::new(&[windows, windows, cyrillic, greek, greek]).unwrap();
+        assert_eq!(mixed.len(), 5);
+        assert_eq!(mixed.last(), Some(greek));
+        assert!(mixed.extends(&Chain::new(&[windows, windows, cyrillic]).unwrap()));
+        assert!(!mixed.extends(&Chain::new(&[windows, cyrillic]).unwrap()));
+        assert!(Chain::new(&[windows, cyrillic, greek, windows]).is_none());
+        // A chain through ISO-8859-1 and windows-1252 in turn is one run to
+        // a user.
+        let bytes = Step {
+            encode_as: EncodeAs::Isomorphic,
+            decode_as: UTF_8,
+        };
+        let turns = Chain::new(&[windows, bytes, windows]).unwrap();
+        assert_eq!(turns.family(), Chain::new(&[windows; 3]).unwrap().family());
+        assert_eq!(turns.display_name(), "UTF-8 read as windows-1252, 3 times");
     }
 
     #[test]

@@ -8,11 +8,11 @@
 //! confidence.
 
 use super::score;
-use super::search::LOSS;
+use super::search::{LOSS, Outcome};
 use super::{
     CONTEXT_BONUS, Chain, Decision, LEGACY_ON_UTF8_SHAPE, MAX_REPAIRED_COST,
-    MAX_REPAIRED_COST_PER_CHAR, MAX_SUPPORT, MIN_GAIN_SHARE, MIN_MARGIN, MIN_SINGLE_BYTE_WORDS,
-    MIN_SUPPORTED_GAIN, SOURCE_BONUS, UNSURE, Word,
+    MAX_REPAIRED_COST_PER_CHAR, MAX_SUPPORT, MIN_GAIN_SHARE, MIN_MARGIN, MIN_RIVAL_MARGIN,
+    MIN_SINGLE_BYTE_WORDS, MIN_SUPPORTED_GAIN, SOURCE_BONUS, UNSURE, Word,
 };
 
 /// Where a line's decision keeps its tables between lines.
@@ -21,6 +21,20 @@ pub(super) struct Scratch {
     /// For each chain id, its column in the line's readings, or
     /// [`NO_COLUMN`].
     columns: Vec<u32>,
+    /// The line's chains, and each one's id.
+    chains: Vec<Chain>,
+    ids: Vec<u32>,
+    /// What each chain makes of each word, and what that gains: column
+    /// `column`'s cells are `column * width..(column + 1) * width`.
+    outcomes: Vec<Option<usize>>,
+    gains: Vec<f32>,
+    /// What each outcome of each word gains if viable (else `None`): word
+    /// `word`'s are from `first_outcome[word]` on.
+    outcome_gains: Vec<Option<f32>>,
+    first_outcome: Vec<usize>,
+    readings: Vec<Reading>,
+    edges: Vec<Edges>,
+    decided: Vec<bool>,
 }
 
 const NO_COLUMN: u32 = u32::MAX;
@@ -66,34 +80,41 @@ struct Edges {
 
 /// The [`Edges`] of each of `words` in `line` (which starts at `line_start`
 /// in the text).
+#[cfg(test)]
 fn edges(line: &str, line_start: usize, words: &[Word]) -> Vec<Edges> {
+    let mut found = Vec::with_capacity(words.len());
+    edges_into(line, line_start, words, &mut found);
+    found
+}
+
+/// The [`Edges`] of each of `words` in `line` (which starts at `line_start`
+/// in the text), written into `found` (cleared first).
+fn edges_into(line: &str, line_start: usize, words: &[Word], found: &mut Vec<Edges>) {
     let bytes = line.as_bytes();
     let mut previous_end = None;
-    words
-        .iter()
-        .map(|word| {
-            let start = word.utf8_range.start - line_start;
-            let end = word.utf8_range.end - line_start;
-            let text = &line[start..end];
-            let before = (start > 0 && bytes[start - 1] == b' ')
-                .then(|| score::ends_with_han_or_kana(&bytes[..start - 1]));
-            let after = (bytes.get(end) == Some(&b' ')).then(|| {
-                line[end + 1..]
-                    .chars()
-                    .next()
-                    .is_some_and(score::is_han_or_kana)
-            });
-            let joined = before.is_some() && previous_end == Some(start - 1);
-            previous_end = Some(end);
-            Edges {
-                starts: text.chars().next().is_some_and(score::is_han_or_kana),
-                ends: score::ends_with_han_or_kana(text.as_bytes()),
-                before,
-                after,
-                joined,
-            }
-        })
-        .collect()
+    found.clear();
+    found.extend(words.iter().map(|word| {
+        let start = word.utf8_range.start - line_start;
+        let end = word.utf8_range.end - line_start;
+        let text = &line[start..end];
+        let before = (start > 0 && bytes[start - 1] == b' ')
+            .then(|| score::ends_with_han_or_kana(&bytes[..start - 1]));
+        let after = (bytes.get(end) == Some(&b' ')).then(|| {
+            line[end + 1..]
+                .chars()
+                .next()
+                .is_some_and(score::is_han_or_kana)
+        });
+        let joined = before.is_some() && previous_end == Some(start - 1);
+        previous_end = Some(end);
+        Edges {
+            starts: text.chars().next().is_some_and(score::is_han_or_kana),
+            ends: score::ends_with_han_or_kana(text.as_bytes()),
+            before,
+            after,
+            joined,
+        }
+    }));
 }
 
 /// How many spaces with Han or kana on both sides the line gains and loses
@@ -140,12 +161,16 @@ fn han_spaces_changed(
 
 /// The chains worth reading a line's suspect `words` with, and what each
 /// makes of each word: `outcomes[column * words.len() + word]` for the
-/// chain in `column`.
-fn chain_table(words: &[Word], scratch: &mut Scratch) -> (Vec<Chain>, Vec<Option<usize>>) {
+/// chain in `column` (in `scratch.chains` and `scratch.outcomes`).
+/// Only the outcomes that improve their word enough are kept, with their
+/// gains in `scratch.gains`.
+fn chain_table(words: &[Word], context: &LineContext, scratch: &mut Scratch) {
     // Only chains that improve some word by enough can win anything.
     let columns = &mut scratch.columns;
-    let mut chains: Vec<Chain> = Vec::new();
-    let mut ids = Vec::new();
+    let chains = &mut scratch.chains;
+    let ids = &mut scratch.ids;
+    chains.clear();
+    ids.clear();
     for word in words {
         let repairs = &word.repairs;
         for (&(chain, outcome), &id) in repairs.chains.iter().zip(&repairs.ids) {
@@ -159,23 +184,44 @@ fn chain_table(words: &[Word], scratch: &mut Scratch) -> (Vec<Chain>, Vec<Option
         }
     }
     let width = words.len();
-    let mut outcomes: Vec<Option<usize>> = vec![None; chains.len() * width];
+    let outcome_gains = &mut scratch.outcome_gains;
+    let first_outcome = &mut scratch.first_outcome;
+    outcome_gains.clear();
+    first_outcome.clear();
+    for word in words {
+        first_outcome.push(outcome_gains.len());
+        outcome_gains.extend(
+            word.repairs
+                .outcomes
+                .iter()
+                .map(|outcome| outcome_gain(word, outcome, context)),
+        );
+    }
+    let outcomes = &mut scratch.outcomes;
+    let gains = &mut scratch.gains;
+    outcomes.clear();
+    outcomes.resize(chains.len() * width, None);
+    gains.clear();
+    gains.resize(chains.len() * width, 0.0);
     for (index, word) in words.iter().enumerate() {
         let repairs = &word.repairs;
         for (&(_, outcome), &id) in repairs.chains.iter().zip(&repairs.ids) {
             let column = columns[id as usize];
-            if column != NO_COLUMN {
-                let cell = &mut outcomes[column as usize * width + index];
-                if cell.is_none() {
-                    *cell = Some(outcome);
-                }
+            if column == NO_COLUMN {
+                continue;
+            }
+            let cell = column as usize * width + index;
+            if let Some(gain) = outcome_gains[first_outcome[index] + outcome]
+                && outcomes[cell].is_none()
+            {
+                outcomes[cell] = Some(outcome);
+                gains[cell] = gain;
             }
         }
     }
-    for id in ids {
+    for &id in ids.iter() {
         columns[id as usize] = NO_COLUMN;
     }
-    (chains, outcomes)
 }
 
 /// Picks, word by word, the chain that makes the whole line most plausible,
@@ -187,53 +233,41 @@ pub(super) fn decide(
     context: &LineContext,
     scratch: &mut Scratch,
 ) -> Vec<Decision> {
-    let (chains, mut outcomes) = chain_table(words, scratch);
+    chain_table(words, context, scratch);
     let width = words.len();
-    let edges = edges(line, line_start, words);
-    let mut gains = vec![0.0; chains.len() * width];
-    let mut readings: Vec<Reading> = chains
-        .into_iter()
-        .enumerate()
-        .filter_map(|(column, chain)| {
-            let cells = column * width..(column + 1) * width;
-            let score = reading(
-                chain,
-                &mut outcomes[cells.clone()],
-                &mut gains[cells],
-                words,
-                &edges,
-                context,
-            )?;
-            Some(Reading {
-                chain,
-                column,
-                score,
-            })
+    let Scratch {
+        chains,
+        outcomes,
+        gains,
+        readings,
+        edges,
+        decided,
+        ..
+    } = scratch;
+    edges_into(line, line_start, words, edges);
+    readings.clear();
+    readings.extend(chains.iter().enumerate().filter_map(|(column, &chain)| {
+        let cells = column * width..(column + 1) * width;
+        let score = reading(
+            chain,
+            &mut outcomes[cells.clone()],
+            &mut gains[cells],
+            words,
+            edges,
+            context,
+        )?;
+        Some(Reading {
+            chain,
+            column,
+            score,
         })
-        .collect();
+    }));
     // Best first; among equals the earlier chain, which is the more common.
     readings.sort_by(|a, b| b.score.total_cmp(&a.score));
-    // For each word, the best score of a reading for each of its outcomes
-    // (outcomes are distinct texts): a table of every word's outcomes.
-    let mut first_outcome = Vec::with_capacity(width);
-    let mut outcome_count = 0;
-    for word in words {
-        first_outcome.push(outcome_count);
-        outcome_count += word.repairs.outcomes.len();
-    }
-    let mut best_by_outcome = vec![f32::NEG_INFINITY; outcome_count];
-    for reading in &readings {
-        let column = &outcomes[reading.column * width..(reading.column + 1) * width];
-        for (index, outcome) in column.iter().enumerate() {
-            if let Some(outcome) = *outcome {
-                let best = &mut best_by_outcome[first_outcome[index] + outcome];
-                *best = best.max(reading.score);
-            }
-        }
-    }
-    let mut decisions = Vec::new();
-    let mut decided = vec![false; width];
-    for best in &readings {
+    let mut decisions = Vec::with_capacity(width);
+    decided.clear();
+    decided.resize(width, false);
+    for best in readings.iter() {
         if best.score <= 0.0 {
             break;
         }
@@ -245,15 +279,19 @@ pub(super) fn decide(
                 continue;
             }
             // The best reading that makes something else of this word.
-            // (Readings that leave it alone are weighed by its gain.)
-            let others =
-                first_outcome[index]..first_outcome[index] + words[index].repairs.outcomes.len();
-            let rival = best_by_outcome[others]
+            // (Readings that leave it alone are weighed by its gain.) One
+            // that only goes further than the best ("°C" on to "蚓", a
+            // legacy decode of it) agrees with it as far as it goes.
+            let rival = readings
                 .iter()
-                .enumerate()
-                .filter(|&(other, _)| other != outcome)
-                .map(|(_, &score)| score)
-                .fold(f32::NEG_INFINITY, f32::max);
+                .filter(|other| {
+                    outcomes[other.column * width + index]
+                        .is_some_and(|other_outcome| other_outcome != outcome)
+                        && !other.chain.extends(&best.chain)
+                })
+                .map(|other| other.score)
+                .next()
+                .unwrap_or(f32::NEG_INFINITY);
             // Against another reading of the word, and against leaving it:
             // alone in its line, a word must pay for its chain's prior; with
             // other words repaired by the same chain, it gets some of their
@@ -265,7 +303,21 @@ pub(super) fn decide(
             } else {
                 best.score
             };
-            let margin = (best.score - rival).min(alone);
+            // A word that decodes as UTF-8 is mojibake whichever wrong
+            // decoder made it: leaving it would be wrong whichever chain is
+            // right, so the best needs a smaller margin over the others
+            // than over doing nothing. (Legacy decodes make characters of
+            // almost any bytes: their rivals are doubt.)
+            let relief = if best
+                .chain
+                .last()
+                .is_some_and(super::chain::Step::decodes_utf8)
+            {
+                MIN_MARGIN - MIN_RIVAL_MARGIN
+            } else {
+                0.0
+            };
+            let margin = (best.score - rival + relief).min(alone);
             decided[index] = true;
             // A reading that is itself odd text ("ôaſa" for "├┤a┼┐a") is
             // no clear improvement: at most a suggestion.
@@ -288,10 +340,37 @@ pub(super) fn decide(
     decisions
 }
 
+/// What `outcome` gains over `word` as it stands, if that is enough.
+fn outcome_gain(word: &Word, outcome: &Outcome, context: &LineContext) -> Option<f32> {
+    let mut gain = word.cost - outcome.cost;
+    // Mojibake of UTF-8 read by a legacy decoder gives plausible
+    // characters too; its UTF-8 shape says what it really is.
+    gain -= LEGACY_ON_UTF8_SHAPE * score::small(outcome.utf8_shape.min(8));
+    // The real bytes decoding without error is evidence the text
+    // alone cannot give.
+    if outcome.from_source {
+        gain += SOURCE_BONUS;
+    }
+    // A word that the chain brings into the script of the rest of
+    // its line ("àðåñòó" into "аресту" among Russian words) fits. (One
+    // letter is no script: "Г‚ВЈ40" is no "Ł40" among English words.)
+    if context.script.is_some()
+        && outcome.script == context.script
+        && word.script != outcome.script
+        && outcome.non_ascii >= 2
+    {
+        gain += CONTEXT_BONUS;
+    }
+    let viable =
+        gain >= MIN_SUPPORTED_GAIN && gain >= MIN_GAIN_SHARE * word.cost && !outcome.unfinished;
+    viable.then_some(gain)
+}
+
 /// How `chain` reads the line's suspect `words`, or `None` if it repairs
 /// none of them. On entry `outcomes[i]` is the outcome it gives word `i`,
-/// if any; on return only the outcomes that improve their word enough are
-/// left, with their gains in `gains`. Returns the reading's score.
+/// if it improves the word enough, and `gains[i]` what it gains (0 for no
+/// outcome); on return only the outcomes the chain may repair are left,
+/// with their gains. Returns the reading's score.
 fn reading(
     chain: Chain,
     outcomes: &mut [Option<usize>],
@@ -300,37 +379,6 @@ fn reading(
     edges: &[Edges],
     context: &LineContext,
 ) -> Option<f32> {
-    for (index, word) in words.iter().enumerate() {
-        let found = outcomes[index];
-        let gain = found.map_or(0.0, |outcome| {
-            let outcome = &word.repairs.outcomes[outcome];
-            let mut gain = word.cost - outcome.cost;
-            // Mojibake of UTF-8 read by a legacy decoder gives plausible
-            // characters too; its UTF-8 shape says what it really is.
-            gain -= LEGACY_ON_UTF8_SHAPE * score::small(outcome.utf8_shape.min(8));
-            // The real bytes decoding without error is evidence the text
-            // alone cannot give.
-            if outcome.from_source {
-                gain += SOURCE_BONUS;
-            }
-            // A word that the chain brings into the script of the rest of
-            // its line ("àðåñòó" into "аресту" among Russian words) fits.
-            if context.script.is_some()
-                && outcome.script == context.script
-                && word.script != outcome.script
-            {
-                gain += CONTEXT_BONUS;
-            }
-            gain
-        });
-        let unfinished = found.is_some_and(|outcome| word.repairs.outcomes[outcome].unfinished);
-        let viable =
-            gain >= MIN_SUPPORTED_GAIN && gain >= MIN_GAIN_SHARE * word.cost && !unfinished;
-        if !viable {
-            outcomes[index] = None;
-        }
-        gains[index] = if viable { gain } else { 0.0 };
-    }
     // One damaged character led by a symbol ("×£" for "ף", "√π" for "ù")
     // is as likely two symbols: it is repaired only beside other words the
     // chain repairs.
@@ -413,6 +461,12 @@ fn reading(
             brings_cjk |= facts.has_cjk_range;
         }
     }
+    // Letters turned into letters of another alphabet by a single-byte
+    // decode must be one language's, as a word's are: "ÃÂ¡, ÃÂ³, ÃÂº"
+    // is no "ГВЎ, ГВі, ГВє", whose "ў" is Belarusian and "є" Ukrainian.
+    if single_byte && alphabet.cost() > 0.0 {
+        return None;
+    }
     // The line's own cost only changes when a repair brings in Han or kana.
     let line_cost = if brings_cjk {
         let (gained, lost) = han_spaces_changed(words, outcomes, edges);
@@ -467,7 +521,7 @@ mod tests {
                             script: None,
                             symbol_led: false,
                             letters_only: false,
-                            nbsp: None,
+                            assumption: None,
                             repairs: Rc::new(WordRepairs {
                                 outcomes: vec![Outcome::new(
                                     replacement.to_owned(),

@@ -38,6 +38,7 @@ mod dos_tables;
 mod lossy;
 mod not_text;
 mod orthography;
+mod passes;
 mod score;
 mod search;
 mod segment;
@@ -47,11 +48,12 @@ use std::ops::Range;
 use std::rc::Rc;
 use std::sync::OnceLock;
 
-pub use self::chain::{Chain, ChainFamily, EncodeAs, MAX_STEPS, Step};
+pub use self::chain::{Chain, ChainFamily, EncodeAs, MAX_MIXED_STEPS, MAX_STEPS, Step};
 use self::decide::{LineContext, Scratch, decide};
 pub use self::dos::DosCodePage;
 pub use self::lossy::{Lost, MAX_ALTERNATIVES};
 pub use self::not_text::{NotText, check_text};
+use self::passes::{demote_lone_repairs, reread_c1, support};
 use self::search::{WordRepairs, WordSource};
 use crate::decoder::BomHandling;
 use crate::encoding::Encoding;
@@ -80,6 +82,8 @@ const SUPPORT_SLACK: f32 = 0.5;
 /// A repair is applied when it beats every other reading of its word,
 /// doing nothing included, by at least this much.
 const MIN_MARGIN: f32 = 2.5;
+/// ...and every other repair of it by at least this much.
+const MIN_RIVAL_MARGIN: f32 = 1.0;
 /// Words longer than this are not searched.
 const MAX_WORD_BYTES: usize = 4096;
 /// A word whose only damage is bytes that vanished without a mark
@@ -138,7 +142,7 @@ impl Change {
     pub fn assumed_original(&self, text: &str) -> Option<String> {
         let mut span = text.get(self.utf8_range.clone())?.to_owned();
         for assumption in self.assumptions.iter().rev() {
-            let end = assumption.utf8_offset + assumption.found.len_utf8();
+            let end = assumption.utf8_offset + assumption.found.map_or(0, char::len_utf8);
             if span.get(assumption.utf8_offset..end).is_some() {
                 span.replace_range(
                     assumption.utf8_offset..end,
@@ -157,8 +161,9 @@ pub struct Assumption {
     /// Where the character is in the changed span, as a UTF-8 offset from
     /// its start.
     pub utf8_offset: usize,
-    /// The character found there.
-    pub found: char,
+    /// The character found there, or `None` where a character is assumed
+    /// that left no trace (a soft hyphen, invisible and so often dropped).
+    pub found: Option<char>,
     /// The character it was taken for.
     pub assumed: char,
 }
@@ -329,22 +334,15 @@ struct Word {
     /// a single-byte legacy decode of such words alone turns letters into
     /// other letters, which is no evidence of damage.
     letters_only: bool,
-    /// Where in the word a space was taken for a lost no-break space
-    /// (a UTF-8 offset from its start), if one was.
-    nbsp: Option<usize>,
+    /// What the word's repair assumes (a space taken for a lost no-break
+    /// space, a soft hyphen that was dropped), if anything.
+    assumption: Option<Assumption>,
     repairs: Rc<WordRepairs>,
 }
 
 impl Word {
     fn assumptions(&self) -> Vec<Assumption> {
-        self.nbsp
-            .map(|utf8_offset| Assumption {
-                utf8_offset,
-                found: ' ',
-                assumed: '\u{A0}',
-            })
-            .into_iter()
-            .collect()
+        self.assumption.iter().cloned().collect()
     }
 }
 
@@ -421,8 +419,15 @@ struct Repairer<'a> {
     known: FxHashMap<&'a str, Known>,
     chain_ids: ChainIds,
     scratch: Scratch,
-    /// The words of the line being repaired (kept to reuse its memory).
+    /// The words of the line being repaired, every one and the suspect
+    /// ones (kept to reuse their memory).
     ranges: Vec<Range<usize>>,
+    plain: Vec<(Range<usize>, Range<usize>, f32)>,
+    words: Vec<Word>,
+    /// The line being repaired, and whether a UTF-8 sequence is cut short
+    /// inside one of its words (worked out when asked).
+    line: Range<usize>,
+    line_cut_inside: Option<bool>,
     repair: Repair,
 }
 
@@ -435,6 +440,10 @@ impl<'a> Repairer<'a> {
             chain_ids: ChainIds::default(),
             scratch: Scratch::default(),
             ranges: Vec::new(),
+            plain: Vec::new(),
+            words: Vec::new(),
+            line: 0..0,
+            line_cut_inside: None,
             repair: Repair::default(),
         }
     }
@@ -466,14 +475,18 @@ impl<'a> Repairer<'a> {
     /// length in characters.
     fn repair_line(&mut self, line: Range<usize>, char_start: usize) -> usize {
         let text = self.text;
+        self.line = line.clone();
+        self.line_cut_inside = None;
         let line_text = &text[line.clone()];
         // Every word with a character outside ASCII, and among them those
         // that look like mojibake and have a chain that applies. A word with
         // letters outside ASCII in another script than most of its line
         // ("ìàº" among Ukrainian words) is a little suspicious already.
         let mut line_script = None;
-        let mut plain = Vec::new();
-        let mut words = Vec::new();
+        let mut plain = std::mem::take(&mut self.plain);
+        let mut words = std::mem::take(&mut self.words);
+        plain.clear();
+        words.clear();
         let mut counted = line.start;
         let mut char_index = char_start;
         let mut ranges = std::mem::take(&mut self.ranges);
@@ -536,7 +549,7 @@ impl<'a> Repairer<'a> {
                 script: word_script,
                 symbol_led: word_symbol_led,
                 letters_only: word_letters_only,
-                nbsp: None,
+                assumption: None,
                 utf8_range: range,
                 char_range,
                 cost,
@@ -557,6 +570,8 @@ impl<'a> Repairer<'a> {
         demote_lone_repairs(text, &plain, &words, &mut decisions);
         decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
         self.record(&words, &decisions);
+        self.plain = plain;
+        self.words = words;
         char_index - char_start
     }
 
@@ -586,22 +601,54 @@ impl<'a> Repairer<'a> {
         // words apart, each read at its best ("신규", but not "ChàMinh" or
         // "декларациѠправ", where a byte was lost instead).
         let next = ranges.get(1).filter(|next| next.start == first.end + 1);
-        let (repairs, joined) = match next {
-            None => (nbsp_repairs(word_text, "")?.0, None),
+        let (repairs, joined, assumption) = match next {
+            None => (
+                nbsp_repairs(word_text, "")?.0,
+                None,
+                nbsp_assumption(first.len()),
+            ),
             Some(next) => {
                 let next_text = &text[next.clone()];
                 if next_text.len() > MAX_WORD_BYTES {
                     return None;
                 }
                 let (glued, glued_cost) = nbsp_repairs(word_text, next_text)?;
-                let apart = best_reading(word_text) + best_reading(next_text);
-                if glued_cost > apart {
+                let next_cost = best_reading(next_text);
+                if glued_cost > best_reading(word_text) + next_cost {
                     return None;
                 }
-                (glued, Some(next))
+                // A soft hyphen is invisible, and so often dropped: when
+                // one lost at the end of the word explains it whole and
+                // leaves the next word better apart ("ChÃƒÂ Minh" is "Chí
+                // Minh", not "ChàMinh"), the space was a space, and the
+                // word is repaired on that other guess.
+                let mut shy = String::with_capacity(word_text.len() + 2);
+                shy.push_str(word_text);
+                shy.push(SOFT_HYPHEN);
+                // Where bytes were dropped inside words too, the byte lost
+                // before the space was one of those.
+                let cut_inside = *self.line_cut_inside.get_or_insert_with(|| {
+                    text[self.line.clone()].split(' ').any(cut_short_inside)
+                });
+                match whole_utf8_repairs(&shy) {
+                    Some((dropped, cost)) if !cut_inside && cost + next_cost < glued_cost => (
+                        dropped,
+                        None,
+                        Assumption {
+                            utf8_offset: first.len(),
+                            found: None,
+                            assumed: SOFT_HYPHEN,
+                        },
+                    ),
+                    _ => (glued, Some(next), nbsp_assumption(first.len())),
+                }
             }
         };
-        let end = joined.map_or(first.end + 1, |next| next.end);
+        let end = match (joined, assumption.found) {
+            (Some(next), _) => next.end,
+            (None, Some(_)) => first.end + 1,
+            (None, None) => first.end,
+        };
         let cost = score::word_cost(word_text)
             + joined.map_or(0.0, |next| score::word_cost(&text[next.clone()]));
         let chars = text[first.start..end].chars().count();
@@ -613,7 +660,7 @@ impl<'a> Repairer<'a> {
                 script: score::dominant_script(word_text),
                 symbol_led: symbol_led(word_text),
                 letters_only: letters_only(word_text),
-                nbsp: Some(first.len()),
+                assumption: Some(assumption),
                 repairs: Rc::new(self.chain_ids.number(repairs)),
             },
             1 + usize::from(joined.is_some()),
@@ -722,6 +769,9 @@ impl<'a> Repairer<'a> {
     /// The decisions on a line's suspect `words`, taken in pieces of at
     /// most [`MAX_WORDS_PER_DECISION`].
     fn decide_words(&mut self, line: &Range<usize>, words: &[Word]) -> Vec<Decision> {
+        if words.is_empty() {
+            return Vec::new();
+        }
         let text = self.text;
         let line_text = &text[line.clone()];
         // The letters outside the suspicious words say what script the
@@ -808,6 +858,18 @@ impl<'a> Repairer<'a> {
     }
 }
 
+/// U+00AD SOFT HYPHEN: invisible, and so often dropped.
+const SOFT_HYPHEN: char = '\u{AD}';
+
+/// A space at `utf8_offset` taken for the no-break space it stood for.
+fn nbsp_assumption(utf8_offset: usize) -> Assumption {
+    Assumption {
+        utf8_offset,
+        found: Some(' '),
+        assumed: '\u{A0}',
+    }
+}
+
 /// The cost of the most plausible reading of `word`, repaired or not.
 fn best_reading(word: &str) -> f32 {
     let repairs = search::search(word, None);
@@ -826,7 +888,13 @@ fn nbsp_repairs(word: &str, next: &str) -> Option<(WordRepairs, f32)> {
     assumed.push_str(word);
     assumed.push('\u{A0}');
     assumed.push_str(next);
-    let mut repairs = search::search(&assumed, None);
+    whole_utf8_repairs(&assumed)
+}
+
+/// The repairs of `assumed` that decode UTF-8 with nothing lost, with the
+/// cost of the best; `None` if there are none.
+fn whole_utf8_repairs(assumed: &str) -> Option<(WordRepairs, f32)> {
+    let mut repairs = search::search(assumed, None);
     // Only whole UTF-8 decodes: a guess on top of a loss is too much.
     let keep: Vec<(Chain, usize)> = repairs
         .chains
@@ -909,6 +977,29 @@ fn ends_in_a_cut_sequence(word: &str, next: &str) -> bool {
     false
 }
 
+/// Whether `word`, read back into windows-1252 bytes, holds a UTF-8
+/// sequence cut short before its end: a byte was dropped inside it.
+fn cut_short_inside(word: &str) -> bool {
+    let mut due = 0;
+    for c in word.chars() {
+        let byte = misread_byte(c);
+        if due > 0 {
+            if byte.is_some_and(|byte| (0x80..=0xBF).contains(&byte)) {
+                due -= 1;
+                continue;
+            }
+            return true;
+        }
+        due = match byte {
+            Some(0xC2..=0xDF) => 1,
+            Some(0xE0..=0xEF) => 2,
+            Some(0xF0..=0xF4) => 3,
+            _ => 0,
+        };
+    }
+    false
+}
+
 /// Whether the characters of `word` outside ASCII are all letters.
 fn letters_only(word: &str) -> bool {
     word.chars()
@@ -956,259 +1047,6 @@ fn word_repairs(
             .repairs
             .get_or_insert_with(|| Rc::new(chain_ids.number(search::search(word, source)))),
     )
-}
-
-/// Demotes to a suggestion the repair of one damaged character that is
-/// alone in its line while other words of the line hold characters the
-/// chain's wrong decoder would have damaged too, and did not: the line was
-/// not misread as a whole, and the one sequence may be meant. It stays a
-/// change when those characters include letters its repaired letter goes
-/// with ("razÃ£o" among "consciência"); it is demoted when they do not, or
-/// when they are only punctuation and the repaired character is an
-/// uncommon one ("Mccoy – DrÃ¥ber", see [`score::is_uncommon`]).
-fn demote_lone_repairs(
-    text: &str,
-    plain: &[(Range<usize>, Range<usize>, f32)],
-    words: &[Word],
-    decisions: &mut [Decision],
-) {
-    // How many changes each chain made (a line uses few chains).
-    let mut applied: Vec<(Chain, usize)> = Vec::new();
-    for decision in decisions
-        .iter()
-        .filter(|decision| decision.confidence >= 0.5)
-    {
-        match applied
-            .iter_mut()
-            .find(|(chain, _)| *chain == decision.chain)
-        {
-            Some((_, count)) => *count += 1,
-            None => applied.push((decision.chain, 1)),
-        }
-    }
-    let lone = |decision: &Decision| {
-        decision.confidence >= 0.5
-            && words[decision.word].repairs.outcomes[decision.outcome].non_ascii <= 1
-            && applied.contains(&(decision.chain, 1))
-    };
-    if !decisions.iter().any(lone) {
-        return;
-    }
-    let decided: rustc_hash::FxHashSet<usize> = decisions
-        .iter()
-        .map(|decision| words[decision.word].utf8_range.start)
-        .collect();
-    for decision in decisions.iter_mut() {
-        if !lone(decision) {
-            continue;
-        }
-        let word = &words[decision.word];
-        let outcome = &word.repairs.outcomes[decision.outcome];
-        let Some(first) = decision.chain.steps().next() else {
-            continue;
-        };
-        let mut clean = String::new();
-        for (range, _, _) in plain {
-            if decided.contains(&range.start) {
-                continue;
-            }
-            clean.extend(text[range.clone()].chars().filter(|&c| {
-                !c.is_ascii() && first.encode_as.encode(c.encode_utf8(&mut [0; 4])).is_some()
-            }));
-        }
-        if clean.is_empty() {
-            continue;
-        }
-        let letters = clean
-            .chars()
-            .any(|c| score::info(c).kind == score::Kind::Letter);
-        let fits = if letters {
-            score::Alphabet::of(&clean)
-                .and(outcome.facts.alphabet)
-                .cost()
-                == 0.0
-        } else {
-            !outcome.text.chars().any(score::is_uncommon)
-        };
-        if !fits {
-            decision.confidence = decision.confidence.min(UNSURE);
-        }
-    }
-}
-
-/// One line's C1 controls come from one decoder: where a word of the line
-/// needed macintosh (windows-1252 made odd text of it: "Coatl‡n"), the
-/// words windows-1252 read plausibly ("conf’an") are read with macintosh
-/// too ("confían").
-fn reread_c1(
-    text: &str,
-    words: &mut Vec<Word>,
-    decisions: &mut [Decision],
-    chain_ids: &mut ChainIds,
-) {
-    let single_c1 = |chain: Chain| match chain.steps().collect::<Vec<_>>()[..] {
-        [step] if step.undoes_c1() => Some(step),
-        _ => None,
-    };
-    let Some(macintosh) = decisions.iter().find_map(|decision| {
-        single_c1(decision.chain).filter(|step| step.decode_as != crate::WINDOWS_1252)
-    }) else {
-        return;
-    };
-    let Some(chain) = Chain::new(&[macintosh]) else {
-        return;
-    };
-    for decision in decisions.iter_mut() {
-        let Some(step) = single_c1(decision.chain) else {
-            continue;
-        };
-        if step == macintosh {
-            continue;
-        }
-        let word = &words[decision.word];
-        let Some(reread) = chain.apply(&text[word.utf8_range.clone()]) else {
-            continue;
-        };
-        let replacement = Word {
-            repairs: Rc::new(WordRepairs {
-                outcomes: vec![search::Outcome::new(reread, Vec::new(), 0, false)],
-                chains: vec![(chain, 0)],
-                ids: vec![chain_ids.id(chain)],
-            }),
-            utf8_range: word.utf8_range.clone(),
-            char_range: word.char_range.clone(),
-            cost: word.cost,
-            script: word.script,
-            symbol_led: word.symbol_led,
-            letters_only: word.letters_only,
-            nbsp: word.nbsp,
-        };
-        words.push(replacement);
-        decision.word = words.len() - 1;
-        decision.chain = chain;
-        decision.outcome = 0;
-    }
-}
-
-/// Extends a line's repair to the words that did not look like mojibake on
-/// their own ("Ã\u{a0}", "РІ", "è"), when the line's evidence is strong:
-/// most of its words with characters outside ASCII were repaired by one
-/// chain. Such a word is repaired by that chain if it applies in fatal mode
-/// and leaves the word no less plausible.
-fn support(
-    text: &str,
-    plain: &[(Range<usize>, Range<usize>, f32)],
-    words: &mut Vec<Word>,
-    decisions: &mut Vec<Decision>,
-    chain_ids: &mut ChainIds,
-) {
-    // The chain most words were repaired with, and its weakest confidence.
-    let mut counts: Vec<(Chain, usize, f32)> = Vec::new();
-    for decision in decisions
-        .iter()
-        .filter(|decision| decision.confidence >= 0.5)
-    {
-        match counts
-            .iter_mut()
-            .find(|(chain, _, _)| *chain == decision.chain)
-        {
-            Some((_, count, confidence)) => {
-                *count += 1;
-                *confidence = confidence.min(decision.confidence);
-            }
-            None => counts.push((decision.chain, 1, decision.confidence)),
-        }
-    }
-    let Some(&(chain, count, line_confidence)) = counts.iter().max_by_key(|(_, count, _)| *count)
-    else {
-        return;
-    };
-    // A one-step UTF-8 chain may also undo lost bytes.
-    let lossy_step = match chain.steps().collect::<Vec<_>>()[..] {
-        [step] if step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty() => Some(step),
-        _ => None,
-    };
-    let decided: rustc_hash::FxHashSet<usize> = decisions
-        .iter()
-        .map(|decision| words[decision.word].utf8_range.start)
-        .collect();
-    let mut candidates = Vec::new();
-    for (range, char_range, cost) in plain {
-        if decided.contains(&range.start) {
-            continue;
-        }
-        let word = &text[range.clone()];
-        let outcome = if let Some(repaired) = chain.apply(word) {
-            search::Outcome::new(repaired, Vec::new(), 0, false)
-        } else if let Some(step) = lossy_step
-            && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
-            && (decoded.recovered > 0 || !decoded.lost.is_empty())
-            && (decoded.whole > 0 || search::has_loss_marks(word) || count >= MIN_DROPPED_SUPPORT)
-        {
-            search::Outcome::new(decoded.text, decoded.lost, 0, false)
-        } else {
-            continue;
-        };
-        if outcome.text != word {
-            candidates.push((range, char_range, *cost, outcome));
-        }
-    }
-    // A UTF-8 decode seldom applies to correct text, and a lossy one makes
-    // it costlier: the cost check below is enough. A legacy decode applies
-    // to almost any text: a good part of the words it changes must have
-    // been repaired on their own evidence.
-    let legacy = chain.last().is_some_and(|step| !step.decodes_utf8());
-    let double_byte = chain
-        .last()
-        .is_some_and(|step| !step.decodes_utf8() && !step.decode_as.is_single_byte());
-    if legacy && count * 2 < candidates.len() {
-        return;
-    }
-    // A lossy repair replaces characters with U+FFFD: each needs a word
-    // repaired on its own evidence behind it.
-    let lossy = candidates
-        .iter()
-        .filter(|(_, _, _, outcome)| !outcome.lost.is_empty())
-        .count();
-    // Supported repairs are as sure as the line, discounted.
-    let confidence = 0.5 + (line_confidence - 0.5) * 0.5;
-    for (range, char_range, cost, outcome) in candidates {
-        if !outcome.lost.is_empty() && lossy > count {
-            continue;
-        }
-        // The loss itself is no reason to leave the word as it is. A
-        // double-byte decode makes almost any text into characters: it must
-        // make the word clearly better ("l’égalité" is no "l捗ゞalit茅").
-        let judged = outcome.cost - search::LOSS * score::small(outcome.lost.len());
-        let allowed = if double_byte {
-            cost - MIN_SUPPORTED_GAIN
-        } else {
-            cost + SUPPORT_SLACK
-        };
-        if judged > allowed {
-            continue;
-        }
-        words.push(Word {
-            script: score::dominant_script(&text[range.clone()]),
-            symbol_led: symbol_led(&text[range.clone()]),
-            letters_only: letters_only(&text[range.clone()]),
-            nbsp: None,
-            utf8_range: range.clone(),
-            char_range: char_range.clone(),
-            cost,
-            repairs: Rc::new(WordRepairs {
-                outcomes: vec![outcome],
-                chains: vec![(chain, 0)],
-                ids: vec![chain_ids.id(chain)],
-            }),
-        });
-        decisions.push(Decision {
-            word: words.len() - 1,
-            chain,
-            outcome: 0,
-            confidence,
-        });
-    }
 }
 
 #[cfg(test)]

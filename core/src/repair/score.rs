@@ -73,6 +73,10 @@ impl Script {
 
 /// What the scorer knows of one character.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent facts of one character, read in the pair rules"
+)]
 pub(crate) struct Info {
     pub(crate) kind: Kind,
     pub(crate) script: Script,
@@ -86,6 +90,10 @@ pub(crate) struct Info {
     /// A mathematical operator or sign (√, ∑, ±, ×, ÷, ≤, ∞ …), which
     /// meets letters and digits in formulas: "√π", "2×3", "±σ".
     pub(crate) math: bool,
+    /// An emoji or a part of one (pictographs, dingbats, regional
+    /// indicators, skin tones, the joiner and variation selectors of emoji
+    /// sequences): they come in runs ("😍😍😍", "🇫🇷", "❤️").
+    pub(crate) pictographic: bool,
 }
 
 impl Info {
@@ -98,6 +106,14 @@ impl Info {
             cost,
             languages: ANY,
             math: false,
+            pictographic: false,
+        }
+    }
+
+    const fn pictograph(kind: Kind, cost: f32) -> Self {
+        Self {
+            pictographic: true,
+            ..Self::new(kind, cost)
         }
     }
 
@@ -117,6 +133,7 @@ impl Info {
             cost,
             languages: ANY,
             math: false,
+            pictographic: false,
         }
     }
 }
@@ -225,6 +242,8 @@ fn compute_info(c: char) -> Info {
         0x2000..=0x206F => general_punctuation(c),
         0x2070..=0x209F => Info::new(Kind::Symbol, 1.5),
         0x20A0..=0x20CF => Info::new(Kind::Symbol, if c == '€' { 0.3 } else { 1.0 }),
+        // The keycap of "1️⃣".
+        0x20E3 => Info::pictograph(Kind::Format, 0.3),
         0x2100..=0x214F => Info::new(
             Kind::Symbol,
             match c {
@@ -240,7 +259,8 @@ fn compute_info(c: char) -> Info {
         0x2460..=0x24FF => Info::new(Kind::Symbol, 1.0),
         0x2500..=0x257F => Info::new(Kind::Symbol, 2.5),
         0x2580..=0x259F => Info::new(Kind::Symbol, 3.0),
-        0x25A0..=0x27BF => Info::new(Kind::Symbol, 0.5),
+        0x2600..=0x27BF | 0x2B00..=0x2BFF => Info::pictograph(Kind::Symbol, 0.5),
+        0x25A0..=0x25FF => Info::new(Kind::Symbol, 0.5),
         0x3000..=0x303F => match code {
             0x3000 => Info::new(Kind::Space, 0.0),
             0x3001..=0x3003 | 0x3005..=0x3011 | 0x3014..=0x301F => Info::new(Kind::Quote, 0.0),
@@ -261,7 +281,8 @@ fn compute_info(c: char) -> Info {
         0xF900..=0xFAFF => Info::letter(Script::Han, 3.0),
         0xFB00..=0xFB06 => Info::letter(Script::Latin, 1.0),
         0xFB1D..=0xFDFF | 0xFE70..=0xFEFE => Info::letter(Script::Other, 1.5),
-        0xFE00..=0xFE0F | 0xFEFF => Info::new(Kind::Format, 0.3),
+        0xFE0F => Info::pictograph(Kind::Format, 0.3),
+        0xFE00..=0xFE0E | 0xFEFF => Info::new(Kind::Format, 0.3),
         0xFE10..=0xFE6F => Info::new(Kind::Symbol, 2.5),
         0xFF01..=0xFF5E => fullwidth(c),
         0xFF61..=0xFF9F => Info::letter(Script::Kana, 2.0),
@@ -269,8 +290,9 @@ fn compute_info(c: char) -> Info {
         0xFFE0..=0xFFEE => Info::new(Kind::Symbol, 1.0),
         0xFFFD => Info::new(Kind::Strange, 2.5),
         0xFFF0..=0xFFFF => Info::new(Kind::Strange, 6.0),
+        0x1F1E6..=0x1F1FF => Info::pictograph(Kind::Symbol, 0.2),
         0x1F000..=0x1F2FF => Info::new(Kind::Symbol, 1.0),
-        0x1F300..=0x1FAFF => Info::new(Kind::Symbol, 0.2),
+        0x1F300..=0x1FAFF => Info::pictograph(Kind::Symbol, 0.2),
         0x1D400..=0x1D7FF => Info::letter(Script::Latin, 1.5),
         0x20000..=0x3FFFF => Info::letter(Script::Han, 3.0),
         0xE0000..=0xE007F => Info::new(Kind::Format, 1.0),
@@ -367,6 +389,8 @@ fn general_punctuation(c: char) -> Info {
         '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' => {
             Info::new(Kind::Space, 0.5)
         }
+        // The joiner of emoji sequences ("👨‍👩‍👧").
+        '\u{200D}' => Info::pictograph(Kind::Format, 0.3),
         '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' => {
             Info::new(Kind::Format, 0.5)
         }
@@ -453,6 +477,12 @@ fn tier_cost(tier: Tier, costs: [f32; 4]) -> f32 {
 
 /// The cost of two neighbours meeting inside a word.
 fn pair_cost(a: Info, b: Info) -> f32 {
+    // Emoji come in runs and sequences, and beside words.
+    if a.pictographic && (b.pictographic || b.kind == Kind::Letter)
+        || b.pictographic && a.kind == Kind::Letter
+    {
+        return 0.0;
+    }
     let mut cost = 0.0;
     match (a.kind, b.kind) {
         (Kind::Letter, Kind::Letter) => {
@@ -526,6 +556,12 @@ fn pair_cost(a: Info, b: Info) -> f32 {
 
 fn is_ascii_letter(info: Info) -> bool {
     info.script == Script::Latin && info.cost == 0.0
+}
+
+/// Whether `c` is a currency sign of those outside ASCII that prices are
+/// written with ("£40", "€5", "¥300", "₹50").
+fn is_currency_sign(c: char) -> bool {
+    matches!(c, '¢' | '£' | '¤' | '¥' | '\u{20A0}'..='\u{20C0}')
 }
 
 /// The cost of a word: a run of text without spaces, as [`super::segment`]
@@ -602,7 +638,14 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             total += 2.5;
         }
         if let Some(previous) = previous {
-            total += pair_cost(previous, info);
+            // A currency sign before a number is ordinary: "£40", "€5".
+            if info.kind == Kind::Digit && is_currency_sign(previous_char) {
+                total -= previous.cost;
+            }
+            // A symbol repeated ("★★★", "••") is one mark drawn again.
+            if !(c == previous_char && info.kind == Kind::Symbol) {
+                total += pair_cost(previous, info);
+            }
             // A letter of one kind between two of another: "Garc铆a", "辿t辿".
             if let Some(before) = before_previous
                 && before.kind == Kind::Letter

@@ -4,7 +4,9 @@ use std::sync::OnceLock;
 
 use mojiscope_indexes::single_byte;
 
-use super::chain::{Chain, EncodeAs, LEGACY_SOURCES, MAX_STEPS, Step, UTF8_MISREADS};
+use super::chain::{
+    Chain, EncodeAs, LEGACY_SOURCES, MAX_MIXED_STEPS, MAX_STEPS, Step, UTF8_MISREADS,
+};
 use super::lossy::{self, Lost};
 use super::score;
 use crate::encoding::{BIG5, EUC_KR, Encoding, GBK, MACINTOSH, SHIFT_JIS, UTF_8, WINDOWS_1252};
@@ -327,8 +329,9 @@ pub(crate) fn is_c1(c: char) -> bool {
     ('\u{80}'..='\u{9F}').contains(&c)
 }
 
-/// Every chain of up to [`MAX_STEPS`] steps that applies to `word` in fatal
-/// mode, then the lossy repairs of one step.
+/// Every chain of up to [`MAX_STEPS`] steps (past [`MAX_MIXED_STEPS`], repeats
+/// of the last) that applies to `word` in fatal mode, then the lossy repairs
+/// of one step.
 pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs {
     let mut repairs = WordRepairs::default();
     // The steps from each outcome that is undone further, with the outcomes
@@ -362,6 +365,9 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
                 }
             };
             for (step, outcome) in steps {
+                if depth >= MAX_MIXED_STEPS && chain.last() != Some(step) {
+                    continue;
+                }
                 let Some(longer) = chain.then(step) else {
                     continue;
                 };

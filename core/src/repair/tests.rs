@@ -215,7 +215,10 @@ fn issue_17_a_space_for_a_lost_no_break_space_is_a_guess() {
             .find(|change| change.is_guess())
             .expect("a guess");
         let assumption = &guess.assumptions[0];
-        assert_eq!((assumption.found, assumption.assumed), (' ', '\u{A0}'));
+        assert_eq!(
+            (assumption.found, assumption.assumed),
+            (Some(' '), '\u{A0}')
+        );
         let original = guess.assumed_original(text).unwrap();
         assert_eq!(guess.chain.apply(&original).unwrap(), guess.replacement);
     }
@@ -309,5 +312,115 @@ fn issue_17_replacement_characters_inside_mojibake() {
     assert_eq!(
         repaired("(marked with ï¿½{TBDï¿½)"),
         "(marked with \u{FFFD}{TBD\u{FFFD})"
+    );
+}
+
+#[test]
+fn issue_17_one_word_that_other_decoders_also_read_is_repaired() {
+    // "Ã£" is also cp850 for "ǜ" and macintosh makes a combining mark of
+    // it: the text is mojibake whichever decoder made it, and windows-1252
+    // is by far the likeliest.
+    assert_eq!(
+        repaired("T commented on GuimarÃ£es's photo."),
+        "T commented on Guimarães's photo."
+    );
+    // A legacy decode that only goes further ("°C" on to one Han
+    // character) is no rival of the step it goes through.
+    assert_eq!(repaired("It's 25Â°C outside"), "It's 25°C outside");
+}
+
+#[test]
+fn issue_17_runs_of_emoji_and_symbols_are_plausible() {
+    assert_eq!(
+        repaired("So good ðŸ˜\u{8d}ðŸ˜\u{8d}ðŸ˜\u{8d}"),
+        "So good 😍😍😍"
+    );
+    assert_eq!(repaired("Rated â˜…â˜…â˜…â˜…â˜†"), "Rated ★★★★☆");
+    assert_eq!(repaired("Allez ðŸ‡«ðŸ‡·!"), "Allez 🇫🇷!");
+    for text in ["😍😍😍 ★★★★☆ 🇫🇷 👨‍👩‍👧 1️⃣ ❤️", "Merci❤️ Café☕"]
+    {
+        assert_unchanged(text);
+    }
+}
+
+#[test]
+fn issue_17_text_misread_again_and_again() {
+    let misread = |text: &str| {
+        crate::WINDOWS_1252
+            .decode_with_bom_handling(text.as_bytes(), crate::BomHandling::None)
+            .text
+    };
+    for times in 4..=MAX_STEPS {
+        let mut damaged = "calixto peñaloza, für Vorjahr".to_owned();
+        for _ in 0..times {
+            damaged = misread(&damaged);
+        }
+        let found = repair(&damaged);
+        assert_eq!(
+            found.apply(&damaged),
+            "calixto peñaloza, für Vorjahr",
+            "{times}"
+        );
+        assert_eq!(found.changes[0].chain.len(), times);
+    }
+}
+
+#[test]
+fn issue_17_a_dropped_soft_hyphen_is_no_lost_no_break_space() {
+    // "í" is C3 AD; misread twice, its soft hyphen became invisible and was
+    // dropped: the space after "ChÃƒÂ" was a space. "ThÃƒÂ nh" lost a
+    // no-break space ("à" is C3 A0). Both are repaired, each as the guess
+    // it is.
+    let text = "ThÃƒÂ nh phÃ¡Â»â€˜ HÃ¡Â»â€œ ChÃƒÂ Minh";
+    let found = repair(text);
+    assert_eq!(found.apply(text), "Thành phố Hồ Chí Minh");
+    let assumptions: Vec<(Option<char>, char)> = found
+        .changes
+        .iter()
+        .flat_map(|change| &change.assumptions)
+        .map(|assumption| (assumption.found, assumption.assumed))
+        .collect();
+    assert_eq!(assumptions, [(Some(' '), '\u{A0}'), (None, '\u{AD}')]);
+    for change in &found.changes {
+        let original = change.assumed_original(text).unwrap();
+        assert_eq!(change.chain.apply(&original).unwrap(), change.replacement);
+    }
+    // Where bytes were dropped inside words as well ("ę" is C4 99, and 0x99
+    // a C1 control), the byte lost before a space is one of them, not a
+    // soft hyphen ("siÄ" is no "siĭ").
+    let text = "Wszyscy ludzie rodzÄ siÄ wolni i rÃ³wni pod wzglÄdem swej godnoÅci";
+    let repaired = repair(text).apply(text);
+    assert!(!repaired.contains('ĭ'), "{repaired}");
+}
+
+#[test]
+fn issue_17_prices_misread_through_two_pages_stay_prices() {
+    // "£" is C2 A3: read as windows-1252 it is "Â£", whose UTF-8 read as
+    // windows-1251 is "Г‚ВЈ". One step further (windows-1250's "Ł") is a
+    // letter beside English words, not the price it was.
+    let text = "Shares fell after the Г‚ВЈ5.8bn deal and the Г‚ВЈ40m fine";
+    let found = repair(text);
+    assert_eq!(
+        found.apply(text),
+        "Shares fell after the £5.8bn deal and the £40m fine"
+    );
+    assert!(found.changes.iter().all(|change| change.chain.len() == 2));
+    // A currency sign before a number is ordinary text.
+    assert_unchanged("Tickets cost £40, €35 or ¥4000 at the door");
+}
+
+#[test]
+fn issue_17_a_single_byte_decode_must_make_one_language() {
+    // Latin-1 text encoded twice with its C1 controls dropped lost the byte
+    // that tells "á" from "б": windows-1251 read as windows-1252 makes
+    // "ГВЎ, ГВі, ГВє" of it, whose "ў" is Belarusian only and "є"
+    // Ukrainian only. Left alone, not misread.
+    assert_unchanged("ÃÂ¡, ÃÂ³, ÃÂº, ÃÂ±");
+    // Words that one language writes are still repaired ("Íèêòî íå" is
+    // Russian read as windows-1252).
+    let text = "Íèêòî íå ìîæåò áûòü ïîäâåðãíóò ïðîèçâîëüíîìó àðåñòó.";
+    assert_eq!(
+        repair(text).apply(text),
+        "Никто не может быть подвергнут произвольному аресту."
     );
 }

@@ -1,0 +1,268 @@
+//! The passes over a line's decisions that look beyond single words: a
+//! chain that repaired most of a line repairs its plausible words too
+//! ([`support`]), C1 controls are read as the bytes they were where the
+//! line says so ([`reread_c1`]), and a lone repair among text its wrong
+//! decoder would have damaged too becomes a suggestion
+//! ([`demote_lone_repairs`]).
+
+use std::ops::Range;
+use std::rc::Rc;
+
+use super::search::{self, WordRepairs};
+use super::{
+    Chain, ChainIds, Decision, MIN_DROPPED_SUPPORT, MIN_SUPPORTED_GAIN, SUPPORT_SLACK, UNSURE,
+    Word, letters_only, lossy, score, symbol_led,
+};
+
+/// Demotes to a suggestion the repair of one damaged character that is
+/// alone in its line while other words of the line hold characters the
+/// chain's wrong decoder would have damaged too, and did not: the line was
+/// not misread as a whole, and the one sequence may be meant. It stays a
+/// change when those characters include letters its repaired letter goes
+/// with ("razÃ£o" among "consciência"); it is demoted when they do not, or
+/// when they are only punctuation and the repaired character is an
+/// uncommon one ("Mccoy – DrÃ¥ber", see [`score::is_uncommon`]).
+pub(super) fn demote_lone_repairs(
+    text: &str,
+    plain: &[(Range<usize>, Range<usize>, f32)],
+    words: &[Word],
+    decisions: &mut [Decision],
+) {
+    // How many changes each chain made (a line uses few chains).
+    let mut applied: Vec<(Chain, usize)> = Vec::new();
+    for decision in decisions
+        .iter()
+        .filter(|decision| decision.confidence >= 0.5)
+    {
+        match applied
+            .iter_mut()
+            .find(|(chain, _)| *chain == decision.chain)
+        {
+            Some((_, count)) => *count += 1,
+            None => applied.push((decision.chain, 1)),
+        }
+    }
+    let lone = |decision: &Decision| {
+        decision.confidence >= 0.5
+            && words[decision.word].repairs.outcomes[decision.outcome].non_ascii <= 1
+            && applied.contains(&(decision.chain, 1))
+    };
+    if !decisions.iter().any(lone) {
+        return;
+    }
+    let decided: rustc_hash::FxHashSet<usize> = decisions
+        .iter()
+        .map(|decision| words[decision.word].utf8_range.start)
+        .collect();
+    for decision in decisions.iter_mut() {
+        if !lone(decision) {
+            continue;
+        }
+        let word = &words[decision.word];
+        let outcome = &word.repairs.outcomes[decision.outcome];
+        let Some(first) = decision.chain.steps().next() else {
+            continue;
+        };
+        let mut clean = String::new();
+        for (range, _, _) in plain {
+            if decided.contains(&range.start) {
+                continue;
+            }
+            clean.extend(text[range.clone()].chars().filter(|&c| {
+                !c.is_ascii() && first.encode_as.encode(c.encode_utf8(&mut [0; 4])).is_some()
+            }));
+        }
+        if clean.is_empty() {
+            continue;
+        }
+        let letters = clean
+            .chars()
+            .any(|c| score::info(c).kind == score::Kind::Letter);
+        let fits = if letters {
+            score::Alphabet::of(&clean)
+                .and(outcome.facts.alphabet)
+                .cost()
+                == 0.0
+        } else {
+            !outcome.text.chars().any(score::is_uncommon)
+        };
+        if !fits {
+            decision.confidence = decision.confidence.min(UNSURE);
+        }
+    }
+}
+
+/// One line's C1 controls come from one decoder: where a word of the line
+/// needed macintosh (windows-1252 made odd text of it: "Coatl‡n"), the
+/// words windows-1252 read plausibly ("conf’an") are read with macintosh
+/// too ("confían").
+pub(super) fn reread_c1(
+    text: &str,
+    words: &mut Vec<Word>,
+    decisions: &mut [Decision],
+    chain_ids: &mut ChainIds,
+) {
+    let single_c1 = |chain: Chain| {
+        chain
+            .last()
+            .filter(|step| chain.len() == 1 && step.undoes_c1())
+    };
+    let Some(macintosh) = decisions.iter().find_map(|decision| {
+        single_c1(decision.chain).filter(|step| step.decode_as != crate::WINDOWS_1252)
+    }) else {
+        return;
+    };
+    let Some(chain) = Chain::new(&[macintosh]) else {
+        return;
+    };
+    for decision in decisions.iter_mut() {
+        let Some(step) = single_c1(decision.chain) else {
+            continue;
+        };
+        if step == macintosh {
+            continue;
+        }
+        let word = &words[decision.word];
+        let Some(reread) = chain.apply(&text[word.utf8_range.clone()]) else {
+            continue;
+        };
+        let replacement = Word {
+            repairs: Rc::new(WordRepairs {
+                outcomes: vec![search::Outcome::new(reread, Vec::new(), 0, false)],
+                chains: vec![(chain, 0)],
+                ids: vec![chain_ids.id(chain)],
+            }),
+            utf8_range: word.utf8_range.clone(),
+            char_range: word.char_range.clone(),
+            cost: word.cost,
+            script: word.script,
+            symbol_led: word.symbol_led,
+            letters_only: word.letters_only,
+            assumption: word.assumption.clone(),
+        };
+        words.push(replacement);
+        decision.word = words.len() - 1;
+        decision.chain = chain;
+        decision.outcome = 0;
+    }
+}
+
+/// Extends a line's repair to the words that did not look like mojibake on
+/// their own ("Ã\u{a0}", "РІ", "è"), when the line's evidence is strong:
+/// most of its words with characters outside ASCII were repaired by one
+/// chain. Such a word is repaired by that chain if it applies in fatal mode
+/// and leaves the word no less plausible.
+pub(super) fn support(
+    text: &str,
+    plain: &[(Range<usize>, Range<usize>, f32)],
+    words: &mut Vec<Word>,
+    decisions: &mut Vec<Decision>,
+    chain_ids: &mut ChainIds,
+) {
+    // The chain most words were repaired with, and its weakest confidence.
+    let mut counts: Vec<(Chain, usize, f32)> = Vec::new();
+    for decision in decisions
+        .iter()
+        .filter(|decision| decision.confidence >= 0.5)
+    {
+        match counts
+            .iter_mut()
+            .find(|(chain, _, _)| *chain == decision.chain)
+        {
+            Some((_, count, confidence)) => {
+                *count += 1;
+                *confidence = confidence.min(decision.confidence);
+            }
+            None => counts.push((decision.chain, 1, decision.confidence)),
+        }
+    }
+    let Some(&(chain, count, line_confidence)) = counts.iter().max_by_key(|(_, count, _)| *count)
+    else {
+        return;
+    };
+    // A one-step UTF-8 chain may also undo lost bytes.
+    let lossy_step = chain.last().filter(|step| {
+        chain.len() == 1 && step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty()
+    });
+    let decided: rustc_hash::FxHashSet<usize> = decisions
+        .iter()
+        .map(|decision| words[decision.word].utf8_range.start)
+        .collect();
+    let mut candidates = Vec::new();
+    for (range, char_range, cost) in plain {
+        if decided.contains(&range.start) {
+            continue;
+        }
+        let word = &text[range.clone()];
+        let outcome = if let Some(repaired) = chain.apply(word) {
+            search::Outcome::new(repaired, Vec::new(), 0, false)
+        } else if let Some(step) = lossy_step
+            && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
+            && (decoded.recovered > 0 || !decoded.lost.is_empty())
+            && (decoded.whole > 0 || search::has_loss_marks(word) || count >= MIN_DROPPED_SUPPORT)
+        {
+            search::Outcome::new(decoded.text, decoded.lost, 0, false)
+        } else {
+            continue;
+        };
+        if outcome.text != word {
+            candidates.push((range, char_range, *cost, outcome));
+        }
+    }
+    // A UTF-8 decode seldom applies to correct text, and a lossy one makes
+    // it costlier: the cost check below is enough. A legacy decode applies
+    // to almost any text: a good part of the words it changes must have
+    // been repaired on their own evidence.
+    let legacy = chain.last().is_some_and(|step| !step.decodes_utf8());
+    let double_byte = chain
+        .last()
+        .is_some_and(|step| !step.decodes_utf8() && !step.decode_as.is_single_byte());
+    if legacy && count * 2 < candidates.len() {
+        return;
+    }
+    // A lossy repair replaces characters with U+FFFD: each needs a word
+    // repaired on its own evidence behind it.
+    let lossy = candidates
+        .iter()
+        .filter(|(_, _, _, outcome)| !outcome.lost.is_empty())
+        .count();
+    // Supported repairs are as sure as the line, discounted.
+    let confidence = 0.5 + (line_confidence - 0.5) * 0.5;
+    for (range, char_range, cost, outcome) in candidates {
+        if !outcome.lost.is_empty() && lossy > count {
+            continue;
+        }
+        // The loss itself is no reason to leave the word as it is. A
+        // double-byte decode makes almost any text into characters: it must
+        // make the word clearly better ("l’égalité" is no "l捗ゞalit茅").
+        let judged = outcome.cost - search::LOSS * score::small(outcome.lost.len());
+        let allowed = if double_byte {
+            cost - MIN_SUPPORTED_GAIN
+        } else {
+            cost + SUPPORT_SLACK
+        };
+        if judged > allowed {
+            continue;
+        }
+        words.push(Word {
+            script: score::dominant_script(&text[range.clone()]),
+            symbol_led: symbol_led(&text[range.clone()]),
+            letters_only: letters_only(&text[range.clone()]),
+            assumption: None,
+            utf8_range: range.clone(),
+            char_range: char_range.clone(),
+            cost,
+            repairs: Rc::new(WordRepairs {
+                outcomes: vec![outcome],
+                chains: vec![(chain, 0)],
+                ids: vec![chain_ids.id(chain)],
+            }),
+        });
+        decisions.push(Decision {
+            word: words.len() - 1,
+            chain,
+            outcome: 0,
+            confidence,
+        });
+    }
+}
