@@ -655,13 +655,25 @@ impl Model {
         let numbers = |values: &[u8]| values.iter().map(u8::to_string).collect::<Vec<_>>();
         render_list(out, "unigram", &numbers(&self.unigram));
         render_list(out, "backoff", &numbers(&self.backoff));
-        let keys: Vec<String> = self
-            .pairs
+        // The pairs by left-hand symbol: where each row starts, then the
+        // right-hand symbols and costs, each row sorted.
+        let mut pairs = self.pairs.clone();
+        pairs.sort_unstable();
+        let mut rows = vec![0usize; self.unigram.len() + 1];
+        for &(key, _) in &pairs {
+            rows[(key >> 16) as usize + 1] += 1;
+        }
+        for left in 1..rows.len() {
+            rows[left] += rows[left - 1];
+        }
+        let rows: Vec<String> = rows.iter().map(usize::to_string).collect();
+        render_list(out, "pair_rows", &rows);
+        let rights: Vec<String> = pairs
             .iter()
-            .map(|&(key, _)| format!("0x{key:X}"))
+            .map(|&(key, _)| (key & 0xFFFF).to_string())
             .collect();
-        render_list(out, "pairs", &keys);
-        let costs: Vec<u8> = self.pairs.iter().map(|&(_, cost)| cost).collect();
+        render_list(out, "pairs", &rights);
+        let costs: Vec<u8> = pairs.iter().map(|&(_, cost)| cost).collect();
         render_list(out, "pair_costs", &numbers(&costs));
         let _ = writeln!(out, "    }},");
     }
@@ -669,7 +681,7 @@ impl Model {
 
 fn render_list(out: &mut String, field: &str, values: &[String]) {
     let _ = writeln!(out, "        {field}: &[");
-    for chunk in values.chunks(16) {
+    for chunk in values.chunks(24) {
         let _ = writeln!(out, "            {},", chunk.join(", "));
     }
     let _ = writeln!(out, "        ],");
