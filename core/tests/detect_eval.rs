@@ -199,6 +199,8 @@ fn evaluate(samples_per_band: usize, seed: u64) -> Vec<Outcome> {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(usize::MAX);
+    // MOJISCOPE_EVAL_DUMP=DIR writes each wrong input to DIR.
+    let dump = std::env::var_os("MOJISCOPE_EVAL_DUMP").map(std::path::PathBuf::from);
     for text in texts() {
         if only.as_deref().is_some_and(|only| only != text.tag) {
             continue;
@@ -239,6 +241,16 @@ fn evaluate(samples_per_band: usize, seed: u64) -> Vec<Outcome> {
                     let right = guess == encoding || decoded.text == truth.text;
                     let explanation = (!right && bytes.len() >= explain_from)
                         .then(|| explain(&detection, encoding, &truth.text));
+                    if let Some(dir) = dump.as_ref().filter(|_| !right) {
+                        let name = format!(
+                            "{}-{}-{}-as-{}.txt",
+                            text.tag,
+                            encoding.name(),
+                            outcomes.len(),
+                            guess.name()
+                        );
+                        let _ = std::fs::write(dir.join(name), &bytes);
+                    }
                     outcomes.push(Outcome {
                         tag: text.tag,
                         encoding,
