@@ -804,24 +804,32 @@ fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -
 /// A decode with errors never ranks above one without, unless the evidence
 /// for it is strong: at least [`ERRORS_OUTWEIGHED`] characters beyond ASCII
 /// for each error (a UTF-8 file with one broken sequence among hundreds of
-/// good ones). Others are put just below the best clean decode.
+/// good ones), in a decode that is not byte by byte (a single-byte
+/// encoding's error is a byte it never writes, which no file in it holds).
+/// Others are put below every clean decode, in their order.
 fn keep_errors_below_clean_decodes(ranked: &mut [Ranked]) {
-    let best_clean = ranked
+    let below = |c: &Ranked| {
+        let errors = c.stats.ranking_errors();
+        let outweighed = c.decoding.is_none() && c.stats.non_ascii >= ERRORS_OUTWEIGHED * errors;
+        errors > 0 && !outweighed
+    };
+    let worst_clean = ranked
         .iter()
         .filter(|c| c.stats.ranking_errors() == 0)
         .map(|c| c.log_likelihood)
+        .fold(f64::INFINITY, f64::min);
+    let best_below = ranked
+        .iter()
+        .filter(|c| below(c))
+        .map(|c| c.log_likelihood)
         .fold(f64::NEG_INFINITY, f64::max);
-    if best_clean == f64::NEG_INFINITY {
+    if worst_clean == f64::INFINITY || best_below < worst_clean {
         return;
     }
-    for candidate in ranked.iter_mut() {
-        let errors = candidate.stats.ranking_errors();
-        if errors > 0
-            && candidate.stats.non_ascii < ERRORS_OUTWEIGHED * errors
-            && candidate.log_likelihood >= best_clean
-        {
-            candidate.log_likelihood = best_clean - 1.0;
-        }
+    // All of them move down alike, keeping their order.
+    let shift = best_below - worst_clean + 1.0;
+    for candidate in ranked.iter_mut().filter(|c| below(c)) {
+        candidate.log_likelihood -= shift;
     }
 }
 
@@ -946,6 +954,16 @@ impl Fit {
     }
 }
 
+/// The price, in units of 1/`COST_SCALE` nat, of reading the ASCII words of
+/// a text in one language and its words with characters beyond ASCII in
+/// another.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "a positive whole number of units"
+)]
+const MIXED_LANGUAGES_COST: u64 = (10.0 * COST_SCALE) as u64;
+
 /// How many languages are weighed pair by pair, picked by how well the
 /// decode fits them with its characters beyond ASCII taken alone (and its
 /// ASCII pairs, which every decode shares): the best of them by pairs is
@@ -1068,12 +1086,38 @@ impl<'a> Scorer<'a> {
     /// shortlist is weighed pair by pair.
     fn fit(&mut self, candidate: &Ranked, served: &[usize]) -> Option<Fit> {
         let with_ascii = !candidate.stats.ascii_pairs_included;
-        let rights = if served.len() > SHORTLIST {
+        // The words with characters beyond ASCII may be in another language
+        // than the others: one in which their ASCII letters read clearly
+        // better than in the best language of the others. Whether they are
+        // says nothing of the encoding (every ASCII-compatible decode has
+        // the same ASCII letters).
+        let other = if with_ascii && served.len() > 1 {
+            served
+                .iter()
+                .map(|&index| (self.ascii_cost(index, false), index))
+                .min()
+        } else {
+            None
+        };
+        let other_words = other.map_or(0, |(_, index)| self.ascii_cost(index, true).0);
+        let allowed: Vec<usize> = if other.is_some() {
+            served
+                .iter()
+                .copied()
+                .filter(|&index| {
+                    self.ascii_cost(index, true).0 + MIXED_LANGUAGES_COST < other_words
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let rights = if served.len() > SHORTLIST || allowed.len() > SHORTLIST {
             right_chars(candidate, &self.right_bytes)
         } else {
             Vec::new()
         };
         let whole = self.shortlist(&rights, served, with_ascii, true);
+        let beyond = self.shortlist(&rights, &allowed, with_ascii, false);
         let mut high = Vec::new();
         let mut best: Option<Fit> = None;
         for index in whole {
@@ -1085,6 +1129,30 @@ impl<'a> Scorer<'a> {
             let fit = Fit::new(index, ascii, self.high_cost(candidate, index, &mut high), 0);
             if fit.chars > 0 && best.is_none_or(|b| fit.cost < b.cost) {
                 best = Some(fit);
+            }
+        }
+        // Or the words without characters beyond ASCII in their best
+        // language and those with in another (an English menu with its
+        // Portuguese translations), at a price.
+        if let Some((ascii, _)) = other {
+            let mut high_best: Option<(usize, Cost, Cost)> = None;
+            for index in beyond {
+                let high = self.high_cost(candidate, index, &mut high);
+                let words = self.ascii_cost(index, true);
+                if high.1 > 0
+                    && high_best.is_none_or(|(_, best, best_words)| {
+                        high.0 + words.0 < best.0 + best_words.0
+                    })
+                {
+                    high_best = Some((index, high, words));
+                }
+            }
+            if let Some((index, high, words)) = high_best {
+                let ascii = (ascii.0 + words.0, ascii.1 + words.1);
+                let mixed = Fit::new(index, ascii, high, MIXED_LANGUAGES_COST);
+                if best.is_some_and(|b| mixed.cost < b.cost) {
+                    best = Some(mixed);
+                }
             }
         }
         best
@@ -2045,6 +2113,97 @@ mod tests {
             "Съешь же ещё этих мягких французских булок, да выпей чаю.",
         ));
         assert_eq!(detect(&page).best(), WINDOWS_1251);
+    }
+
+    #[test]
+    fn a_single_byte_encodings_errors_are_never_outweighed() {
+        // Hebrew with a maqaf, gershayim and quotation marks: windows-1255
+        // writes them, ISO-8859-8 has no such bytes (or reads C1 controls).
+        let text = "צה״ל הודיע כי בית־הספר ייסגר. „זה לא צפוי”, אמר המנהל. \
+                    מע״מ ודו״ח שנתי נשלחו לרשות־המסים בזמן.\n"
+            .repeat(6);
+        let detection = detect(&encoded(WINDOWS_1255, &text));
+        check_ranking(&detection);
+        assert_eq!(detection.best(), WINDOWS_1255);
+        // Every decode with errors ranks below every decode without.
+        let first_with_errors = detection
+            .candidates
+            .iter()
+            .position(|c| c.errors > 0)
+            .expect("some decodes have errors");
+        assert!(
+            detection.candidates[first_with_errors..]
+                .iter()
+                .all(|c| c.errors > 0)
+        );
+        let iso = detection.candidate(ISO_8859_8).expect("ranked");
+        assert!(iso.errors > 0);
+    }
+
+    #[test]
+    fn words_of_another_language_read_in_theirs() {
+        // A menu in English with its Portuguese translations: the words
+        // with letters beyond ASCII are Portuguese, and macintosh's reading
+        // of them is no better for being priced in English.
+        let menu = "\" Menu translations for the editor: Português\n\
+        \" Quit when the translations have been loaded already.\n\
+        \" These are the menus of the editor in the language of the user. Each\n\
+        \" line gives the English name of an entry, then its translation, with\n\
+        \" the key that selects it marked by an ampersand and the command that\n\
+        \" it runs after a tab. When the editor starts, it reads the file that\n\
+        \" matches the language of the environment, and replaces the names of\n\
+        \" the menus with the ones it finds here. Entries that are missing keep\n\
+        \" their English names, so a partial translation still works, and the\n\
+        \" rest can be added later by anyone who speaks the language well.\n\
+        \" Please keep the lines sorted as the menus are, and keep the keys of\n\
+        \" the entries of one menu different from each other, or some of them\n\
+        \" cannot be reached from the keyboard without the mouse at all.\n\
+        if exists(\"did_menu_trans\")\n\
+        \tfinish\n\
+        endif\n\
+        let did_menu_trans = 1\n\
+        \" Tools menu\n\
+        menutrans &Tools\t\t\t&Ferramentas\n\
+        menutrans &Jump\\ to\\ this\\ tag<Tab>g^]\t&Saltar\\ para\\ a\\ etiqueta\n\
+        menutrans &Spelling\t\t\t&Ortografia\n\
+        menutrans &Next\\ error<Tab>:cn\t\tErro\\ &seguinte\n\
+        menutrans &Previous\\ error<Tab>:cp\tErro\\ &anterior\n\
+        menutrans &Older\\ list<Tab>:cold\tLista\\ mais\\ &antiga\n\
+        menutrans &Set\\ compiler\t\tDefinir\\ &compilador\n\
+        menutrans &Color\\ scheme\t\tEsquema\\ de\\ &cores\n\
+        menutrans &Buffers\t\t\t&Memórias\n\
+        menutrans &Refresh\\ menu\t\t&Actualizar\\ o\\ menu\n\
+        menutrans &Delete\t\t\t&Eliminar\n\
+        menutrans Se&lect\\ all<Tab>ggVG\tSeleccionar\\ &tudo\n\
+        menutrans Settings\\ &window\tJanela\\ de\\ &configuração\n\
+        menutrans &Global\\ settings\tOpções\\ &globais\n\
+        menutrans Toggle\\ &line\\ numbering<Tab>:set\\ nu!\tNumeração\\ de\\ &linhas\n\
+        menutrans &Syntax\t\t\t&Sintaxe\n\
+        menutrans &Show\\ file\\ types\\ in\\ menu\tMostrar\\ &tipos\\ de\\ ficheiro\\ no\\ menu\n\
+        menutrans A&utomatic\t\t\tA&utomático\n\
+        menutrans &Window\t\t\t&Janela\n\
+        menutrans &Help\t\t\tA&juda\n\
+        menutrans &Version\t\t&Versão\n\
+        menutrans Co&pying\t\t&Licença\n\
+        \" The toolbar tips are translated when the toolbar is shown.\n\
+        if has(\"toolbar\")\n\
+        \ttmenu ToolBar.Open\t\tAbrir ficheiro\n\
+        \ttmenu ToolBar.Save\t\tGuardar ficheiro\n\
+        \ttmenu ToolBar.Print\t\tImprimir\n\
+        \ttmenu ToolBar.Replace\tProcurar e substituir\n\
+        endif\n\
+        ";
+        let detection = detect(&encoded(WINDOWS_1252, menu));
+        check_ranking(&detection);
+        assert_eq!(detection.best(), WINDOWS_1252);
+        let language = detection.candidates[0]
+            .evidence
+            .iter()
+            .find_map(|e| match e {
+                Evidence::Language { tag, .. } => Some(*tag),
+                _ => None,
+            });
+        assert_eq!(language, Some("pt"));
     }
 
     #[test]

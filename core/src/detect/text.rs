@@ -636,20 +636,36 @@ pub(crate) struct ByteCounts {
     pub(crate) len: u64,
 }
 
+/// The elements whose content HTML does not show as text: it is skipped
+/// like a tag.
+const RAW_TEXT_ELEMENTS: [&[u8]; 2] = [b"script", b"style"];
+
 /// Reads text in markup as word boundaries: tags (from `<` and a letter,
-/// `/`, `!` or `?` to `>`).
+/// `/`, `!` or `?` to `>`) and the content of `<script>` and `<style>`.
 struct Markup {
     in_tag: bool,
+    /// The raw-text element being skipped, until its end tag.
+    raw_text: Option<&'static [u8]>,
 }
 
 impl Markup {
     fn new() -> Self {
-        Self { in_tag: false }
+        Self {
+            in_tag: false,
+            raw_text: None,
+        }
     }
 
     /// Whether the byte at `position` of `run` is markup.
     fn is_markup(&mut self, run: &[u8], position: usize) -> bool {
         let b = run[position];
+        if let Some(name) = self.raw_text {
+            if b == b'<' && ends_raw_text(&run[position + 1..], name) {
+                self.raw_text = None;
+                self.in_tag = true;
+            }
+            return true;
+        }
         if self.in_tag {
             self.in_tag = b != b'>';
             return true;
@@ -660,10 +676,30 @@ impl Markup {
             })
         {
             self.in_tag = true;
+            let name = &run[position + 1..];
+            self.raw_text = RAW_TEXT_ELEMENTS
+                .into_iter()
+                .find(|element| starts_tag(name, element));
             return true;
         }
         false
     }
+}
+
+/// Whether `rest` (after a `<`) starts the end tag of `name`.
+fn ends_raw_text(rest: &[u8], name: &[u8]) -> bool {
+    rest.first() == Some(&b'/') && starts_tag(&rest[1..], name)
+}
+
+/// Whether `rest` starts with the tag name `name` (ASCII case-insensitive),
+/// followed by something that ends a tag name.
+fn starts_tag(rest: &[u8], name: &[u8]) -> bool {
+    rest.len() > name.len()
+        && rest[..name.len()].eq_ignore_ascii_case(name)
+        && matches!(
+            rest[name.len()],
+            b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | 0x0C
+        )
 }
 
 /// The folded forms of ASCII bytes: for each byte, the position of its
@@ -952,8 +988,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn markup_is_boundaries() {
-        let page = b"<p>word</p><b class=x>seen</b>end";
+    fn markup_and_scripts_are_boundaries() {
+        let page = b"<p>word</p><script>var x = 'hidden';</script>seen<style>p{}</style>end";
         let whole = 0..page.len();
         let counts = ByteCounts::new(page, std::slice::from_ref(&whole));
         let letters: Vec<(char, char)> = counts
@@ -964,7 +1000,9 @@ mod tests {
             .collect();
         assert!(letters.contains(&('w', 'o')));
         assert!(letters.contains(&('s', 'e')));
-        assert!(!letters.contains(&('c', 'l')), "tags are skipped");
+        assert!(letters.contains(&('e', 'n')));
+        assert!(!letters.contains(&('h', 'i')), "script content is skipped");
+        assert!(!letters.contains(&('v', 'a')));
         assert_eq!(counts.ascii_letters, "wordseenend".len() as u64);
     }
 
