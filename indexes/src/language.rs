@@ -197,9 +197,9 @@ pub fn for_tag(tag: &str) -> Option<&'static Language> {
 }
 
 /// Folds a character for the language models: ASCII letters to lowercase,
-/// other ASCII to a space, other letters to their lowercase when that is one
-/// character, and the characters legacy files write in another form to one
-/// of them.
+/// other ASCII and the digits of other scripts to a space, other letters to
+/// their lowercase when that is one character, and the characters legacy
+/// files write in another form to one of them.
 pub fn fold(c: char) -> char {
     if c.is_ascii() {
         return if c.is_ascii_alphabetic() {
@@ -210,6 +210,11 @@ pub fn fold(c: char) -> char {
             ' '
         };
     }
+    if digit_script(c).is_some() || matches!(c, '\u{FF10}'..='\u{FF19}') {
+        // The digits of other scripts (Arabic-Indic, Persian, Thai,
+        // fullwidth) are numbers like ASCII digits: no letters of words.
+        return ' ';
+    }
     let c = match c {
         // Romanian and Turkish: cedilla and comma below are one letter.
         'ş' | 'Ş' | 'Ș' => 'ș',
@@ -218,6 +223,10 @@ pub fn fold(c: char) -> char {
         // yeh and kaf.
         'ی' => 'ي',
         'ک' => 'ك',
+        // Azerbaijani schwa, which no legacy code page writes: files in the
+        // Turkish code page write it as ä (as the Latin alphabet of 1991
+        // did).
+        'ə' | 'Ə' => 'ä',
         'İ' => 'i',
         _ => c,
     };
@@ -228,8 +237,20 @@ pub fn fold(c: char) -> char {
     }
 }
 
+/// The script whose own decimal digits `c` is one of: the Arabic-Indic and
+/// Persian digits are Arabic, the Thai digits Thai. A letter of another
+/// script right beside one is unlikely (a Latin "ñ" read as the Thai digit
+/// one in "Espa\u{E51}ol").
+pub fn digit_script(c: char) -> Option<Script> {
+    match c {
+        '\u{0660}'..='\u{0669}' | '\u{06F0}'..='\u{06F9}' => Some(Script::Arabic),
+        '\u{0E50}'..='\u{0E59}' => Some(Script::Thai),
+        _ => None,
+    }
+}
+
 /// The other form of a character that legacy files use for it, if any
-/// (Romanian ș and ş; Persian ی and Arabic ي).
+/// (Romanian ș and ş; Persian ی and Arabic ي; Azerbaijani ə and ä).
 pub fn legacy_twin(c: char) -> Option<char> {
     Some(match c {
         'ș' => 'ş',
@@ -242,6 +263,8 @@ pub fn legacy_twin(c: char) -> Option<char> {
         'Ţ' => 'Ț',
         'ی' => 'ي',
         'ک' => 'ك',
+        'ə' => 'ä',
+        'Ə' => 'Ä',
         _ => return None,
     })
 }
@@ -524,6 +547,13 @@ mod tests {
         assert_eq!(fold('Ş'), 'ș');
         assert_eq!(fold('ی'), 'ي');
         assert_eq!(fold('İ'), 'i');
+        assert_eq!(fold('Ə'), 'ä');
+        assert_eq!(fold('๒'), ' ');
+        assert_eq!(fold('٣'), ' ');
+        assert_eq!(fold('７'), ' ');
+        assert_eq!(digit_script('๑'), Some(Script::Thai));
+        assert_eq!(digit_script('۴'), Some(Script::Arabic));
+        assert_eq!(digit_script('4'), None);
         assert_eq!(fold('ß'), 'ß');
         assert_eq!(fold('日'), '日');
     }
