@@ -56,6 +56,11 @@ const WEAK_CONFIDENCE: f64 = 0.9;
 /// (a left-to-right mark for the Turkish dotless i) is very likely wrong.
 const FORMAT_IN_WORD_COST: f64 = 15.0;
 
+/// The cost of a digit of one script right beside a letter of another, in
+/// nats: a reading that puts a Thai or Arabic-Indic digit inside a Latin
+/// word ("Espa\u{E51}ol" for "Español") is very likely wrong.
+const DIGIT_IN_WORD_COST: f64 = 8.0;
+
 /// The weight of a file's own declaration, in nats, when the bytes do not
 /// contradict it: declarations are mostly right, so they settle what the
 /// bytes leave open, but a few letters that read far better otherwise
@@ -251,6 +256,12 @@ pub enum Evidence {
     /// joiners) between two letters of a word, where text does not hold
     /// them: strong evidence against the decode.
     FormatsInWords {
+        /// How many.
+        count: u64,
+    },
+    /// Digits of one script right beside letters of another (a Thai digit
+    /// inside a Latin word): evidence against the decode.
+    DigitsInWords {
         /// How many.
         count: u64,
     },
@@ -539,7 +550,8 @@ fn rank(
             - candidate.fit.map_or(0.0, |fit| fit.cost)
             - ERROR_COST * to_f64(candidate.stats.ranking_errors())
             - CASE_BREAK_COST * to_f64(candidate.stats.case_breaks)
-            - FORMAT_IN_WORD_COST * to_f64(candidate.stats.formats_in_words);
+            - FORMAT_IN_WORD_COST * to_f64(candidate.stats.formats_in_words)
+            - DIGIT_IN_WORD_COST * to_f64(candidate.stats.digits_in_words);
     }
     let weighed = weigh_declaration(&mut ranked, declaration);
     // Structure no other text has settles it: valid UTF-8 with non-ASCII
@@ -645,6 +657,19 @@ fn score_groups(ranked: &mut [Ranked], scorer: &mut Scorer<'_>) {
             .filter(|&other| ranked[other].group == index)
             .collect();
         let served = served_languages(members.iter().map(|&m| ranked[m].encoding));
+        // gb18030 writes every language, but a decode of it that holds Han
+        // ideographs is Chinese: any two bytes beyond ASCII of other text
+        // read as one in gb18030.
+        let served = if ranked[index].stats.han > 0
+            && members.iter().any(|&m| ranked[m].encoding == GB18030)
+        {
+            served
+                .into_iter()
+                .filter(|&language| LANGUAGES[language].script == Script::Chinese)
+                .collect()
+        } else {
+            served
+        };
         let representative = members
             .iter()
             .copied()
@@ -768,8 +793,9 @@ fn served_languages(encodings: impl Iterator<Item = &'static Encoding>) -> Vec<u
 
 /// Gives the candidates that decode the bytes as the declared encoding does
 /// [`DECLARED_PRIOR`] more, when the bytes do not contradict the
-/// declaration: its decode has no errors, and the bytes are not valid UTF-8
-/// with non-ASCII content that the declared encoding reads otherwise.
+/// declaration: its decode has no errors (but sequences cut by the end,
+/// which are then forgiven), and the bytes are not valid UTF-8 with
+/// non-ASCII content that the declared encoding reads otherwise.
 /// Returns whether the declaration was weighed.
 fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -> bool {
     let Some(declared) = declaration.and_then(|d| ranked.iter().find(|c| c.encoding == d.encoding))
@@ -777,7 +803,8 @@ fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -
         return false;
     };
     let key = declared.text_key();
-    let clean = declared.stats.ranking_errors() == 0;
+    // A sequence cut by the end does not contradict the declaration.
+    let clean = declared.stats.only_cut_sequences();
     let utf8_contradicts = ranked.iter().any(|c| {
         c.encoding == UTF_8
             && c.stats.ranking_errors() == 0
@@ -792,7 +819,10 @@ fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -
     // the file names it.
     let encoding = declared.encoding;
     for candidate in ranked.iter_mut().filter(|c| c.text_key() == key) {
-        candidate.log_likelihood += DECLARED_PRIOR;
+        let counted = candidate.stats.ranking_errors();
+        candidate.stats.cut_forgiven = true;
+        let forgiven = counted - candidate.stats.ranking_errors();
+        candidate.log_likelihood += DECLARED_PRIOR + ERROR_COST * to_f64(forgiven);
         if candidate.encoding == encoding {
             candidate.log_likelihood += PRIOR_SPAN;
         }
@@ -1471,6 +1501,11 @@ fn evidence(candidate: &Ranked, declaration: Option<&Declaration>) -> Vec<Eviden
             count: stats.formats_in_words,
         });
     }
+    if stats.digits_in_words > 0 {
+        evidence.push(Evidence::DigitsInWords {
+            count: stats.digits_in_words,
+        });
+    }
     if stats.non_ascii == 0 && errors == 0 && stats.implausible == 0 {
         evidence.push(Evidence::AsciiOnly);
     } else if let Some(fit) = candidate.fit {
@@ -1610,6 +1645,11 @@ impl fmt::Display for Evidence {
             Self::FormatsInWords { count } => write!(
                 f,
                 "{count} invisible formatting character{} inside words, where text has none",
+                plural(*count)
+            ),
+            Self::DigitsInWords { count } => write!(
+                f,
+                "{count} digit{} of one script beside letters of another, where numbers stand apart",
                 plural(*count)
             ),
             Self::Utf16WithoutBom { encoding } => write!(
@@ -1972,6 +2012,52 @@ mod tests {
                 .iter()
                 .all(|e| !matches!(e, Evidence::FormatsInWords { .. }))
         );
+    }
+
+    #[test]
+    fn digits_of_a_script_inside_words_of_another_are_evidence_against() {
+        // The head of an editor's Spanish and German menu files: in
+        // windows-874 their ñ and ó are the Thai digits one and three,
+        // inside Latin words ("Espa\u{E51}ol", "J\u{E53}n").
+        for text in [
+            "\" Menu Translations:\tEspañol\n\" Previous translator:\tAlejandro Ló",
+            "\" Menu Translations:\tGerman / Deutsch\n\" Maintainer:\t\tJón Arnar B",
+        ] {
+            let bytes = encoded(WINDOWS_1252, text);
+            let detection = detect(&bytes);
+            assert_eq!(detection.best(), WINDOWS_1252, "{text}");
+            let thai = detection.candidate(WINDOWS_874).expect("ranked");
+            assert!(
+                thai.evidence
+                    .iter()
+                    .any(|e| matches!(e, Evidence::DigitsInWords { count } if *count >= 2)),
+                "{:?}",
+                thai.evidence
+            );
+        }
+        // Thai digits in Thai text, Persian digits in Persian text, are in
+        // their place, even right beside a letter (sentences of the
+        // evaluation text, tests/detect/sentences/).
+        for (encoding, text) in [
+            (
+                WINDOWS_874,
+                "๕/ว๑๑๒๒ เรื่อง การโอนจัดสรรงบประมาณรายจ่าย ประจำปี พ.ศ.๒๕๕๕ ค่าเงินเดือนครูและค่าจ้างประจำฯ ไตรมาสที่ ๑ด่วนที่สุด ที่ พท ๐๐๓๗.",
+            ),
+            (
+                UTF_8,
+                "JPG تویوتا اف‌جی۴۰ (Toyota FJ40) خودرویی است که در سال‌های ۱۹۶۰ تا ۱۹۸۴تولید شده‌است.",
+            ),
+        ] {
+            let detection = detect(&encoded(encoding, text));
+            assert_eq!(detection.best(), encoding, "{text}");
+            assert!(
+                detection.candidates[0]
+                    .evidence
+                    .iter()
+                    .all(|e| !matches!(e, Evidence::DigitsInWords { .. })),
+                "{text}"
+            );
+        }
     }
 
     // https://github.com/mojiscope/mojiscope/issues/16

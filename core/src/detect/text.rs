@@ -77,6 +77,8 @@ pub(crate) struct CharInfo {
     pub(crate) folded: char,
     /// The script of the folded form.
     pub(crate) script: Option<Script>,
+    /// The script whose own digit the character is ([`language::digit_script`]).
+    digit: Option<Script>,
     /// The folded form's share of its class's cost
     /// ([`language::member_cost`]; the same for every language).
     pub(crate) share: u16,
@@ -113,6 +115,7 @@ impl CharInfo {
             c,
             folded,
             script: facts.script,
+            digit: language::digit_script(c),
             share: facts.member_cost as u16,
             classes: facts.classes.map(|class| class.position() as u8),
             flags,
@@ -241,6 +244,16 @@ pub(crate) struct TextStats {
     /// (a left-to-right mark inside "altyaz\u{200E}s\u{200E}"): words do not
     /// hold them.
     pub(crate) formats_in_words: u64,
+    /// Digits of a script right beside a letter of another (the Thai digit
+    /// one inside "Espa\u{E51}ol"): numbers of a script stand apart from the
+    /// words of others.
+    pub(crate) digits_in_words: u64,
+    /// Han ideographs.
+    pub(crate) han: u64,
+    /// Whether a sequence cut by the end is no error even with nothing
+    /// beyond ASCII decoded: the file declares an encoding that reads as
+    /// this one, and its text may well have been cut in a character.
+    pub(crate) cut_forgiven: bool,
     /// Pairs of characters (indexes into [`Chars`]) with at least one
     /// non-ASCII member (all pairs when `ascii_pairs_included`), sorted:
     /// (left, right, count). Empty for a decode byte by byte, whose pairs
@@ -273,11 +286,20 @@ impl TextStats {
     /// A decode with nothing beyond ASCII shows no text the cut could have
     /// split, so there every error counts.
     pub(crate) fn ranking_errors(&self) -> u64 {
+        let forgive_cuts = self.non_ascii > 0 || self.cut_forgiven;
         self.errors
             .iter()
-            .filter(|(kind, _)| self.non_ascii == 0 || *kind != DecodeErrorKind::TruncatedSequence)
+            .filter(|(kind, _)| !forgive_cuts || *kind != DecodeErrorKind::TruncatedSequence)
             .map(|&(_, n)| n)
             .sum()
+    }
+
+    /// Whether the only errors are sequences cut by the end of the input or
+    /// of a sampled run.
+    pub(crate) fn only_cut_sequences(&self) -> bool {
+        self.errors
+            .iter()
+            .all(|(kind, _)| *kind == DecodeErrorKind::TruncatedSequence)
     }
 
     fn add_error(&mut self, kind: DecodeErrorKind, count: u64) {
@@ -305,6 +327,17 @@ fn format_in_word(left: &CharInfo, format: &CharInfo, right: &CharInfo) -> bool 
         && left.is(ALPHABETIC)
         && right.is(ALPHABETIC)
         && !language::format_may_join(left.c, format.c, right.c)
+}
+
+/// Whether one of two neighbours is a digit of a script and the other a
+/// letter of another script.
+fn digit_beside_letter(left: &CharInfo, right: &CharInfo) -> bool {
+    let foreign = |digit: &CharInfo, letter: &CharInfo| {
+        digit
+            .digit
+            .is_some_and(|script| letter.is(ALPHABETIC) && letter.script != Some(script))
+    };
+    foreign(left, right) || foreign(right, left)
 }
 
 /// After this many errors a decode with fewer than
@@ -380,6 +413,9 @@ impl<'a> TextSink<'a> {
         let stats = &mut self.stats;
         let info = *self.chars.info(index);
         stats.note_char(&info, 1);
+        if info.script == Some(Script::Chinese) {
+            stats.han += 1;
+        }
         let previous = self.chars.info(self.previous);
         if previous.is(LOWERCASE) && info.is(UPPERCASE) && !(is_ascii && self.previous_is_ascii) {
             stats.case_breaks += 1;
@@ -388,6 +424,9 @@ impl<'a> TextSink<'a> {
             && format_in_word(self.chars.info(self.before_previous), previous, &info)
         {
             stats.formats_in_words += 1;
+        }
+        if digit_beside_letter(previous, &info) {
+            stats.digits_in_words += 1;
         }
         let both_boundaries = info.folded == ' ' && previous.folded == ' ';
         let shared = !stats.ascii_pairs_included && is_ascii && self.previous_is_ascii;
@@ -941,6 +980,12 @@ impl ByteCounts {
                 && infos[usize::from(right)].is(UPPERCASE)
             {
                 stats.case_breaks += u64::from(n);
+            }
+            if table[usize::from(left)].is_some()
+                && table[usize::from(right)].is_some()
+                && digit_beside_letter(infos[usize::from(left)], infos[usize::from(right)])
+            {
+                stats.digits_in_words += u64::from(n);
             }
         }
         for &(left, middle, right, n) in &self.format_triples {
