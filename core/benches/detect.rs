@@ -1,21 +1,40 @@
 //! Detection speed: the time `detect` takes on inputs from 1 KiB to 1 GiB in
 //! several scripts and encodings, side by side with uchardet on the same
-//! bytes (the target: as fast or faster).
+//! files (the target: as fast or faster), in one run.
 //!
-//! Run with `cargo bench -p mojiscope-core --bench detect` (add `-- --quick`
-//! for fewer rounds). Detection samples inputs longer than 256 KiB, so its
-//! time should level off above that size whatever the length. uchardet, when
-//! installed (`apt-get install uchardet`), runs as a process on the same
-//! bytes written to a temporary file; its column includes starting the
-//! process and reading the file, and the row "uchardet, empty file" gives
-//! that overhead alone. It is a peer to compare with, never a dependency.
+//! ```sh
+//! cargo bench -p mojiscope-core --bench detect                # every row
+//! cargo bench -p mojiscope-core --bench detect -- --quick     # fewer rounds
+//! cargo bench -p mojiscope-core --bench detect -- --filter "UTF-8 1 KiB"
+//! cargo bench -p mojiscope-core --bench detect -- --binary target/release/mojiscope
+//! ```
+//!
+//! Each row times three things on the same file:
+//! - `detect`, in process, on the bytes in memory;
+//! - a command: by default this benchmark's own executable run as a process
+//!   (`--detect-file FILE`), which starts, reads what detection examines
+//!   ([`mojiscope_core::examined_ranges`]) and ranks, as `mojiscope detect
+//!   FILE` would; with `--binary PATH`, the real `PATH detect FILE` instead;
+//! - `uchardet FILE`, when uchardet is installed (`apt-get install
+//!   uchardet`): it is a peer to compare with, never a dependency.
+//!
+//! The rows "empty file" give what starting each process costs alone.
+//! Detection samples inputs longer than 256 KiB, so its time levels off
+//! above that size; uchardet reads every byte.
+//! `--filter TEXT` keeps the rows whose name contains TEXT, `--rounds N`
+//! sets the rounds, `--no-peer` leaves out the processes (for profiling).
 
 #![expect(clippy::print_stdout, reason = "a benchmark prints its table")]
 
 use std::hint::black_box;
+use std::io::{Read as _, Seek as _, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use mojiscope_core::{EUC_KR, Encoding, SHIFT_JIS, UTF_8, WINDOWS_1251, WINDOWS_1252, detect};
+use mojiscope_core::{
+    EUC_KR, Encoding, SHIFT_JIS, UTF_8, WINDOWS_1251, WINDOWS_1252, detect, examined_ranges,
+};
 
 const TEXTS: [(&Encoding, &str); 5] = [
     (
@@ -42,51 +61,146 @@ const TEXTS: [(&Encoding, &str); 5] = [
 
 const SIZES: [usize; 4] = [1024, 64 * 1024, 1024 * 1024, 1024 * 1024 * 1024];
 
-/// The median time of `uchardet FILE` on `bytes`, and its answer, if
-/// uchardet is installed.
-fn uchardet(bytes: &[u8], rounds: usize) -> Option<(Duration, String)> {
-    let path = std::env::temp_dir().join(format!("mojiscope-bench-{}.txt", std::process::id()));
-    std::fs::write(&path, bytes).ok()?;
+struct Options {
+    rounds: usize,
+    filter: Option<String>,
+    binary: Option<PathBuf>,
+    peers: bool,
+}
+
+impl Options {
+    fn from_args() -> Self {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let value = |name: &str| {
+            args.iter()
+                .position(|a| a == name)
+                .and_then(|i| args.get(i + 1))
+                .cloned()
+        };
+        let quick = args.iter().any(|a| a == "--quick");
+        Self {
+            rounds: value("--rounds")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(if quick { 3 } else { 9 }),
+            filter: value("--filter"),
+            binary: value("--binary").map(PathBuf::from),
+            peers: !args.iter().any(|a| a == "--no-peer"),
+        }
+    }
+}
+
+/// Reads what detection examines of the file at `path` into a buffer of
+/// the file's length (zeros elsewhere, which are never looked at), ranks,
+/// and prints the best encoding: what `mojiscope detect FILE` does, with no
+/// more reading than detection needs.
+fn detect_file(path: &Path) -> std::io::Result<()> {
+    let mut file = std::fs::File::open(path)?;
+    let len = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+    // Zeroed memory is mapped lazily: the pages never read cost nothing.
+    let mut bytes = vec![0u8; len];
+    for range in examined_ranges(len) {
+        file.seek(SeekFrom::Start(range.start as u64))?;
+        file.read_exact(&mut bytes[range])?;
+    }
+    let detection = detect(&bytes);
+    println!("{}", detection.best().name());
+    Ok(())
+}
+
+/// The median time of running `command` with `args` `rounds` times, and
+/// its first line of output.
+fn time_command(command: &Path, args: &[&Path], rounds: usize) -> Option<(Duration, String)> {
     let mut times = Vec::with_capacity(rounds);
     let mut answer = String::new();
     for _ in 0..rounds {
         let start = Instant::now();
-        let output = std::process::Command::new("uchardet")
-            .arg(&path)
-            .output()
-            .ok()?;
+        let output = Command::new(command).args(args).output().ok()?;
         times.push(start.elapsed());
-        String::from_utf8_lossy(&output.stdout)
-            .trim()
-            .clone_into(&mut answer);
+        if !output.status.success() {
+            return None;
+        }
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let first = stdout.lines().next().unwrap_or("");
+        answer.clear();
+        answer.push_str(first.split('\t').next().unwrap_or(""));
     }
-    let _ = std::fs::remove_file(&path);
     times.sort();
     Some((times[times.len() / 2], answer))
 }
 
-fn main() {
-    let quick = std::env::args().any(|arg| arg == "--quick");
-    let rounds = if quick { 3 } else { 9 };
-    println!(
-        "| input | size | detect, median | best | detected | uchardet, median | uchardet says |"
+fn ms(time: Duration) -> String {
+    format!("{:.2} ms", time.as_secs_f64() * 1000.0)
+}
+
+/// The cells of the command columns: ours, then uchardet's time and answer.
+fn command_cells(options: &Options, path: &Path, rounds: usize) -> String {
+    if !options.peers {
+        return " | | ".to_owned();
+    }
+    let own = match &options.binary {
+        Some(binary) => time_command(binary, &[Path::new("detect"), path], rounds),
+        None => std::env::current_exe()
+            .ok()
+            .and_then(|exe| time_command(&exe, &[Path::new("--detect-file"), path], rounds)),
+    };
+    let own = own.map_or_else(|| "failed".to_owned(), |(time, _)| ms(time));
+    let peer = time_command(Path::new("uchardet"), &[path], rounds).map_or_else(
+        || "not installed | ".to_owned(),
+        |(time, answer)| format!("{} | {answer}", ms(time)),
     );
-    println!("|---|---:|---:|---:|---|---:|---|");
-    if let Some((time, _)) = uchardet(b"", rounds) {
+    format!("{own} | {peer}")
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(position) = args.iter().position(|a| a == "--detect-file") {
+        let Some(path) = args.get(position + 1) else {
+            std::process::exit(2);
+        };
+        if detect_file(Path::new(path)).is_err() {
+            std::process::exit(1);
+        }
+        return;
+    }
+    let options = Options::from_args();
+    let dir = std::env::temp_dir().join(format!("mojiscope-bench-{}", std::process::id()));
+    if std::fs::create_dir_all(&dir).is_err() {
+        println!("cannot create {}", dir.display());
+        return;
+    }
+    println!(
+        "| input | size | detect in process, median | best | detected | {} command, median | uchardet, median | uchardet says |",
+        if options.binary.is_some() {
+            "mojiscope detect"
+        } else {
+            "the same as a"
+        }
+    );
+    println!("|---|---:|---:|---:|---|---:|---:|---|");
+    let empty = dir.join("empty.txt");
+    if options.peers && std::fs::write(&empty, b"").is_ok() {
         println!(
-            "| uchardet, empty file | 0 | | | | {:.2} ms | |",
-            time.as_secs_f64() * 1000.0
+            "| empty file | 0 | | | | {} |",
+            command_cells(&options, &empty, options.rounds)
         );
     }
     for (encoding, line) in TEXTS {
         let line = encoding.encode_fatal(line).expect("encodable");
         for size in SIZES {
+            let name = format!("{} {}", encoding.name(), human(size));
+            if options
+                .filter
+                .as_ref()
+                .is_some_and(|filter| !name.contains(filter.as_str()))
+            {
+                continue;
+            }
             let bytes: Vec<u8> = line.iter().copied().cycle().take(size).collect();
             // A gibibyte is timed fewer times.
             let rounds = if size >= 1 << 30 {
-                rounds.min(3)
+                options.rounds.min(3)
             } else {
-                rounds
+                options.rounds
             };
             let mut times: Vec<Duration> = Vec::with_capacity(rounds);
             let mut best: &'static str = "";
@@ -97,19 +211,25 @@ fn main() {
                 best = detection.best().name();
             }
             times.sort();
-            let peer = uchardet(&bytes, rounds).map_or_else(
-                || "| not installed | |".to_owned(),
-                |(time, answer)| format!("{:.2} ms | {answer} |", time.as_secs_f64() * 1000.0),
-            );
+            let path = dir.join("input.txt");
+            let commands = if !options.peers {
+                " | | ".to_owned()
+            } else if std::fs::write(&path, &bytes).is_ok() {
+                drop(bytes);
+                command_cells(&options, &path, rounds)
+            } else {
+                "cannot write the file | | ".to_owned()
+            };
             println!(
-                "| {} | {} | {:.2} ms | {:.2} ms | {best} | {peer}",
+                "| {} | {} | {} | {} | {best} | {commands} |",
                 encoding.name(),
                 human(size),
-                times[times.len() / 2].as_secs_f64() * 1000.0,
-                times[0].as_secs_f64() * 1000.0,
+                ms(times[times.len() / 2]),
+                ms(times[0]),
             );
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn human(size: usize) -> String {

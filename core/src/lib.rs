@@ -103,7 +103,7 @@ pub use code_page::{CharacterBytes, CodePage, character_bytes};
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 pub use detect::{
     Candidate, Declaration, DeclarationSource, Detection, Evidence, Note, PRESCAN_BYTES, declared,
-    detect, prescan,
+    detect, examined_ranges, prescan,
 };
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;

@@ -188,10 +188,20 @@ fn explain(detection: &Detection, encoding: &'static Encoding, text: &str) -> St
     out
 }
 
+/// The seed of the samples of one language in one encoding: each pair has
+/// its own, so that the samples of one do not change when others are added.
+fn seed_for(seed: u64, tag: &str, encoding: &Encoding) -> u64 {
+    let mut hash = seed ^ 0xCBF2_9CE4_8422_2325;
+    for b in tag.bytes().chain([0]).chain(encoding.name().bytes()) {
+        hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
+    }
+    hash | 1
+}
+
 fn evaluate(samples_per_band: usize, seed: u64) -> Vec<Outcome> {
-    let mut rng = Rng(seed);
     let mut outcomes = Vec::new();
-    // Tuning aids: MOJISCOPE_EVAL_LANGUAGE=ru evaluates one language;
+    // Tuning aids: MOJISCOPE_EVAL_LANGUAGE=ru evaluates one language (the
+    // same samples as in the whole evaluation);
     // MOJISCOPE_EVAL_EXPLAIN=N adds the evidence behind each wrong answer of
     // N bytes or more to the report.
     let only = std::env::var("MOJISCOPE_EVAL_LANGUAGE").ok();
@@ -199,6 +209,8 @@ fn evaluate(samples_per_band: usize, seed: u64) -> Vec<Outcome> {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(usize::MAX);
+    // MOJISCOPE_EVAL_DUMP=DIR writes each wrong input to DIR.
+    let dump = std::env::var_os("MOJISCOPE_EVAL_DUMP").map(std::path::PathBuf::from);
     for text in texts() {
         if only.as_deref().is_some_and(|only| only != text.tag) {
             continue;
@@ -222,6 +234,7 @@ fn evaluate(samples_per_band: usize, seed: u64) -> Vec<Outcome> {
             if lines.is_empty() {
                 continue;
             }
+            let mut rng = Rng(seed_for(seed, text.tag, encoding));
             for (band, &(_, low, high)) in BANDS.iter().enumerate() {
                 for _ in 0..samples_per_band {
                     let target = low + rng.below(high - low + 1);
@@ -239,6 +252,16 @@ fn evaluate(samples_per_band: usize, seed: u64) -> Vec<Outcome> {
                     let right = guess == encoding || decoded.text == truth.text;
                     let explanation = (!right && bytes.len() >= explain_from)
                         .then(|| explain(&detection, encoding, &truth.text));
+                    if let Some(dir) = dump.as_ref().filter(|_| !right) {
+                        let name = format!(
+                            "{}-{}-{}-as-{}.txt",
+                            text.tag,
+                            encoding.name(),
+                            outcomes.len(),
+                            guess.name()
+                        );
+                        let _ = std::fs::write(dir.join(name), &bytes);
+                    }
                     outcomes.push(Outcome {
                         tag: text.tag,
                         encoding,

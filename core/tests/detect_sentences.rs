@@ -53,6 +53,8 @@ type Key = (String, String, &'static str, bool);
 fn evaluation_on_real_sentences() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/detect/sentences");
     let mut tally: BTreeMap<Key, (usize, usize)> = BTreeMap::new();
+    // `MOJISCOPE_EVAL_EXPLAIN=1` lists every wrong answer.
+    let explain = std::env::var_os("MOJISCOPE_EVAL_EXPLAIN").is_some();
     for language in &LANGUAGES {
         let Ok(text) = std::fs::read_to_string(dir.join(format!("{}.txt", language.tag))) else {
             continue;
@@ -85,6 +87,14 @@ fn evaluation_on_real_sentences() {
                     let guess = detect(input).best();
                     let right = guess == *encoding
                         || guess.decode(input).text == encoding.decode(input).text;
+                    if explain && !right {
+                        println!(
+                            "wrong: {} {} {style}{} sample {index} as {guess}",
+                            language.tag,
+                            encoding.name(),
+                            if first64 { " first 64 bytes" } else { "" }
+                        );
+                    }
                     let cell = tally
                         .entry((
                             language.tag.to_owned(),

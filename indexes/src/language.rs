@@ -61,6 +61,22 @@ pub enum Script {
     Korean,
 }
 
+impl Script {
+    /// Every script, in declaration order: `script as usize` is its
+    /// position.
+    pub const ALL: [Script; 9] = [
+        Script::Latin,
+        Script::Greek,
+        Script::Cyrillic,
+        Script::Hebrew,
+        Script::Arabic,
+        Script::Thai,
+        Script::Japanese,
+        Script::Chinese,
+        Script::Korean,
+    ];
+}
+
 /// What a folded character that is not one of a language's explicit symbols
 /// counts as. The classes follow the explicit symbols in a [`Language`]'s
 /// tables, in this order.
@@ -121,9 +137,12 @@ pub struct Language {
     /// The cost of backing off from each symbol (then each class) as the
     /// left-hand side of a pair that has no entry in `pairs`.
     pub backoff: &'static [u8],
-    /// Pairs with a cost of their own, as `left << 16 | right` symbol
-    /// indexes, sorted.
-    pub pairs: &'static [u32],
+    /// Where the pairs with a cost of their own that start with each symbol
+    /// (then each class) start in `pairs`; one entry more ends the last.
+    pub pair_rows: &'static [u16],
+    /// The right-hand symbol of each pair with a cost of their own, by
+    /// left-hand symbol (see `pair_rows`), each row sorted.
+    pub pairs: &'static [u16],
     /// The cost of each pair in `pairs`: −ln P(right | left).
     pub pair_costs: &'static [u8],
 }
@@ -145,10 +164,12 @@ impl Language {
 
     /// The cost, in units of 1/[`COST_SCALE`] nat, of symbol `right` after
     /// symbol `left`, leaving out the share of a class among its members.
+    #[inline]
     pub fn symbol_pair_cost(&self, left: usize, right: usize) -> u32 {
-        let key = ((left as u32) << 16) | right as u32;
-        match self.pairs.binary_search(&key) {
-            Ok(position) => u32::from(self.pair_costs[position]),
+        let start = usize::from(self.pair_rows[left]);
+        let end = usize::from(self.pair_rows[left + 1]);
+        match self.pairs[start..end].binary_search(&(right as u16)) {
+            Ok(position) => u32::from(self.pair_costs[start + position]),
             Err(_) => u32::from(self.backoff[left]) + u32::from(self.unigram[right]),
         }
     }
@@ -176,9 +197,9 @@ pub fn for_tag(tag: &str) -> Option<&'static Language> {
 }
 
 /// Folds a character for the language models: ASCII letters to lowercase,
-/// other ASCII to a space, other letters to their lowercase when that is one
-/// character, and the characters legacy files write in another form to one
-/// of them.
+/// other ASCII and the digits of other scripts to a space, other letters to
+/// their lowercase when that is one character, and the characters legacy
+/// files write in another form to one of them.
 pub fn fold(c: char) -> char {
     if c.is_ascii() {
         return if c.is_ascii_alphabetic() {
@@ -189,6 +210,11 @@ pub fn fold(c: char) -> char {
             ' '
         };
     }
+    if digit_script(c).is_some() || matches!(c, '\u{FF10}'..='\u{FF19}') {
+        // The digits of other scripts (Arabic-Indic, Persian, Thai,
+        // fullwidth) are numbers like ASCII digits: no letters of words.
+        return ' ';
+    }
     let c = match c {
         // Romanian and Turkish: cedilla and comma below are one letter.
         'ş' | 'Ş' | 'Ș' => 'ș',
@@ -197,6 +223,10 @@ pub fn fold(c: char) -> char {
         // yeh and kaf.
         'ی' => 'ي',
         'ک' => 'ك',
+        // Azerbaijani schwa, which no legacy code page writes: files in the
+        // Turkish code page write it as ä (as the Latin alphabet of 1991
+        // did).
+        'ə' | 'Ə' => 'ä',
         'İ' => 'i',
         _ => c,
     };
@@ -207,8 +237,20 @@ pub fn fold(c: char) -> char {
     }
 }
 
+/// The script whose own decimal digits `c` is one of: the Arabic-Indic and
+/// Persian digits are Arabic, the Thai digits Thai. A letter of another
+/// script right beside one is unlikely (a Latin "ñ" read as the Thai digit
+/// one in "Espa\u{E51}ol").
+pub fn digit_script(c: char) -> Option<Script> {
+    match c {
+        '\u{0660}'..='\u{0669}' | '\u{06F0}'..='\u{06F9}' => Some(Script::Arabic),
+        '\u{0E50}'..='\u{0E59}' => Some(Script::Thai),
+        _ => None,
+    }
+}
+
 /// The other form of a character that legacy files use for it, if any
-/// (Romanian ș and ş; Persian ی and Arabic ي).
+/// (Romanian ș and ş; Persian ی and Arabic ي; Azerbaijani ə and ä).
 pub fn legacy_twin(c: char) -> Option<char> {
     Some(match c {
         'ș' => 'ş',
@@ -221,6 +263,8 @@ pub fn legacy_twin(c: char) -> Option<char> {
         'Ţ' => 'Ț',
         'ی' => 'ي',
         'ک' => 'ك',
+        'ə' => 'ä',
+        'Ə' => 'Ä',
         _ => return None,
     })
 }
@@ -355,42 +399,85 @@ pub fn class_of(c: char, script: Script) -> CharClass {
         return CharClass::Implausible;
     }
     match script_of(c) {
+        Some(letter_script) => letter_class(letter_script, script, || {
+            !is_common_ideograph_or_syllable(c)
+        }),
+        None => class_of_non_letter(c),
+    }
+}
+
+/// [`class_of`] for every script at once, in the order of [`Script::ALL`].
+pub fn classes_of(c: char) -> [CharClass; 9] {
+    if is_implausible(c) {
+        return [CharClass::Implausible; 9];
+    }
+    match script_of(c) {
         Some(letter_script) => {
-            let own = letter_script == script
-                || (script == Script::Japanese && letter_script == Script::Chinese)
-                || (script == Script::Korean && letter_script == Script::Chinese);
-            if !own {
-                CharClass::OtherLetter
-            } else if matches!(letter_script, Script::Chinese | Script::Korean)
-                && !is_common_ideograph_or_syllable(c)
-            {
-                CharClass::OwnRareLetter
-            } else {
-                CharClass::OwnLetter
-            }
+            let rare = matches!(letter_script, Script::Chinese | Script::Korean)
+                && !is_common_ideograph_or_syllable(c);
+            Script::ALL.map(|script| letter_class(letter_script, script, || rare))
         }
-        None if is_text_punctuation(c) => CharClass::Punctuation,
-        None if c.is_alphabetic() => CharClass::OtherLetter,
-        None => CharClass::Symbol,
+        None => [class_of_non_letter(c); 9],
+    }
+}
+
+/// The class of a letter of `letter_script` for a language written in
+/// `script`; `rare` says whether a Han ideograph or Hangul syllable is
+/// outside the common sets.
+fn letter_class(letter_script: Script, script: Script, rare: impl Fn() -> bool) -> CharClass {
+    let own = letter_script == script
+        || (script == Script::Japanese && letter_script == Script::Chinese)
+        || (script == Script::Korean && letter_script == Script::Chinese);
+    if !own {
+        CharClass::OtherLetter
+    } else if matches!(letter_script, Script::Chinese | Script::Korean) && rare() {
+        CharClass::OwnRareLetter
+    } else {
+        CharClass::OwnLetter
+    }
+}
+
+/// The class of a character that is no letter of the scripts of [`Script`].
+fn class_of_non_letter(c: char) -> CharClass {
+    if is_text_punctuation(c) {
+        CharClass::Punctuation
+    } else if c.is_alphabetic() {
+        CharClass::OtherLetter
+    } else {
+        CharClass::Symbol
     }
 }
 
 /// How many characters share their class's probability: a class member's
 /// cost is its class's cost plus the logarithm of this.
 pub fn class_size(c: char, script: Script) -> u32 {
-    match class_of(c, script) {
+    size_in_class(c, class_of(c, script), script_of(c), || {
+        is_common_ideograph_or_syllable(c)
+    })
+}
+
+/// [`class_size`] given the class, the script and whether a Han ideograph
+/// or Hangul syllable is common (the class size of a letter does not depend
+/// on the language's script).
+fn size_in_class(
+    c: char,
+    class: CharClass,
+    letter_script: Option<Script>,
+    common: impl Fn() -> bool,
+) -> u32 {
+    match class {
         CharClass::Implausible => 1,
         CharClass::Punctuation if is_typographic(c) => 16,
         CharClass::Punctuation => 200,
         CharClass::Symbol => 3000,
         CharClass::OwnLetter | CharClass::OwnRareLetter | CharClass::OtherLetter => {
-            match script_of(c) {
+            match letter_script {
                 Some(Script::Latin) => 400,
                 Some(Script::Greek | Script::Hebrew | Script::Thai) => 100,
                 Some(Script::Cyrillic | Script::Arabic | Script::Japanese) => 250,
-                Some(Script::Korean) if is_common_ideograph_or_syllable(c) => 2350,
+                Some(Script::Korean) if common() => 2350,
                 Some(Script::Korean) => 9000,
-                Some(Script::Chinese) if is_common_ideograph_or_syllable(c) => 6000,
+                Some(Script::Chinese) if common() => 6000,
                 Some(Script::Chinese) | None => 30000,
             }
         }
@@ -399,10 +486,51 @@ pub fn class_size(c: char, script: Script) -> u32 {
 
 /// A class member's share of its class's cost, in units of 1/[`COST_SCALE`]
 /// nat: the scaled natural logarithm of [`class_size`].
-#[expect(clippy::cast_sign_loss, reason = "class sizes are at least 1")]
 pub fn member_cost(c: char, script: Script) -> u32 {
-    let size = f64::from(class_size(c, script));
-    (size.ln() * COST_SCALE).round() as u32
+    scaled_ln(class_size(c, script))
+}
+
+#[expect(clippy::cast_sign_loss, reason = "class sizes are at least 1")]
+fn scaled_ln(size: u32) -> u32 {
+    (f64::from(size).ln() * COST_SCALE).round() as u32
+}
+
+/// What the language models need to know of a folded character, worked
+/// out at once: [`script_of`], [`classes_of`] and [`member_cost`] (which is
+/// the same in a language of any script).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Facts {
+    /// The character's script, if it is a letter of one.
+    pub script: Option<Script>,
+    /// Its class in a language of each script, in the order of
+    /// [`Script::ALL`].
+    pub classes: [CharClass; 9],
+    /// Its share of its class's cost.
+    pub member_cost: u32,
+}
+
+/// The [`Facts`] of a folded character.
+pub fn facts(c: char) -> Facts {
+    let script = script_of(c);
+    let common = std::cell::OnceCell::new();
+    let is_common = || *common.get_or_init(|| is_common_ideograph_or_syllable(c));
+    let classes = if is_implausible(c) {
+        [CharClass::Implausible; 9]
+    } else {
+        match script {
+            Some(letter_script) => {
+                let rare =
+                    || matches!(letter_script, Script::Chinese | Script::Korean) && !is_common();
+                Script::ALL.map(|language| letter_class(letter_script, language, rare))
+            }
+            None => [class_of_non_letter(c); 9],
+        }
+    };
+    Facts {
+        script,
+        classes,
+        member_cost: scaled_ln(size_in_class(c, classes[0], script, is_common)),
+    }
 }
 
 #[cfg(test)]
@@ -419,8 +547,33 @@ mod tests {
         assert_eq!(fold('Ş'), 'ș');
         assert_eq!(fold('ی'), 'ي');
         assert_eq!(fold('İ'), 'i');
+        assert_eq!(fold('Ə'), 'ä');
+        assert_eq!(fold('๒'), ' ');
+        assert_eq!(fold('٣'), ' ');
+        assert_eq!(fold('７'), ' ');
+        assert_eq!(digit_script('๑'), Some(Script::Thai));
+        assert_eq!(digit_script('۴'), Some(Script::Arabic));
+        assert_eq!(digit_script('4'), None);
         assert_eq!(fold('ß'), 'ß');
         assert_eq!(fold('日'), '日');
+    }
+
+    #[test]
+    fn classes_of_every_script_at_once() {
+        for c in [
+            'a', 'ж', '«', '╬', '的', '齉', '한', '똠', 'の', '\u{85}', 'ß', 'ǅ', '€', '’',
+        ] {
+            let all = classes_of(c);
+            let facts = facts(c);
+            assert_eq!(facts.classes, all);
+            assert_eq!(facts.script, script_of(c));
+            assert_eq!(facts.member_cost, member_cost(c, Script::Latin));
+            assert_eq!(facts.member_cost, member_cost(c, Script::Korean));
+            for (position, script) in Script::ALL.into_iter().enumerate() {
+                assert_eq!(script as usize, position);
+                assert_eq!(all[position], class_of(c, script), "{c} in {script:?}");
+            }
+        }
     }
 
     #[test]
@@ -446,7 +599,17 @@ mod tests {
             assert_eq!(language.backoff.len(), symbols, "{}", language.tag);
             assert_eq!(language.pairs.len(), language.pair_costs.len());
             assert!(language.symbols.windows(2).all(|w| w[0] < w[1]));
-            assert!(language.pairs.windows(2).all(|w| w[0] < w[1]));
+            assert_eq!(language.pair_rows.len(), symbols + 1);
+            assert_eq!(language.pair_rows[0], 0);
+            assert_eq!(
+                usize::from(language.pair_rows[symbols]),
+                language.pairs.len()
+            );
+            for row in language.pair_rows.windows(2) {
+                let pairs = &language.pairs[usize::from(row[0])..usize::from(row[1])];
+                assert!(pairs.windows(2).all(|w| w[0] < w[1]));
+                assert!(pairs.iter().all(|&right| usize::from(right) < symbols));
+            }
             assert!(language.is_written_in(0), "UTF-8 writes {}", language.tag);
         }
     }

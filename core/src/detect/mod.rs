@@ -20,9 +20,12 @@ use crate::encoding::{
     X_MAC_CYRILLIC, X_USER_DEFINED,
 };
 pub use declared::{Declaration, DeclarationSource, PRESCAN_BYTES, declared, prescan};
+pub use sample::examined_ranges;
+
+use std::ops::Range;
 
 use crate::provenance::DecodeErrorKind;
-use text::{ByteCounts, ByteTable, TextStats};
+use text::{ByteCounts, ByteDecoding, CharInfo, Chars, TextStats};
 
 /// The cost of one decoding error, in nats: errors are rare in real files.
 const ERROR_COST: f64 = 20.0;
@@ -53,6 +56,11 @@ const WEAK_CONFIDENCE: f64 = 0.9;
 /// (a left-to-right mark for the Turkish dotless i) is very likely wrong.
 const FORMAT_IN_WORD_COST: f64 = 15.0;
 
+/// The cost of a digit of one script right beside a letter of another, in
+/// nats: a reading that puts a Thai or Arabic-Indic digit inside a Latin
+/// word ("Espa\u{E51}ol" for "Español") is very likely wrong.
+const DIGIT_IN_WORD_COST: f64 = 8.0;
+
 /// The weight of a file's own declaration, in nats, when the bytes do not
 /// contradict it: declarations are mostly right, so they settle what the
 /// bytes leave open, but a few letters that read far better otherwise
@@ -65,7 +73,7 @@ const PRIOR_SPAN: f64 = 4.0;
 
 /// A decode with errors may rank above one without only if it decodes at
 /// least this many characters beyond ASCII for each error.
-const ERRORS_OUTWEIGHED: u64 = 8;
+pub(crate) const ERRORS_OUTWEIGHED: u64 = 8;
 
 /// Above this average cost (in nats) of a pair with a character beyond
 /// ASCII, the best reading is itself implausible (fitting text costs 2 to
@@ -251,6 +259,12 @@ pub enum Evidence {
         /// How many.
         count: u64,
     },
+    /// Digits of one script right beside letters of another (a Thai digit
+    /// inside a Latin word): evidence against the decode.
+    DigitsInWords {
+        /// How many.
+        count: u64,
+    },
     /// The bytes are UTF-16 in this byte order without a byte order mark:
     /// their high bytes are steady and the decode reads as text.
     Utf16WithoutBom {
@@ -394,9 +408,7 @@ pub fn detect(bytes: &[u8]) -> Detection {
     let mut notes = Vec::new();
     if bytes.is_empty() {
         notes.push(Note::Empty);
-    } else if bytes.is_ascii()
-        || (windows.len() > 1 && windows.iter().all(|w| bytes[w.clone()].is_ascii()))
-    {
+    } else if windows.iter().all(|w| bytes[w.clone()].is_ascii()) {
         notes.push(Note::AsciiOnly);
     }
     if windows.len() > 1 {
@@ -406,45 +418,142 @@ pub fn detect(bytes: &[u8]) -> Detection {
             byte_len: bytes.len() as u64,
         });
     }
-    let utf16 = utf16::looks_like(bytes, &windows);
-
-    let byte_counts = ByteCounts::new(bytes, &windows);
-    let mut scorer = Scorer::new(&byte_counts);
-    let mut ranked: Vec<Ranked> = ALL
-        .iter()
-        .copied()
-        .filter(|encoding| encoding.is_override_choice())
-        .map(|encoding| {
-            let table = decodes_byte_by_byte(encoding).then(|| text::byte_table(encoding));
-            let stats = match table {
-                Some(table) => byte_counts.stats(table, bytes, &windows),
-                None => text::decode_stats(encoding, bytes, &windows),
-            };
-            let fit = scorer.best_language(encoding, &stats, table);
-            Ranked::new(encoding, stats, fit)
-        })
-        .collect();
-
-    // Candidates that decode to the same text read the same: give each the
-    // best fit of its group.
-    for index in 0..ranked.len() {
-        let key = ranked[index].text_key();
-        let best = ranked
-            .iter()
-            .filter(|other| other.text_key() == key)
-            .filter_map(|other| other.fit)
-            .min_by(|a, b| a.cost.total_cmp(&b.cost));
-        ranked[index].fit = best;
+    // The decoders and the language models read the evidence: the lines
+    // that hold bytes beyond ASCII first, up to a budget.
+    let histograms = sample::histograms(bytes, &windows);
+    let runs = sample::evidence(bytes, &windows, &histograms, sample::EVIDENCE_BUDGET);
+    let heads = sample::heads(&windows);
+    let ranking = if is_utf8_beyond_ascii(bytes, &runs) {
+        // UTF-8 ranks first whatever the others read (and the bytes are no
+        // UTF-16): they are weighed on less of it.
+        let fewer = sample::evidence(bytes, &windows, &histograms, sample::SETTLED_BUDGET);
+        let runs = if is_utf8_beyond_ascii(bytes, &fewer) {
+            fewer
+        } else {
+            runs
+        };
+        rank(bytes, &runs, &histograms, None, declaration.as_ref())
+    } else {
+        let utf16 = utf16::looks_like(bytes, &heads)
+            .map(|(encoding, strong)| (encoding, strong, heads.as_slice()));
+        // Most text settles its encoding within its first lines: rank on
+        // less evidence first, and on all of it unless that settled it.
+        let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
+        let fewer = (evidence_len > sample::SETTLED_BUDGET * 2)
+            .then(|| sample::evidence(bytes, &windows, &histograms, sample::SETTLED_BUDGET))
+            .filter(|fewer| covers(bytes, fewer, &histograms));
+        fewer
+            .map(|fewer| rank(bytes, &fewer, &histograms, utf16, declaration.as_ref()))
+            .filter(Ranking::is_settled)
+            .unwrap_or_else(|| rank(bytes, &runs, &histograms, utf16, declaration.as_ref()))
+    };
+    if let Some(encoding) = ranking.utf16 {
+        notes.push(Note::Utf16WithoutBom { encoding });
     }
+    finish(
+        &ranking.ranked,
+        notes,
+        bytes_examined,
+        declaration,
+        ranking.weighed,
+    )
+}
+
+/// The ranking of the candidates on some evidence.
+struct Ranking {
+    /// Best first.
+    ranked: Vec<Ranked>,
+    /// Whether the declaration was weighed.
+    weighed: bool,
+    /// The UTF-16 encoding named first, if the bytes are UTF-16 without a
+    /// byte order mark.
+    utf16: Option<&'static Encoding>,
+}
+
+/// A ranking on part of the evidence stands when its best candidate has no
+/// errors and reads this many nats better than any other text.
+const SETTLED_MARGIN: f64 = 40.0;
+
+impl Ranking {
+    /// Whether more evidence would not change the answer.
+    fn is_settled(&self) -> bool {
+        let Some(best) = self.ranked.first() else {
+            return true;
+        };
+        let runner_up = self
+            .ranked
+            .iter()
+            .find(|c| c.group != best.group)
+            .map_or(f64::NEG_INFINITY, |c| c.log_likelihood);
+        best.stats.ranking_errors() == 0 && best.log_likelihood - runner_up >= SETTLED_MARGIN
+    }
+}
+
+/// How many ASCII letters of the windows each ASCII letter of the evidence
+/// stands for, relative to their bytes beyond ASCII: the evidence favours
+/// lines with bytes beyond ASCII, and the cost of ASCII letters in a
+/// language of another script ([`ASCII_LETTER_COST`]) is a matter of their
+/// proportion in the text.
+fn letter_scale(counts: &ByteCounts, histograms: &[[u32; 256]]) -> f64 {
+    let letters = |counts: &dyn Fn(usize) -> u64| -> (u64, u64) {
+        let ascii = (usize::from(b'A')..=usize::from(b'Z'))
+            .chain(usize::from(b'a')..=usize::from(b'z'))
+            .map(counts)
+            .sum();
+        let high = (0x80..256).map(counts).sum();
+        (ascii, high)
+    };
+    let (window_letters, window_high) =
+        letters(&|b| histograms.iter().map(|h| u64::from(h[b])).sum());
+    let (letters, high) = letters(&|b| counts.bytes[b]);
+    if window_high == 0 || high == 0 || letters == 0 {
+        return 1.0;
+    }
+    (to_f64(window_letters) / to_f64(window_high)) / (to_f64(letters) / to_f64(high))
+}
+
+/// Whether the runs hold every byte beyond ASCII the windows hold: then
+/// every decode reads each of them in the runs, and they tell apart the
+/// encodings the windows do.
+fn covers(bytes: &[u8], runs: &[Range<usize>], histograms: &[[u32; 256]]) -> bool {
+    let mut seen = [false; 256];
+    for run in runs {
+        for &b in &bytes[run.clone()] {
+            seen[usize::from(b)] = true;
+        }
+    }
+    (0x80..256).all(|b| seen[b] || histograms.iter().all(|counts| counts[b] == 0))
+}
+
+/// Ranks every override choice on the evidence `runs`, and the UTF-16
+/// encoding `utf16` names (with whether its byte pattern shows it, and the
+/// ranges its decode reads).
+fn rank(
+    bytes: &[u8],
+    runs: &[Range<usize>],
+    histograms: &[[u32; 256]],
+    utf16: Option<(&'static Encoding, bool, &[Range<usize>])>,
+    declaration: Option<&Declaration>,
+) -> Ranking {
+    let byte_counts = ByteCounts::new(bytes, runs);
+    let mut chars = Chars::new();
+    let mut ranked = decode_candidates(bytes, runs, &byte_counts, &mut chars);
+    let utf16 = utf16.map(|(encoding, strong, heads)| {
+        let stats = utf16::stats(encoding, bytes, heads, &mut chars);
+        (Ranked::new(encoding, stats, None), strong)
+    });
+    group_same_texts(&mut ranked, &byte_counts, bytes, runs);
+    let mut scorer = Scorer::new(&byte_counts, &chars, letter_scale(&byte_counts, histograms));
+    score_groups(&mut ranked, &mut scorer);
     for candidate in &mut ranked {
-        let text_cost = candidate.fit.map_or(0.0, |fit| fit.cost);
         candidate.log_likelihood = prior(candidate.encoding)
-            - text_cost
+            - candidate.fit.map_or(0.0, |fit| fit.cost)
             - ERROR_COST * to_f64(candidate.stats.ranking_errors())
             - CASE_BREAK_COST * to_f64(candidate.stats.case_breaks)
-            - FORMAT_IN_WORD_COST * to_f64(candidate.stats.formats_in_words);
+            - FORMAT_IN_WORD_COST * to_f64(candidate.stats.formats_in_words)
+            - DIGIT_IN_WORD_COST * to_f64(candidate.stats.digits_in_words);
     }
-    let weighed = weigh_declaration(&mut ranked, declaration.as_ref());
+    let weighed = weigh_declaration(&mut ranked, declaration);
     // Structure no other text has settles it: valid UTF-8 with non-ASCII
     // content, or ISO-2022-JP escape sequences that switch to text decoding
     // without error (the escape byte is a control character in every other
@@ -469,33 +578,224 @@ pub fn detect(bytes: &[u8]) -> Detection {
     keep_errors_below_clean_decodes(&mut ranked);
     // Stable: ties keep the standard's order.
     ranked.sort_by(|a, b| b.log_likelihood.total_cmp(&a.log_likelihood));
-    if let Some((encoding, strong)) = utf16 {
+    let mut named = None;
+    if let Some((mut candidate, strong)) = utf16 {
         // UTF-16 is no override choice, but when the bytes are UTF-16 it is
         // named first: at once when the byte pattern shows it, else when its
         // decode reads better than every other.
-        let stats = utf16::stats(encoding, bytes, &windows);
-        let fit = scorer.best_language(encoding, &stats, None);
-        let mut candidate = Ranked::new(encoding, stats, fit);
+        let served = served_languages(std::iter::once(UTF_8));
+        candidate.fit = scorer.fit(&candidate, &served);
+        candidate.group = usize::MAX;
         let best = ranked.first().map_or(0.0, |c| c.log_likelihood);
         candidate.log_likelihood = if strong {
             best + STRUCTURE_LEAD
         } else {
-            prior(encoding)
-                - fit.map_or(0.0, |fit| fit.cost)
+            prior(candidate.encoding)
+                - candidate.fit.map_or(0.0, |fit| fit.cost)
                 - ERROR_COST * to_f64(candidate.stats.ranking_errors())
         };
         if candidate.log_likelihood > best {
+            named = Some(candidate.encoding);
             ranked.insert(0, candidate);
-            notes.push(Note::Utf16WithoutBom { encoding });
         }
     }
-    finish(&ranked, notes, bytes_examined, declaration, weighed)
+    Ranking {
+        ranked,
+        weighed,
+        utf16: named,
+    }
+}
+
+/// Every override choice with what its decode of the evidence shows.
+fn decode_candidates(
+    bytes: &[u8],
+    runs: &[Range<usize>],
+    byte_counts: &ByteCounts,
+    chars: &mut Chars,
+) -> Vec<Ranked> {
+    // ASCII reads the same in every ASCII-compatible encoding: the
+    // decoders that are not byte by byte need not run over it.
+    let as_bytes = byte_counts
+        .is_ascii()
+        .then(|| text::byte_decoding(WINDOWS_1252))
+        .flatten();
+    ALL.iter()
+        .copied()
+        .filter(|encoding| encoding.is_override_choice())
+        .map(|encoding| {
+            let decoding = text::byte_decoding(encoding)
+                .or(as_bytes.filter(|_| encoding.is_ascii_compatible()));
+            let mut byte_ids = None;
+            let stats = match decoding {
+                Some(decoding) => {
+                    let ids = chars.intern_bytes(decoding, &byte_counts.present);
+                    let stats = byte_counts.stats(decoding, &ids, chars, bytes, runs);
+                    byte_ids = Some(ids);
+                    stats
+                }
+                None => text::decode_stats(encoding, bytes, runs, chars),
+            };
+            let mut candidate = Ranked::new(encoding, stats, decoding);
+            candidate.byte_ids = byte_ids;
+            candidate
+        })
+        .collect()
+}
+
+/// Gives each candidate the fit of its text in its best language.
+/// Candidates that decode to the same text read the same: each group is
+/// scored once, in the languages any of its members serves.
+fn score_groups(ranked: &mut [Ranked], scorer: &mut Scorer<'_>) {
+    let utf8_decides = ranked
+        .iter()
+        .any(|c| c.encoding == UTF_8 && c.stats.ranking_errors() == 0 && c.stats.non_ascii > 0);
+    for index in 0..ranked.len() {
+        if ranked[index].group != index {
+            continue;
+        }
+        let members: Vec<usize> = (index..ranked.len())
+            .filter(|&other| ranked[other].group == index)
+            .collect();
+        let served = served_languages(members.iter().map(|&m| ranked[m].encoding));
+        // gb18030 writes every language, but a decode of it that holds Han
+        // ideographs is Chinese: any two bytes beyond ASCII of other text
+        // read as one in gb18030.
+        let served = if ranked[index].stats.han > 0
+            && members.iter().any(|&m| ranked[m].encoding == GB18030)
+        {
+            served
+                .into_iter()
+                .filter(|&language| LANGUAGES[language].script == Script::Chinese)
+                .collect()
+        } else {
+            served
+        };
+        let representative = members
+            .iter()
+            .copied()
+            .find(|&m| ranked[m].decoding.is_some())
+            .unwrap_or(index);
+        // When the bytes are valid UTF-8 with text beyond ASCII, UTF-8 ranks
+        // first whatever the others read: they are weighed in one language
+        // only, the best for the text's ASCII words.
+        let served = if utf8_decides && !members.iter().any(|&m| ranked[m].encoding == UTF_8) {
+            vec![scorer.best_ascii_language(&served)]
+        } else {
+            served
+        };
+        let fit = scorer.fit(&ranked[representative], &served);
+        for member in members {
+            ranked[member].fit = fit;
+        }
+    }
+}
+
+/// Whether the runs are valid UTF-8 (each on its own) with a byte beyond
+/// ASCII.
+fn is_utf8_beyond_ascii(bytes: &[u8], runs: &[Range<usize>]) -> bool {
+    let mut beyond = false;
+    for run in runs {
+        let run = &bytes[run.clone()];
+        if simdutf8::basic::from_utf8(run).is_err() {
+            return false;
+        }
+        beyond = beyond || !run.is_ascii();
+    }
+    beyond
+}
+
+/// Sets each candidate's group to the position of the first candidate that
+/// decodes the evidence to the same text. Decodes byte by byte read the
+/// same text when they decode each byte that occurs alike; another decode
+/// can read the same only where it too gives one character or error a
+/// byte, and then the texts' hashes are compared.
+fn group_same_texts(
+    ranked: &mut [Ranked],
+    counts: &ByteCounts,
+    bytes: &[u8],
+    runs: &[Range<usize>],
+) {
+    #[derive(PartialEq)]
+    enum Key {
+        Bytes(u64),
+        Decoded(u64, u64, u64),
+    }
+    let keys: Vec<Key> = ranked
+        .iter()
+        .map(|c| match c.decoding {
+            Some(decoding) => Key::Bytes(counts.signature(decoding)),
+            None => Key::Decoded(c.stats.hash, c.stats.chars, c.stats.error_count()),
+        })
+        .collect();
+    let mut sequence_hashes: Vec<Option<u64>> = vec![None; ranked.len()];
+    for index in 0..ranked.len() {
+        let first = (0..index).find(|&other| keys[other] == keys[index]);
+        ranked[index].group = first.map_or(index, |other| ranked[other].group);
+        if first.is_some() {
+            continue;
+        }
+        // A decode that is not byte by byte, with one item a byte: compare
+        // it with the decodes byte by byte that count alike.
+        let Key::Decoded(hash, chars, errors) = keys[index] else {
+            continue;
+        };
+        if chars + errors != counts.len {
+            continue;
+        }
+        let twin = (0..ranked.len()).find(|&other| {
+            let Some(decoding) = ranked[other].decoding else {
+                return false;
+            };
+            if ranked[other].stats.chars != chars || ranked[other].stats.error_count() != errors {
+                return false;
+            }
+            let hash_of = *sequence_hashes[other]
+                .get_or_insert_with(|| ByteCounts::sequence_hash(decoding, bytes, runs));
+            hash_of == hash
+        });
+        if let Some(twin) = twin {
+            // The twin comes later in the order or earlier: the group is
+            // named by whichever comes first.
+            let group = index.min(twin);
+            ranked[index].group = group;
+            let twin_key = &keys[twin];
+            for other in 0..ranked.len() {
+                if &keys[other] == twin_key {
+                    ranked[other].group = group;
+                }
+            }
+        }
+    }
+}
+
+/// The languages some encoding of `encodings` serves, as positions in
+/// [`LANGUAGES`]: UTF-8 (and UTF-16) serve every language; x-user-defined,
+/// which serves none, is read as English.
+fn served_languages(encodings: impl Iterator<Item = &'static Encoding>) -> Vec<usize> {
+    let mut mask = 0u64;
+    for encoding in encodings {
+        let position = if encoding.is_override_choice() {
+            ALL.iter().position(|e| *e == encoding).unwrap_or(0)
+        } else {
+            0
+        };
+        for (index, language) in LANGUAGES.iter().enumerate() {
+            if language.is_written_in(position) {
+                mask |= 1 << index;
+            }
+        }
+    }
+    let served: Vec<usize> = (0..LANGUAGES.len())
+        .filter(|&index| mask & (1 << index) != 0)
+        .collect();
+    if served.is_empty() { vec![0] } else { served }
 }
 
 /// Gives the candidates that decode the bytes as the declared encoding does
 /// [`DECLARED_PRIOR`] more, when the bytes do not contradict the
-/// declaration: its decode has no errors, and the bytes are not valid UTF-8
-/// with non-ASCII content that the declared encoding reads otherwise.
+/// declaration: its decode has no errors (but sequences cut by the end,
+/// which are then forgiven), and the bytes are not valid UTF-8 with
+/// non-ASCII content that the declared encoding reads otherwise.
 /// Returns whether the declaration was weighed.
 fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -> bool {
     let Some(declared) = declaration.and_then(|d| ranked.iter().find(|c| c.encoding == d.encoding))
@@ -503,7 +803,8 @@ fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -
         return false;
     };
     let key = declared.text_key();
-    let clean = declared.stats.ranking_errors() == 0;
+    // A sequence cut by the end does not contradict the declaration.
+    let clean = declared.stats.only_cut_sequences();
     let utf8_contradicts = ranked.iter().any(|c| {
         c.encoding == UTF_8
             && c.stats.ranking_errors() == 0
@@ -518,7 +819,10 @@ fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -
     // the file names it.
     let encoding = declared.encoding;
     for candidate in ranked.iter_mut().filter(|c| c.text_key() == key) {
-        candidate.log_likelihood += DECLARED_PRIOR;
+        let counted = candidate.stats.ranking_errors();
+        candidate.stats.cut_forgiven = true;
+        let forgiven = counted - candidate.stats.ranking_errors();
+        candidate.log_likelihood += DECLARED_PRIOR + ERROR_COST * to_f64(forgiven);
         if candidate.encoding == encoding {
             candidate.log_likelihood += PRIOR_SPAN;
         }
@@ -530,30 +834,33 @@ fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -
 /// A decode with errors never ranks above one without, unless the evidence
 /// for it is strong: at least [`ERRORS_OUTWEIGHED`] characters beyond ASCII
 /// for each error (a UTF-8 file with one broken sequence among hundreds of
-/// good ones). Others are put just below the best clean decode.
+/// good ones), in a decode that is not byte by byte (a single-byte
+/// encoding's error is a byte it never writes, which no file in it holds).
+/// Others are put below every clean decode, in their order.
 fn keep_errors_below_clean_decodes(ranked: &mut [Ranked]) {
-    let best_clean = ranked
+    let below = |c: &Ranked| {
+        let errors = c.stats.ranking_errors();
+        let outweighed = c.decoding.is_none() && c.stats.non_ascii >= ERRORS_OUTWEIGHED * errors;
+        errors > 0 && !outweighed
+    };
+    let worst_clean = ranked
         .iter()
         .filter(|c| c.stats.ranking_errors() == 0)
         .map(|c| c.log_likelihood)
+        .fold(f64::INFINITY, f64::min);
+    let best_below = ranked
+        .iter()
+        .filter(|c| below(c))
+        .map(|c| c.log_likelihood)
         .fold(f64::NEG_INFINITY, f64::max);
-    if best_clean == f64::NEG_INFINITY {
+    if worst_clean == f64::INFINITY || best_below < worst_clean {
         return;
     }
-    for candidate in ranked.iter_mut() {
-        let errors = candidate.stats.ranking_errors();
-        if errors > 0
-            && candidate.stats.non_ascii < ERRORS_OUTWEIGHED * errors
-            && candidate.log_likelihood >= best_clean
-        {
-            candidate.log_likelihood = best_clean - 1.0;
-        }
+    // All of them move down alike, keeping their order.
+    let shift = best_below - worst_clean + 1.0;
+    for candidate in ranked.iter_mut().filter(|c| below(c)) {
+        candidate.log_likelihood -= shift;
     }
-}
-
-/// Whether the encoding's decoder decodes each byte on its own.
-fn decodes_byte_by_byte(encoding: &Encoding) -> bool {
-    encoding.is_single_byte() || encoding == X_USER_DEFINED
 }
 
 /// How common an encoding is, as a log-probability in nats: breaks ties
@@ -602,6 +909,15 @@ fn prior(encoding: &Encoding) -> f64 {
 struct Ranked {
     encoding: &'static Encoding,
     stats: TextStats,
+    /// How its decode reads the evidence byte by byte, if it does (also for
+    /// an ASCII-compatible decoder when the evidence is ASCII).
+    decoding: Option<&'static ByteDecoding>,
+    /// With `decoding`, the index in [`Chars`] of what each byte of the
+    /// evidence decodes to (a space for an error).
+    byte_ids: Option<Box<[u32; 256]>>,
+    /// The position of the first candidate that decodes the evidence to the
+    /// same text (see [`group_same_texts`]).
+    group: usize,
     fit: Option<Fit>,
     log_likelihood: f64,
     /// Whether the file's declaration was weighed for it.
@@ -609,18 +925,25 @@ struct Ranked {
 }
 
 impl Ranked {
-    fn new(encoding: &'static Encoding, stats: TextStats, fit: Option<Fit>) -> Self {
+    fn new(
+        encoding: &'static Encoding,
+        stats: TextStats,
+        decoding: Option<&'static ByteDecoding>,
+    ) -> Self {
         Self {
             encoding,
             stats,
-            fit,
+            decoding,
+            byte_ids: None,
+            group: 0,
+            fit: None,
             log_likelihood: 0.0,
             declared: false,
         }
     }
 
-    fn text_key(&self) -> (u64, u64, u64) {
-        (self.stats.hash, self.stats.chars, self.stats.error_count())
+    fn text_key(&self) -> usize {
+        self.group
     }
 }
 
@@ -638,7 +961,22 @@ struct Fit {
     high_chars: u64,
 }
 
+/// A cost in units of 1/`COST_SCALE` nat, and how many pairs it is for.
+type Cost = (u64, u64);
+
 impl Fit {
+    /// The fit of language `index`, from the costs of the ASCII pairs and
+    /// of those beyond ASCII, and a cost `extra` on top.
+    fn new(index: usize, ascii: Cost, high: Cost, extra: u64) -> Self {
+        Self {
+            language: &LANGUAGES[index],
+            cost: to_f64(ascii.0 + high.0 + extra) / COST_SCALE,
+            chars: ascii.1 + high.1,
+            high_cost: to_f64(high.0) / COST_SCALE,
+            high_chars: high.1,
+        }
+    }
+
     /// The average cost in nats of a pair with a character beyond ASCII,
     /// if there is one.
     fn high_nats_per_char(&self) -> Option<f64> {
@@ -646,158 +984,384 @@ impl Fit {
     }
 }
 
-/// Scores decodes under the language models, caching what every
-/// ASCII-compatible decode shares: the cost of the ASCII pairs per language.
+/// The price, in units of 1/`COST_SCALE` nat, of reading the ASCII words of
+/// a text in one language and its words with characters beyond ASCII in
+/// another.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "a positive whole number of units"
+)]
+const MIXED_LANGUAGES_COST: u64 = (10.0 * COST_SCALE) as u64;
+
+/// How many languages are weighed pair by pair, picked by how well the
+/// decode fits them with its characters beyond ASCII taken alone (and its
+/// ASCII pairs, which every decode shares): the best of them by pairs is
+/// the language the decode reads best in.
+const SHORTLIST: usize = 5;
+
+/// Scores decodes under the language models, caching what decodes share:
+/// the symbol of each character (by its index in [`Chars`]) and the cost of
+/// the ASCII pairs, per language.
 struct Scorer<'a> {
-    byte_counts: &'a ByteCounts,
-    ascii_costs: Vec<Option<(u64, u64)>>,
+    counts: &'a ByteCounts,
+    chars: &'a Chars,
+    /// See [`letter_scale`].
+    letter_scale: f64,
+    /// The cost and count of the ASCII pairs, per language: of the words
+    /// without bytes beyond ASCII, and of those with.
+    ascii_costs: Vec<[Option<(u64, u64)>; 2]>,
+    /// The symbol of each character, per language (`u16::MAX` until
+    /// looked up).
+    symbols: Vec<Vec<u16>>,
+    /// How often each byte is the right-hand member of a byte pair with a
+    /// byte beyond ASCII.
+    right_bytes: Vec<(u8, u64)>,
 }
 
 impl<'a> Scorer<'a> {
-    fn new(byte_counts: &'a ByteCounts) -> Self {
-        Self {
-            byte_counts,
-            ascii_costs: vec![None; LANGUAGES.len()],
+    fn new(counts: &'a ByteCounts, chars: &'a Chars, letter_scale: f64) -> Self {
+        let mut right = [0u64; 256];
+        for &(_, b, n) in &counts.high_pairs {
+            right[usize::from(b)] += u64::from(n);
         }
+        let right_bytes = (0..=255u8)
+            .filter(|&b| right[usize::from(b)] > 0)
+            .map(|b| (b, right[usize::from(b)]))
+            .collect();
+        Self {
+            counts,
+            chars,
+            letter_scale,
+            ascii_costs: vec![[None; 2]; LANGUAGES.len()],
+            symbols: vec![Vec::new(); LANGUAGES.len()],
+            right_bytes,
+        }
+    }
+
+    /// The symbol of character `id` in language `index`.
+    #[inline]
+    fn symbol(&mut self, index: usize, id: u32) -> u16 {
+        let symbols = &mut self.symbols[index];
+        if symbols.is_empty() {
+            *symbols = vec![u16::MAX; self.chars.len()];
+        }
+        let slot = &mut symbols[id as usize];
+        if *slot == u16::MAX {
+            *slot = self.chars.info(id).symbol(&LANGUAGES[index]);
+        }
+        *slot
+    }
+
+    /// The cost of the pair of characters `left`, `right` in language
+    /// `index`, in units of 1/`COST_SCALE` nat.
+    #[inline]
+    fn pair_cost(&mut self, costs: &PairCosts, left: u32, right: u32) -> u32 {
+        let (ls, rs) = (
+            self.symbol(costs.index, left),
+            self.symbol(costs.index, right),
+        );
+        costs.cost(self.chars.info(left), ls, self.chars.info(right), rs)
     }
 
     /// The cost (in units of 1/`COST_SCALE` nat) and count of the shared
-    /// ASCII pairs for language `index`: in the language itself if it is
-    /// written in Latin script, else in English plus
-    /// [`ASCII_LETTER_COST`] for each ASCII letter.
-    fn ascii_cost(&mut self, index: usize) -> (u64, u64) {
-        if let Some(cost) = self.ascii_costs[index] {
+    /// ASCII pairs for language `index`, of the words without bytes beyond
+    /// ASCII or (`words`) of those with: in the language itself if it is
+    /// written in Latin script, else in English plus [`ASCII_LETTER_COST`]
+    /// for each ASCII letter.
+    fn ascii_cost(&mut self, index: usize, words: bool) -> (u64, u64) {
+        if let Some(cost) = self.ascii_costs[index][usize::from(words)] {
             return cost;
         }
-        let language = &LANGUAGES[index];
-        let model = ascii_language(language);
-        let mut cost = pairs_cost(model, model, &self.byte_counts.ascii_pairs);
-        if language.script != Script::Latin {
-            cost.0 += ASCII_LETTER_COST * self.byte_counts.ascii_letters;
+        let costs = PairCosts::of(ascii_language(index));
+        let counts = self.counts;
+        let (pairs, letters) = if words {
+            (&counts.word_pairs, counts.word_letters)
+        } else {
+            (&counts.ascii_pairs, counts.ascii_letters)
+        };
+        let mut cost = 0u64;
+        let mut chars = 0u64;
+        for &(left, right, n) in pairs {
+            let pair = self.pair_cost(&costs, u32::from(left), u32::from(right));
+            cost += u64::from(pair) * u64::from(n);
+            chars += u64::from(n);
         }
-        self.ascii_costs[index] = Some(cost);
-        cost
+        if LANGUAGES[index].script != Script::Latin {
+            cost += scaled(ASCII_LETTER_COST * letters, self.letter_scale);
+        }
+        self.ascii_costs[index][usize::from(words)] = Some((cost, chars));
+        (cost, chars)
     }
 
-    /// The language among those `encoding` serves in which the decode reads
-    /// best, or `None` when nothing was scored.
-    fn best_language(
-        &mut self,
-        encoding: &'static Encoding,
-        stats: &TextStats,
-        table: Option<&ByteTable>,
-    ) -> Option<Fit> {
-        // UTF-8 writes every language, and so does UTF-16.
-        let position = if encoding.is_override_choice() {
-            ALL.iter().position(|e| *e == encoding).unwrap_or(0)
+    /// The language among `served` in which the shared ASCII pairs read
+    /// best.
+    fn best_ascii_language(&mut self, served: &[usize]) -> usize {
+        served
+            .iter()
+            .map(|&index| (self.all_ascii_cost(index).0, index))
+            .min()
+            .map_or(0, |(_, index)| index)
+    }
+
+    /// The cost and count of all the shared ASCII pairs in language `index`.
+    fn all_ascii_cost(&mut self, index: usize) -> (u64, u64) {
+        let (other, words) = (self.ascii_cost(index, false), self.ascii_cost(index, true));
+        (other.0 + words.0, other.1 + words.1)
+    }
+
+    /// The language among `served` in which `candidate`'s decode reads
+    /// best, or `None` when nothing was scored. The languages are first
+    /// shortlisted by the cost of the decode's characters alone, then the
+    /// shortlist is weighed pair by pair.
+    fn fit(&mut self, candidate: &Ranked, served: &[usize]) -> Option<Fit> {
+        let with_ascii = !candidate.stats.ascii_pairs_included;
+        // The words with characters beyond ASCII may be in another language
+        // than the others: one in which their ASCII letters read clearly
+        // better than in the best language of the others. Whether they are
+        // says nothing of the encoding (every ASCII-compatible decode has
+        // the same ASCII letters).
+        let other = if with_ascii && served.len() > 1 {
+            served
+                .iter()
+                .map(|&index| (self.ascii_cost(index, false), index))
+                .min()
         } else {
-            0
+            None
         };
-        let mut served: Vec<usize> = (0..LANGUAGES.len())
-            .filter(|&i| LANGUAGES[i].is_written_in(position))
-            .collect();
-        if served.is_empty() {
-            // x-user-defined writes no language: read it as English.
-            served.push(0);
-        }
+        let other_words = other.map_or(0, |(_, index)| self.ascii_cost(index, true).0);
+        let allowed: Vec<usize> = if other.is_some() {
+            served
+                .iter()
+                .copied()
+                .filter(|&index| {
+                    self.ascii_cost(index, true).0 + MIXED_LANGUAGES_COST < other_words
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let rights = if served.len() > SHORTLIST || allowed.len() > SHORTLIST {
+            right_chars(candidate, &self.right_bytes)
+        } else {
+            Vec::new()
+        };
+        let whole = self.shortlist(&rights, served, with_ascii, true);
+        let beyond = self.shortlist(&rights, &allowed, with_ascii, false);
+        let mut high = Vec::new();
         let mut best: Option<Fit> = None;
-        for index in served {
-            let language = &LANGUAGES[index];
-            let (mut cost, mut chars) = match table {
-                Some(table) => high_pairs_cost(language, table, self.byte_counts),
-                None => pairs_cost(language, ascii_language(language), &stats.pairs),
+        for index in whole {
+            let ascii = if with_ascii {
+                self.all_ascii_cost(index)
+            } else {
+                (0, 0)
             };
-            let (high_cost, high_chars) = (cost, chars);
-            if !stats.ascii_pairs_included {
-                let (ascii_cost, ascii_chars) = self.ascii_cost(index);
-                cost += ascii_cost;
-                chars += ascii_chars;
-            }
-            let fit = Fit {
-                language,
-                cost: to_f64(cost) / COST_SCALE,
-                chars,
-                high_cost: to_f64(high_cost) / COST_SCALE,
-                high_chars,
-            };
-            if chars > 0 && best.is_none_or(|b| fit.cost < b.cost) {
+            let fit = Fit::new(index, ascii, self.high_cost(candidate, index, &mut high), 0);
+            if fit.chars > 0 && best.is_none_or(|b| fit.cost < b.cost) {
                 best = Some(fit);
+            }
+        }
+        // Or the words without characters beyond ASCII in their best
+        // language and those with in another (an English menu with its
+        // Portuguese translations), at a price.
+        if let Some((ascii, _)) = other {
+            let mut high_best: Option<(usize, Cost, Cost)> = None;
+            for index in beyond {
+                let high = self.high_cost(candidate, index, &mut high);
+                let words = self.ascii_cost(index, true);
+                if high.1 > 0
+                    && high_best.is_none_or(|(_, best, best_words)| {
+                        high.0 + words.0 < best.0 + best_words.0
+                    })
+                {
+                    high_best = Some((index, high, words));
+                }
+            }
+            if let Some((index, high, words)) = high_best {
+                let ascii = (ascii.0 + words.0, ascii.1 + words.1);
+                let mixed = Fit::new(index, ascii, high, MIXED_LANGUAGES_COST);
+                if best.is_some_and(|b| mixed.cost < b.cost) {
+                    best = Some(mixed);
+                }
             }
         }
         best
     }
+
+    /// The [`SHORTLIST`] languages of `languages` that fit best the
+    /// characters `rights` (each with its count) taken alone, and the ASCII
+    /// pairs of the words with characters beyond ASCII (and of the others
+    /// if `whole`); all of them if they are no more.
+    fn shortlist(
+        &mut self,
+        rights: &[(u32, u64)],
+        languages: &[usize],
+        with_ascii: bool,
+        whole: bool,
+    ) -> Vec<usize> {
+        if languages.len() <= SHORTLIST {
+            return languages.to_vec();
+        }
+        let mut costs: Vec<(u64, usize)> = languages
+            .iter()
+            .map(|&index| {
+                let mut cost: u64 = rights
+                    .iter()
+                    .map(|&(id, n)| {
+                        let symbol = self.symbol(index, id);
+                        unigram_cost(&LANGUAGES[index], self.chars.info(id), symbol) * n
+                    })
+                    .sum();
+                if with_ascii {
+                    cost += self.ascii_cost(index, true).0;
+                    if whole {
+                        cost += self.ascii_cost(index, false).0;
+                    }
+                }
+                (cost, index)
+            })
+            .collect();
+        costs.sort_unstable();
+        costs.iter().take(SHORTLIST).map(|c| c.1).collect()
+    }
+
+    /// [`Scorer::pairs_cost`], remembered in `memo` for the languages
+    /// weighed already.
+    fn high_cost(
+        &mut self,
+        candidate: &Ranked,
+        index: usize,
+        memo: &mut Vec<(usize, Cost)>,
+    ) -> Cost {
+        if let Some(&(_, cost)) = memo.iter().find(|(i, _)| *i == index) {
+            return cost;
+        }
+        let cost = self.pairs_cost(index, candidate);
+        memo.push((index, cost));
+        cost
+    }
+
+    /// The cost and count of `candidate`'s pairs beyond ASCII in language
+    /// `index` (for ISO-2022-JP, all its pairs: those of ASCII characters
+    /// in the language's model for ASCII).
+    fn pairs_cost(&mut self, index: usize, candidate: &Ranked) -> (u64, u64) {
+        let costs = PairCosts::of(index);
+        let mut cost = 0u64;
+        let mut chars = 0u64;
+        if let Some(ids) = &candidate.byte_ids {
+            for &(left, right, n) in &self.counts.high_pairs {
+                let (l, r) = (ids[usize::from(left)], ids[usize::from(right)]);
+                if l == u32::from(b' ') && r == u32::from(b' ') {
+                    continue;
+                }
+                cost += u64::from(self.pair_cost(&costs, l, r)) * u64::from(n);
+                chars += u64::from(n);
+            }
+            return (cost, chars);
+        }
+        let ascii_costs = PairCosts::of(ascii_language(index));
+        for &(left, right, n) in &candidate.stats.pairs {
+            let model = if left < 0x80 && right < 0x80 {
+                &ascii_costs
+            } else {
+                &costs
+            };
+            cost += u64::from(self.pair_cost(model, left, right)) * u64::from(n);
+            chars += u64::from(n);
+        }
+        // A decode ruled out on the way (which ranks below every clean
+        // decode) is priced as if its text went on alike.
+        let stats = &candidate.stats;
+        if stats.scored_chars < stats.chars && stats.scored_non_ascii > 0 {
+            let scale = |n: u64| {
+                u64::try_from(
+                    u128::from(n) * u128::from(stats.non_ascii)
+                        / u128::from(stats.scored_non_ascii),
+                )
+                .unwrap_or(u64::MAX)
+            };
+            return (scale(cost), scale(chars));
+        }
+        (cost, chars)
+    }
+}
+
+/// The characters of `candidate`'s decode that are right-hand members of
+/// its pairs beyond ASCII, with their counts: for the shortlist.
+fn right_chars(candidate: &Ranked, right_bytes: &[(u8, u64)]) -> Vec<(u32, u64)> {
+    let mut counts: Vec<(u32, u64)> = match &candidate.byte_ids {
+        Some(ids) => right_bytes
+            .iter()
+            .map(|&(b, n)| (ids[usize::from(b)], n))
+            .collect(),
+        None => candidate
+            .stats
+            .pairs
+            .iter()
+            .map(|&(_, right, n)| (right, u64::from(n)))
+            .collect(),
+    };
+    counts.sort_unstable();
+    counts.dedup_by(|later, earlier| {
+        if later.0 == earlier.0 {
+            earlier.1 += later.1;
+            true
+        } else {
+            false
+        }
+    });
+    counts
+}
+
+/// The costs of a language's symbol pairs.
+struct PairCosts {
+    index: usize,
+}
+
+impl PairCosts {
+    fn of(index: usize) -> Self {
+        Self { index }
+    }
+
+    /// The cost of `right` (symbol `rs`) after `left` (symbol `ls`), a
+    /// class member's share of its class and a change of script included.
+    #[inline]
+    fn cost(&self, left: &CharInfo, ls: u16, right: &CharInfo, rs: u16) -> u32 {
+        let language = &LANGUAGES[self.index];
+        let pair = language.symbol_pair_cost(usize::from(ls), usize::from(rs));
+        let share = if usize::from(rs) >= language.symbols.len() {
+            u32::from(right.share)
+        } else {
+            0
+        };
+        pair + share + language::script_change_cost(left.script, right.script)
+    }
+}
+
+/// The cost of a character alone (its symbol's, and its share of a class)
+/// in `language`, in units of 1/`COST_SCALE` nat.
+fn unigram_cost(language: &Language, info: &CharInfo, symbol: u16) -> u64 {
+    let share = if usize::from(symbol) >= language.symbols.len() {
+        u64::from(info.share)
+    } else {
+        0
+    };
+    u64::from(language.unigram[usize::from(symbol)]) + share
 }
 
 /// The language pairs of ASCII characters are scored in when the text is in
-/// `language`: the language itself if it is written in Latin script, else
-/// English (the Latin-script words of Russian or Japanese text, its markup
-/// and names, are more often English than anything else, and the training
-/// text of those languages has almost none). Each ASCII letter then costs
-/// [`ASCII_LETTER_COST`] more: text in those languages has fewer of them, so
-/// a text of Latin words does not read as well in them for free.
-fn ascii_language(language: &'static Language) -> &'static Language {
-    if language.script == Script::Latin {
-        language
+/// language `index`: the language itself if it is written in Latin script,
+/// else English (the Latin-script words of Russian or Japanese text, its
+/// markup and names, are more often English than anything else, and the
+/// training text of those languages has almost none). Each ASCII letter then
+/// costs [`ASCII_LETTER_COST`] more: text in those languages has fewer of
+/// them, so a text of Latin words does not read as well in them for free.
+fn ascii_language(index: usize) -> usize {
+    if LANGUAGES[index].script == Script::Latin {
+        index
     } else {
-        &LANGUAGES[0]
+        0
     }
-}
-
-/// The cost and count of character pairs in `language` (pairs of ASCII
-/// characters in `ascii_language`).
-fn pairs_cost(
-    language: &Language,
-    ascii_language: &Language,
-    pairs: &text::PairCounts,
-) -> (u64, u64) {
-    let mut cost = 0u64;
-    let mut chars = 0u64;
-    for (&key, &n) in pairs {
-        let (left, right) = text::pair_chars(key);
-        let model = if left.is_ascii() && right.is_ascii() {
-            ascii_language
-        } else {
-            language
-        };
-        cost += u64::from(model.pair_cost(left, right)) * u64::from(n);
-        chars += u64::from(n);
-    }
-    (cost, chars)
-}
-
-/// The cost and count of the byte pairs with a non-ASCII byte, decoded with
-/// `table`, in `language`.
-fn high_pairs_cost(language: &Language, table: &ByteTable, counts: &ByteCounts) -> (u64, u64) {
-    let mut symbols = [0usize; 256];
-    let mut shares = [0u32; 256];
-    let mut scripts = [None; 256];
-    for byte in 0..256 {
-        let folded = match table[byte] {
-            Some(c) => language::fold(c),
-            // An error is a word boundary.
-            None => ' ',
-        };
-        scripts[byte] = language::script_of(folded);
-        symbols[byte] = language.symbol(folded);
-        if symbols[byte] >= language.symbols.len() {
-            shares[byte] = language::member_cost(folded, language.script);
-        }
-    }
-    let boundary = language.symbol(' ');
-    let mut cost = 0u64;
-    let mut chars = 0u64;
-    for &(left, right, n) in &counts.high_pairs {
-        let (left, right) = (usize::from(left), usize::from(right));
-        if symbols[left] == boundary && symbols[right] == boundary {
-            continue;
-        }
-        let pair = language.symbol_pair_cost(symbols[left], symbols[right])
-            + shares[right]
-            + language::script_change_cost(scripts[left], scripts[right]);
-        cost += u64::from(pair) * u64::from(n);
-        chars += u64::from(n);
-    }
-    (cost, chars)
 }
 
 /// Scores, groups, evidence and notes for a ranked list.
@@ -935,6 +1499,11 @@ fn evidence(candidate: &Ranked, declaration: Option<&Declaration>) -> Vec<Eviden
     if stats.formats_in_words > 0 {
         evidence.push(Evidence::FormatsInWords {
             count: stats.formats_in_words,
+        });
+    }
+    if stats.digits_in_words > 0 {
+        evidence.push(Evidence::DigitsInWords {
+            count: stats.digits_in_words,
         });
     }
     if stats.non_ascii == 0 && errors == 0 && stats.implausible == 0 {
@@ -1078,6 +1647,11 @@ impl fmt::Display for Evidence {
                 "{count} invisible formatting character{} inside words, where text has none",
                 plural(*count)
             ),
+            Self::DigitsInWords { count } => write!(
+                f,
+                "{count} digit{} of one script beside letters of another, where numbers stand apart",
+                plural(*count)
+            ),
             Self::Utf16WithoutBom { encoding } => write!(
                 f,
                 "the bytes are {encoding} without a byte order mark (named, but not offered as a choice)"
@@ -1135,6 +1709,16 @@ impl fmt::Display for Note {
             ),
         }
     }
+}
+
+/// `n` times `scale`, rounded.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "a scaled cost, positive and far below 2^64"
+)]
+fn scaled(n: u64, scale: f64) -> u64 {
+    (to_f64(n) * scale).round() as u64
 }
 
 /// A count as a float, for costs and shares.
@@ -1430,6 +2014,52 @@ mod tests {
         );
     }
 
+    #[test]
+    fn digits_of_a_script_inside_words_of_another_are_evidence_against() {
+        // The head of an editor's Spanish and German menu files: in
+        // windows-874 their ñ and ó are the Thai digits one and three,
+        // inside Latin words ("Espa\u{E51}ol", "J\u{E53}n").
+        for text in [
+            "\" Menu Translations:\tEspañol\n\" Previous translator:\tAlejandro Ló",
+            "\" Menu Translations:\tGerman / Deutsch\n\" Maintainer:\t\tJón Arnar B",
+        ] {
+            let bytes = encoded(WINDOWS_1252, text);
+            let detection = detect(&bytes);
+            assert_eq!(detection.best(), WINDOWS_1252, "{text}");
+            let thai = detection.candidate(WINDOWS_874).expect("ranked");
+            assert!(
+                thai.evidence
+                    .iter()
+                    .any(|e| matches!(e, Evidence::DigitsInWords { count } if *count >= 2)),
+                "{:?}",
+                thai.evidence
+            );
+        }
+        // Thai digits in Thai text, Persian digits in Persian text, are in
+        // their place, even right beside a letter (sentences of the
+        // evaluation text, tests/detect/sentences/).
+        for (encoding, text) in [
+            (
+                WINDOWS_874,
+                "๕/ว๑๑๒๒ เรื่อง การโอนจัดสรรงบประมาณรายจ่าย ประจำปี พ.ศ.๒๕๕๕ ค่าเงินเดือนครูและค่าจ้างประจำฯ ไตรมาสที่ ๑ด่วนที่สุด ที่ พท ๐๐๓๗.",
+            ),
+            (
+                UTF_8,
+                "JPG تویوتا اف‌جی۴۰ (Toyota FJ40) خودرویی است که در سال‌های ۱۹۶۰ تا ۱۹۸۴تولید شده‌است.",
+            ),
+        ] {
+            let detection = detect(&encoded(encoding, text));
+            assert_eq!(detection.best(), encoding, "{text}");
+            assert!(
+                detection.candidates[0]
+                    .evidence
+                    .iter()
+                    .all(|e| !matches!(e, Evidence::DigitsInWords { .. })),
+                "{text}"
+            );
+        }
+    }
+
     // https://github.com/mojiscope/mojiscope/issues/16
     #[test]
     fn issue_16_a_lone_esc_is_no_evidence_for_iso_2022_jp() {
@@ -1569,6 +2199,132 @@ mod tests {
             "Съешь же ещё этих мягких французских булок, да выпей чаю.",
         ));
         assert_eq!(detect(&page).best(), WINDOWS_1251);
+    }
+
+    #[test]
+    fn a_single_byte_encodings_errors_are_never_outweighed() {
+        // Hebrew with a maqaf, gershayim and quotation marks: windows-1255
+        // writes them, ISO-8859-8 has no such bytes (or reads C1 controls).
+        let text = "צה״ל הודיע כי בית־הספר ייסגר. „זה לא צפוי”, אמר המנהל. \
+                    מע״מ ודו״ח שנתי נשלחו לרשות־המסים בזמן.\n"
+            .repeat(6);
+        let detection = detect(&encoded(WINDOWS_1255, &text));
+        check_ranking(&detection);
+        assert_eq!(detection.best(), WINDOWS_1255);
+        // Every decode with errors ranks below every decode without.
+        let first_with_errors = detection
+            .candidates
+            .iter()
+            .position(|c| c.errors > 0)
+            .expect("some decodes have errors");
+        assert!(
+            detection.candidates[first_with_errors..]
+                .iter()
+                .all(|c| c.errors > 0)
+        );
+        let iso = detection.candidate(ISO_8859_8).expect("ranked");
+        assert!(iso.errors > 0);
+    }
+
+    #[test]
+    fn words_of_another_language_read_in_theirs() {
+        // A menu in English with its Portuguese translations: the words
+        // with letters beyond ASCII are Portuguese, and macintosh's reading
+        // of them is no better for being priced in English.
+        let menu = "\" Menu translations for the editor: Português\n\
+        \" Quit when the translations have been loaded already.\n\
+        \" These are the menus of the editor in the language of the user. Each\n\
+        \" line gives the English name of an entry, then its translation, with\n\
+        \" the key that selects it marked by an ampersand and the command that\n\
+        \" it runs after a tab. When the editor starts, it reads the file that\n\
+        \" matches the language of the environment, and replaces the names of\n\
+        \" the menus with the ones it finds here. Entries that are missing keep\n\
+        \" their English names, so a partial translation still works, and the\n\
+        \" rest can be added later by anyone who speaks the language well.\n\
+        \" Please keep the lines sorted as the menus are, and keep the keys of\n\
+        \" the entries of one menu different from each other, or some of them\n\
+        \" cannot be reached from the keyboard without the mouse at all.\n\
+        if exists(\"did_menu_trans\")\n\
+        \tfinish\n\
+        endif\n\
+        let did_menu_trans = 1\n\
+        \" Tools menu\n\
+        menutrans &Tools\t\t\t&Ferramentas\n\
+        menutrans &Jump\\ to\\ this\\ tag<Tab>g^]\t&Saltar\\ para\\ a\\ etiqueta\n\
+        menutrans &Spelling\t\t\t&Ortografia\n\
+        menutrans &Next\\ error<Tab>:cn\t\tErro\\ &seguinte\n\
+        menutrans &Previous\\ error<Tab>:cp\tErro\\ &anterior\n\
+        menutrans &Older\\ list<Tab>:cold\tLista\\ mais\\ &antiga\n\
+        menutrans &Set\\ compiler\t\tDefinir\\ &compilador\n\
+        menutrans &Color\\ scheme\t\tEsquema\\ de\\ &cores\n\
+        menutrans &Buffers\t\t\t&Memórias\n\
+        menutrans &Refresh\\ menu\t\t&Actualizar\\ o\\ menu\n\
+        menutrans &Delete\t\t\t&Eliminar\n\
+        menutrans Se&lect\\ all<Tab>ggVG\tSeleccionar\\ &tudo\n\
+        menutrans Settings\\ &window\tJanela\\ de\\ &configuração\n\
+        menutrans &Global\\ settings\tOpções\\ &globais\n\
+        menutrans Toggle\\ &line\\ numbering<Tab>:set\\ nu!\tNumeração\\ de\\ &linhas\n\
+        menutrans &Syntax\t\t\t&Sintaxe\n\
+        menutrans &Show\\ file\\ types\\ in\\ menu\tMostrar\\ &tipos\\ de\\ ficheiro\\ no\\ menu\n\
+        menutrans A&utomatic\t\t\tA&utomático\n\
+        menutrans &Window\t\t\t&Janela\n\
+        menutrans &Help\t\t\tA&juda\n\
+        menutrans &Version\t\t&Versão\n\
+        menutrans Co&pying\t\t&Licença\n\
+        \" The toolbar tips are translated when the toolbar is shown.\n\
+        if has(\"toolbar\")\n\
+        \ttmenu ToolBar.Open\t\tAbrir ficheiro\n\
+        \ttmenu ToolBar.Save\t\tGuardar ficheiro\n\
+        \ttmenu ToolBar.Print\t\tImprimir\n\
+        \ttmenu ToolBar.Replace\tProcurar e substituir\n\
+        endif\n\
+        ";
+        let detection = detect(&encoded(WINDOWS_1252, menu));
+        check_ranking(&detection);
+        assert_eq!(detection.best(), WINDOWS_1252);
+        let language = detection.candidates[0]
+            .evidence
+            .iter()
+            .find_map(|e| match e {
+                Evidence::Language { tag, .. } => Some(*tag),
+                _ => None,
+            });
+        assert_eq!(language, Some("pt"));
+    }
+
+    #[test]
+    fn what_detection_examines_is_all_it_reads() {
+        // A long input in several parts: the examined ranges alone, in a
+        // buffer of zeros of the input's length, give the same ranking.
+        let mut bytes = Vec::new();
+        for (encoding, line) in [
+            (
+                WINDOWS_1251,
+                "Съешь же ещё этих мягких французских булок, да выпей чаю.\n",
+            ),
+            (
+                WINDOWS_1252,
+                "Le cœur déçu mais l’âme plutôt naïve, Louÿs rêva.\n",
+            ),
+        ] {
+            let line = encoded(encoding, line);
+            bytes.extend(line.iter().copied().cycle().take(700 * 1024));
+        }
+        let mut sparse = vec![0u8; bytes.len()];
+        let ranges = examined_ranges(bytes.len());
+        assert!(ranges.iter().map(ExactSizeIterator::len).sum::<usize>() < 300 * 1024);
+        for range in ranges {
+            sparse[range.clone()].copy_from_slice(&bytes[range]);
+        }
+        let (whole, part) = (detect(&bytes), detect(&sparse));
+        let ranking = |d: &Detection| {
+            d.candidates
+                .iter()
+                .map(|c| (c.encoding, c.log_likelihood.to_bits()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ranking(&whole), ranking(&part));
+        assert_eq!(whole.notes, part.notes);
     }
 
     #[test]

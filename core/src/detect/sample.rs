@@ -13,6 +13,186 @@ const WINDOWS: usize = 4;
 /// How far a window's edge may move to land on a character boundary.
 const ALIGN_REACH: usize = 4096;
 
+/// How many bytes of the windows the decoders and the language models
+/// read at most: the evidence. Text this long settles the encoding; more
+/// of it only takes longer.
+pub(crate) const EVIDENCE_BUDGET: usize = 16 * 1024;
+
+/// The evidence when the bytes are valid UTF-8 with text beyond ASCII,
+/// which settles the answer: the other candidates are ranked on less.
+pub(crate) const SETTLED_BUDGET: usize = 4 * 1024;
+
+/// The longest segment of the evidence: a line, or as much of a long line
+/// as ends at a byte below 0x21 within this many bytes.
+const MAX_SEGMENT: usize = 1024;
+
+/// Whether a byte is evidence of an encoding: a byte beyond ASCII, or a
+/// control character text does not hold (an escape starts ISO-2022-JP's
+/// sequences; NUL fills UTF-16).
+fn is_evidence(b: u8) -> bool {
+    b >= 0x7F || (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0C | b'\r'))
+}
+
+/// The runs of bytes detection weighs, in order and not overlapping, at
+/// most `budget` bytes (and a quarter more for rare bytes) spread evenly over
+/// the windows: a window
+/// within its share is taken whole; from a longer one, its segments (lines,
+/// see [`MAX_SEGMENT`]) that hold evidence ([`is_evidence`]), in order,
+/// then, while the share allows, the others from its start. A window with
+/// escapes (ISO-2022-JP, whose state runs from line to line) gives its
+/// first bytes instead. Runs start and end on character boundaries: after
+/// a line feed or a byte below 0x21.
+pub(crate) fn evidence(
+    bytes: &[u8],
+    windows: &[Range<usize>],
+    histograms: &[[u32; 256]],
+    budget: usize,
+) -> Vec<Range<usize>> {
+    let share = budget / windows.len().max(1);
+    let mut runs: Vec<Range<usize>> = Vec::new();
+    let push = |runs: &mut Vec<Range<usize>>, range: Range<usize>| match runs.last_mut() {
+        Some(last) if last.end == range.start => last.end = range.end,
+        _ if range.is_empty() => {}
+        _ => runs.push(range),
+    };
+    for (window, counts) in windows.iter().zip(histograms) {
+        let text = &bytes[window.clone()];
+        if text.len() <= share {
+            push(&mut runs, window.clone());
+            continue;
+        }
+        if counts[0x1B] > 0 {
+            let end = boundary_before(text, share).unwrap_or(share);
+            push(&mut runs, window.start..window.start + end);
+            continue;
+        }
+        let mut segments: Vec<(Range<usize>, bool)> = Vec::new();
+        let mut evidence = 0;
+        let mut position = 0;
+        while position < text.len() && evidence < share {
+            let end = segment_end(text, position);
+            let holds = text[position..end].iter().any(|&b| is_evidence(b));
+            if holds {
+                evidence += end - position;
+            }
+            segments.push((position..end, holds));
+            position = end;
+        }
+        // The others fill what the evidence leaves of the share.
+        let mut room = share.saturating_sub(evidence);
+        let mut seen = [false; 256];
+        for (range, holds) in segments {
+            if !holds {
+                if range.len() > room {
+                    continue;
+                }
+                room -= range.len();
+            }
+            for &b in &text[range.clone()] {
+                seen[usize::from(b)] = true;
+            }
+            push(
+                &mut runs,
+                window.start + range.start..window.start + range.end,
+            );
+        }
+        // A byte the rest of the window holds and the evidence does not may
+        // be the one that tells two encodings apart (the one place a text
+        // uses a letter or a quotation mark): its line is evidence too.
+        if !(0x80..256).any(|b| counts[b] > 0 && !seen[b]) {
+            continue;
+        }
+        let mut extra = 0;
+        let mut boundary = position;
+        let mut cursor = position;
+        while cursor < text.len() && extra < share / RARE_SHARE {
+            let Some(offset) = text[cursor..]
+                .iter()
+                .position(|&b| b >= 0x80 && !seen[usize::from(b)])
+            else {
+                break;
+            };
+            let at = cursor + offset;
+            seen[usize::from(text[at])] = true;
+            let Some(start) = segment_start(text, boundary, at) else {
+                cursor = at + 1;
+                continue;
+            };
+            let end = segment_end(text, at);
+            for &b in &text[start..end] {
+                seen[usize::from(b)] = true;
+            }
+            extra += end - start;
+            push(&mut runs, window.start + start..window.start + end);
+            boundary = end;
+            cursor = end;
+        }
+    }
+    runs
+}
+
+/// The lines of bytes the evidence lacks take at most this part of a
+/// window's share more.
+const RARE_SHARE: usize = 4;
+
+/// The start of the segment that holds `at`: just after the last line feed
+/// before it, or else the last byte below 0x21, within half of
+/// [`MAX_SEGMENT`] and not before `boundary`, a character boundary known
+/// already; `None` if there is no boundary in reach (the segment's start
+/// would not be a character's).
+fn segment_start(text: &[u8], boundary: usize, at: usize) -> Option<usize> {
+    let low = boundary.max(at.saturating_sub(MAX_SEGMENT / 2));
+    let reach = &text[low..at];
+    reach
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .or_else(|| reach.iter().rposition(|&b| b < 0x21))
+        .map(|found| low + found + 1)
+        .or((low == boundary).then_some(boundary))
+}
+
+/// How often each byte value occurs in each window.
+pub(crate) fn histograms(bytes: &[u8], windows: &[Range<usize>]) -> Vec<[u32; 256]> {
+    windows
+        .iter()
+        .map(|window| {
+            let mut counts = [0u32; 256];
+            for &b in &bytes[window.clone()] {
+                counts[usize::from(b)] += 1;
+            }
+            counts
+        })
+        .collect()
+}
+
+/// The end of the segment that starts at `start`: just after the next
+/// line feed, or after the last byte below 0x21 within [`MAX_SEGMENT`]
+/// bytes, or [`MAX_SEGMENT`] bytes on.
+fn segment_end(text: &[u8], start: usize) -> usize {
+    let reach = &text[start..text.len().min(start + MAX_SEGMENT)];
+    if let Some(found) = reach.iter().position(|&b| b == b'\n') {
+        return start + found + 1;
+    }
+    if start + reach.len() == text.len() {
+        return text.len();
+    }
+    reach
+        .iter()
+        .rposition(|&b| b < 0x21)
+        .map_or(start + reach.len(), |found| start + found + 1)
+}
+
+/// The first bytes of each window, at most [`EVIDENCE_BUDGET`] in all:
+/// what is read of text that may be UTF-16, whose line feeds are no
+/// boundaries of the bytes.
+pub(crate) fn heads(windows: &[Range<usize>]) -> Vec<Range<usize>> {
+    let share = EVIDENCE_BUDGET / windows.len().max(1);
+    windows
+        .iter()
+        .map(|w| w.start..w.end.min(w.start + share))
+        .collect()
+}
+
 /// The byte ranges to examine, in order and not overlapping.
 pub(crate) fn windows(byte_len: usize) -> Vec<Range<usize>> {
     if byte_len <= SAMPLE_BUDGET {
@@ -23,10 +203,44 @@ pub(crate) fn windows(byte_len: usize) -> Vec<Range<usize>> {
     let step = (byte_len - window) / (WINDOWS - 1);
     (0..WINDOWS)
         .map(|k| {
-            let start = k * step;
+            // The last window ends where the input does.
+            let start = if k + 1 == WINDOWS {
+                byte_len - window
+            } else {
+                k * step
+            };
             start..start + window
         })
         .collect()
+}
+
+/// The byte ranges of an input of `byte_len` bytes that [`crate::detect()`]
+/// may read, in order and not overlapping: the first bytes, where a byte
+/// order mark and a declaration are looked for, and the windows it
+/// samples (their edges only move inwards). A caller holding a file too
+/// large to read whole can read just these into a buffer of the file's
+/// length (zeros elsewhere) and get the same detection as from the whole.
+///
+/// ```
+/// use mojiscope_core::examined_ranges;
+///
+/// assert_eq!(examined_ranges(100), [0..100]);
+/// let ranges = examined_ranges(1 << 30);
+/// let read: usize = ranges.iter().map(|r| r.len()).sum();
+/// assert!(read <= 300 * 1024);
+/// ```
+pub fn examined_ranges(byte_len: usize) -> Vec<Range<usize>> {
+    // A byte order mark (three bytes at most), then the prescan's bytes.
+    let head = 0..byte_len.min(super::PRESCAN_BYTES + 3);
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for range in std::iter::once(head).chain(windows(byte_len)) {
+        match ranges.last_mut() {
+            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+            _ if range.is_empty() => {}
+            _ => ranges.push(range),
+        }
+    }
+    ranges
 }
 
 /// Moves a window's edges to character boundaries as far as the bytes tell:
@@ -91,6 +305,60 @@ mod tests {
         let total: usize = windows.iter().map(ExactSizeIterator::len).sum();
         assert_eq!(total, SAMPLE_BUDGET);
         assert!(windows.windows(2).all(|w| w[0].end <= w[1].start));
+    }
+
+    #[test]
+    fn evidence_takes_the_lines_beyond_ascii_and_every_byte() {
+        // 100 KiB of ASCII lines, a line beyond ASCII every 50 lines, and
+        // one byte that occurs once, at the end.
+        let mut bytes = Vec::new();
+        for n in 0..2000 {
+            if n % 50 == 25 {
+                bytes.extend_from_slice(b"caf\xE9 cr\xE8me br\xFBl\xE9e\n");
+            } else {
+                bytes.extend_from_slice(b"plain ascii words on a line of text here\n");
+            }
+        }
+        bytes.extend_from_slice(b"the end \xA4 sign\n");
+        let windows = windows(bytes.len());
+        let counts = histograms(&bytes, &windows);
+        let runs = evidence(&bytes, &windows, &counts, EVIDENCE_BUDGET);
+        let taken: Vec<u8> = runs
+            .iter()
+            .flat_map(|r| bytes[r.clone()].to_vec())
+            .collect();
+        let total: usize = runs.iter().map(ExactSizeIterator::len).sum();
+        assert!(total <= EVIDENCE_BUDGET + EVIDENCE_BUDGET / RARE_SHARE);
+        // Every line beyond ASCII, and the rare byte.
+        assert_eq!(taken.windows(4).filter(|w| w == b"br\xFBl").count(), 40);
+        assert!(taken.contains(&0xA4));
+        // Runs are in order, apart, and end after line feeds.
+        assert!(runs.windows(2).all(|w| w[0].end < w[1].start));
+        assert!(runs.iter().all(|r| bytes[r.end - 1] == b'\n'));
+        // The escapes of ISO-2022-JP keep the window's first bytes whole.
+        let mut escaped = bytes.clone();
+        escaped.extend_from_slice(b"\x1b$B$3$s\x1b(B\n");
+        let windows = super::windows(escaped.len());
+        let counts = histograms(&escaped, &windows);
+        let runs = evidence(&escaped, &windows, &counts, EVIDENCE_BUDGET);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].start, 0);
+    }
+
+    #[test]
+    fn examined_ranges_cover_the_start_and_the_windows() {
+        assert_eq!(examined_ranges(0), Vec::<Range<usize>>::new());
+        let len = 50 * 1024 * 1024;
+        let ranges = examined_ranges(len);
+        assert_eq!(ranges[0].start, 0);
+        assert_eq!(ranges.last().map(|r| r.end), Some(len));
+        for window in windows(len) {
+            assert!(
+                ranges
+                    .iter()
+                    .any(|r| r.start <= window.start && window.end <= r.end)
+            );
+        }
     }
 
     #[test]

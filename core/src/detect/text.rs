@@ -1,28 +1,32 @@
-//! What one encoding's decode of the sample looks like: its errors, its
+//! What one encoding's decode of the evidence looks like: its errors, its
 //! implausible characters, an identity hash of the text, and the counts of
-//! folded character pairs that the language models score.
+//! character pairs that the language models score.
 //!
 //! Decoders whose bytes decode one at a time (the single-byte encodings and
 //! x-user-defined) are read through a 256-entry table built by the engine's
-//! own decoder, and their pairs come from the sample's byte-pair counts,
-//! shared by all of them. The other decoders run over the sample with a
-//! [`TextSink`].
+//! own decoder, and their pairs come from the evidence's byte-pair counts,
+//! counted once and shared by all of them ([`ByteCounts`]). The other
+//! decoders run over the evidence with a [`TextSink`], which interns each
+//! distinct character once per detection ([`Chars`]), so that what the
+//! language models need to know of a character is worked out once.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
 use std::sync::OnceLock;
 
-use mojiscope_indexes::language::{self, CharClass, Script};
+use mojiscope_indexes::language::{self, CharClass, Language, Script};
 
 use crate::decoder::{BomHandling, DecodeErrorMode, Decoder};
 use crate::encoding::Encoding;
 use crate::provenance::{ByteSpan, DecodeErrorKind, DecodeSink, SkipReason};
 
-/// A fast hasher for the pair maps (keys are small integers).
+/// A fast hasher for small integer keys.
 #[derive(Default)]
-pub(crate) struct PairHasher(u64);
+pub(crate) struct FastHasher(u64);
 
-impl Hasher for PairHasher {
+impl Hasher for FastHasher {
     fn finish(&self) -> u64 {
         self.0
     }
@@ -31,25 +35,15 @@ impl Hasher for PairHasher {
             self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
         }
     }
+    fn write_u32(&mut self, value: u32) {
+        self.write_u64(u64::from(value));
+    }
     fn write_u64(&mut self, value: u64) {
         self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
     }
 }
 
-/// Counts of folded character pairs.
-pub(crate) type PairCounts = HashMap<u64, u32, BuildHasherDefault<PairHasher>>;
-
-/// The key of a pair of folded characters.
-pub(crate) fn pair_key(left: char, right: char) -> u64 {
-    (u64::from(u32::from(left)) << 32) | u64::from(u32::from(right))
-}
-
-/// The characters of a pair key.
-pub(crate) fn pair_chars(key: u64) -> (char, char) {
-    let left = char::from_u32((key >> 32) as u32).unwrap_or(' ');
-    let right = char::from_u32(key as u32).unwrap_or(' ');
-    (left, right)
-}
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// FNV-1a, over the decoded characters, so that equal decodes hash equal
 /// whichever way they were decoded.
@@ -57,17 +51,177 @@ const HASH_START: u64 = 0xCBF2_9CE4_8422_2325;
 const HASH_PRIME: u64 = 0x0100_0000_01B3;
 /// What an error contributes to the hash (no scalar value is this large).
 const ERROR_MARK: u32 = 0x11_0000;
-/// What the gap between two windows contributes to the hash.
-const WINDOW_MARK: u32 = 0x11_0001;
+/// What the gap between two runs of the evidence contributes to the hash.
+const GAP_MARK: u32 = 0x11_0001;
 
 fn hash_step(hash: u64, value: u32) -> u64 {
     (hash ^ u64::from(value)).wrapping_mul(HASH_PRIME)
 }
 
-/// What one decode of the sample showed.
+/// How many scripts [`Script`] has.
+const SCRIPTS: usize = Script::ALL.len();
+
+const IMPLAUSIBLE: u8 = 1;
+const SYMBOL: u8 = 2;
+const UPPERCASE: u8 = 4;
+const LOWERCASE: u8 = 8;
+const ALPHABETIC: u8 = 16;
+const FORMAT: u8 = 32;
+
+/// What detection needs to know of a character, worked out once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CharInfo {
+    /// The character.
+    pub(crate) c: char,
+    /// Its folded form ([`language::fold`]).
+    pub(crate) folded: char,
+    /// The script of the folded form.
+    pub(crate) script: Option<Script>,
+    /// The script whose own digit the character is ([`language::digit_script`]).
+    digit: Option<Script>,
+    /// The folded form's share of its class's cost
+    /// ([`language::member_cost`]; the same for every language).
+    pub(crate) share: u16,
+    /// The folded form's class in a language of each script.
+    classes: [u8; SCRIPTS],
+    flags: u8,
+}
+
+impl CharInfo {
+    pub(crate) fn of(c: char) -> Self {
+        let folded = language::fold(c);
+        let facts = language::facts(folded);
+        let mut flags = 0;
+        if language::is_implausible(c) {
+            flags |= IMPLAUSIBLE;
+        } else if !c.is_ascii() && facts.classes[Script::Latin as usize] == CharClass::Symbol {
+            // Folding changes letters only: the folded form is a symbol
+            // when the character is.
+            flags |= SYMBOL;
+        }
+        if c.is_uppercase() {
+            flags |= UPPERCASE;
+        }
+        if c.is_lowercase() {
+            flags |= LOWERCASE;
+        }
+        if c.is_alphabetic() {
+            flags |= ALPHABETIC;
+        }
+        if language::is_invisible_format(c) {
+            flags |= FORMAT;
+        }
+        Self {
+            c,
+            folded,
+            script: facts.script,
+            digit: language::digit_script(c),
+            share: facts.member_cost as u16,
+            classes: facts.classes.map(|class| class.position() as u8),
+            flags,
+        }
+    }
+
+    /// The symbol index of the folded form in `language`.
+    #[inline]
+    pub(crate) fn symbol(&self, language: &Language) -> u16 {
+        match language.symbols.binary_search(&u32::from(self.folded)) {
+            Ok(position) => position as u16,
+            Err(_) => {
+                (language.symbols.len() + usize::from(self.classes[language.script as usize]))
+                    as u16
+            }
+        }
+    }
+
+    fn is(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+/// The [`CharInfo`] of every ASCII character.
+fn ascii_infos() -> &'static [CharInfo; 128] {
+    static INFOS: OnceLock<[CharInfo; 128]> = OnceLock::new();
+    INFOS.get_or_init(|| std::array::from_fn(|b| CharInfo::of(char::from(b as u8))))
+}
+
+/// The distinct characters of a detection's decodes, each with its
+/// [`CharInfo`]: ASCII characters have their own code as index.
+pub(crate) struct Chars {
+    infos: Vec<CharInfo>,
+    index: FastMap<char, u32>,
+    /// A direct-mapped cache in front of `index`: (character + 1, index).
+    cache: Vec<(u32, u32)>,
+}
+
+const CACHE_BITS: u32 = 11;
+
+impl Chars {
+    pub(crate) fn new() -> Self {
+        Self {
+            infos: ascii_infos().to_vec(),
+            index: FastMap::default(),
+            cache: vec![(0, 0); 1 << CACHE_BITS],
+        }
+    }
+
+    /// The index of `c`, interned if new.
+    #[inline]
+    pub(crate) fn intern(&mut self, c: char) -> u32 {
+        let code = u32::from(c);
+        if code < 0x80 {
+            return code;
+        }
+        let slot = (code.wrapping_mul(0x9E37_79B1) >> (32 - CACHE_BITS)) as usize;
+        let (key, index) = self.cache[slot];
+        if key == code + 1 {
+            return index;
+        }
+        let next = self.infos.len() as u32;
+        let index = *self.index.entry(c).or_insert(next);
+        if index == next {
+            self.infos.push(CharInfo::of(c));
+        }
+        self.cache[slot] = (code + 1, index);
+        index
+    }
+
+    /// The indexes of what each byte of `present` decodes to with
+    /// `decoding`, by byte (a space for an error, and for the bytes that do
+    /// not occur).
+    pub(crate) fn intern_bytes(
+        &mut self,
+        decoding: &ByteDecoding,
+        present: &[u8],
+    ) -> Box<[u32; 256]> {
+        let mut ids = Box::new([u32::from(b' '); 256]);
+        for &b in present {
+            ids[usize::from(b)] = match decoding.table[usize::from(b)] {
+                Some(c) => self.intern(c),
+                None => u32::from(b' '),
+            };
+        }
+        ids
+    }
+
+    /// The character at `index`.
+    #[inline]
+    pub(crate) fn info(&self, index: u32) -> &CharInfo {
+        &self.infos[index as usize]
+    }
+
+    /// How many characters are interned.
+    pub(crate) fn len(&self) -> usize {
+        self.infos.len()
+    }
+}
+
+/// What one decode of the evidence showed.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TextStats {
-    /// Identity of the decoded text (with errors and window gaps).
+    /// Identity of the decoded text (with errors and gaps); for a decode
+    /// byte by byte, computed only when it is compared with another kind
+    /// of decode ([`ByteCounts::sequence_hash`]).
     pub(crate) hash: u64,
     /// Decoded scalar values.
     pub(crate) chars: u64,
@@ -90,15 +244,34 @@ pub(crate) struct TextStats {
     /// (a left-to-right mark inside "altyaz\u{200E}s\u{200E}"): words do not
     /// hold them.
     pub(crate) formats_in_words: u64,
-    /// Pairs of folded characters with at least one non-ASCII member (all
-    /// pairs when `ascii_pairs_included`).
-    pub(crate) pairs: PairCounts,
+    /// Digits of a script right beside a letter of another (the Thai digit
+    /// one inside "Espa\u{E51}ol"): numbers of a script stand apart from the
+    /// words of others.
+    pub(crate) digits_in_words: u64,
+    /// Han ideographs.
+    pub(crate) han: u64,
+    /// Whether a sequence cut by the end is no error even with nothing
+    /// beyond ASCII decoded: the file declares an encoding that reads as
+    /// this one, and its text may well have been cut in a character.
+    pub(crate) cut_forgiven: bool,
+    /// Pairs of characters (indexes into [`Chars`]) with at least one
+    /// non-ASCII member (all pairs when `ascii_pairs_included`), sorted:
+    /// (left, right, count). Empty for a decode byte by byte, whose pairs
+    /// are the shared byte pairs.
+    pub(crate) pairs: Vec<(u32, u32, u32)>,
+    /// How many of the characters the pairs and the other counts (but
+    /// `chars`, `non_ascii` and the errors) cover: fewer than `chars` when
+    /// the decode's errors ruled it out on the way ([`CUT_ERRORS`] of them,
+    /// fewer than one for [`super::ERRORS_OUTWEIGHED`] characters beyond
+    /// ASCII) and it stays so (then it ranks below every clean decode
+    /// whatever its text).
+    pub(crate) scored_chars: u64,
+    /// How many of the characters beyond ASCII they cover.
+    pub(crate) scored_non_ascii: u64,
     /// Whether `pairs` counts the pairs of ASCII characters too (for
     /// ISO-2022-JP, whose ASCII bytes need not decode to ASCII); otherwise
-    /// they are counted once for the whole sample and added by the scorer.
+    /// they are counted once for the whole evidence and added by the scorer.
     pub(crate) ascii_pairs_included: bool,
-    /// How many of the sample's bytes were examined.
-    pub(crate) bytes: u64,
 }
 
 impl TextStats {
@@ -108,16 +281,25 @@ impl TextStats {
     }
 
     /// The errors that count against the decode: all but a sequence cut
-    /// by the end of the input or of a sampled window, which says nothing of
+    /// by the end of the input or of a sampled run, which says nothing of
     /// the encoding (any multi-byte text cut at a random byte has one).
     /// A decode with nothing beyond ASCII shows no text the cut could have
     /// split, so there every error counts.
     pub(crate) fn ranking_errors(&self) -> u64 {
+        let forgive_cuts = self.non_ascii > 0 || self.cut_forgiven;
         self.errors
             .iter()
-            .filter(|(kind, _)| self.non_ascii == 0 || *kind != DecodeErrorKind::TruncatedSequence)
+            .filter(|(kind, _)| !forgive_cuts || *kind != DecodeErrorKind::TruncatedSequence)
             .map(|&(_, n)| n)
             .sum()
+    }
+
+    /// Whether the only errors are sequences cut by the end of the input or
+    /// of a sampled run.
+    pub(crate) fn only_cut_sequences(&self) -> bool {
+        self.errors
+            .iter()
+            .all(|(kind, _)| *kind == DecodeErrorKind::TruncatedSequence)
     }
 
     fn add_error(&mut self, kind: DecodeErrorKind, count: u64) {
@@ -128,11 +310,11 @@ impl TextStats {
         }
     }
 
-    fn note_char(&mut self, c: char, count: u64) {
-        if language::is_implausible(c) {
+    fn note_char(&mut self, info: &CharInfo, count: u64) {
+        if info.is(IMPLAUSIBLE) {
             self.implausible += count;
-            self.first_implausible.get_or_insert(c);
-        } else if !c.is_ascii() && language::class_of(c, Script::Latin) == CharClass::Symbol {
+            self.first_implausible.get_or_insert(info.c);
+        } else if info.is(SYMBOL) {
             self.symbols += count;
         }
     }
@@ -140,48 +322,79 @@ impl TextStats {
 
 /// Whether `format` is an invisible formatting character between two
 /// letters, where no word holds one.
-pub(crate) fn format_in_word(left: char, format: char, right: char) -> bool {
-    language::is_invisible_format(format)
-        && left.is_alphabetic()
-        && right.is_alphabetic()
-        && !language::format_may_join(left, format, right)
+fn format_in_word(left: &CharInfo, format: &CharInfo, right: &CharInfo) -> bool {
+    format.is(FORMAT)
+        && left.is(ALPHABETIC)
+        && right.is(ALPHABETIC)
+        && !language::format_may_join(left.c, format.c, right.c)
 }
+
+/// Whether one of two neighbours is a digit of a script and the other a
+/// letter of another script.
+fn digit_beside_letter(left: &CharInfo, right: &CharInfo) -> bool {
+    let foreign = |digit: &CharInfo, letter: &CharInfo| {
+        digit
+            .digit
+            .is_some_and(|script| letter.is(ALPHABETIC) && letter.script != Some(script))
+    };
+    foreign(left, right) || foreign(right, left)
+}
+
+/// After this many errors a decode with fewer than
+/// [`super::ERRORS_OUTWEIGHED`] characters beyond ASCII for each is ruled
+/// out: see [`TextStats::scored_chars`].
+const CUT_ERRORS: u64 = 16;
+
+/// The index of a word boundary: the space.
+const BOUNDARY: u32 = b' ' as u32;
 
 /// Collects [`TextStats`] from a decoder.
-struct TextSink {
+struct TextSink<'a> {
     stats: TextStats,
-    /// The previous folded character (a space at the start).
-    previous: char,
+    chars: &'a mut Chars,
+    /// Counts of pairs by key (left << 32 | right).
+    keys: FastMap<u64, u32>,
+    /// The previous character's index (the boundary at the start).
+    previous: u32,
     previous_is_ascii: bool,
-    previous_is_lowercase: bool,
-    /// The previous character and the one before it, unfolded.
-    previous_raw: char,
-    before_previous_raw: char,
+    /// The character before the previous one.
+    before_previous: u32,
+    /// The offset of the run being decoded in the input.
+    base: u64,
+    /// Errors so far, but sequences cut by the end of a run.
+    counted_errors: u64,
+    /// Whether the errors have ruled the decode out (see
+    /// [`TextStats::scored_chars`]).
+    cut: bool,
+    /// Whether they may.
+    may_cut: bool,
 }
 
-impl TextSink {
-    fn new(ascii_pairs_included: bool) -> Self {
+impl<'a> TextSink<'a> {
+    fn new(ascii_pairs_included: bool, chars: &'a mut Chars, may_cut: bool) -> Self {
         Self {
             stats: TextStats {
                 hash: HASH_START,
                 ascii_pairs_included,
                 ..TextStats::default()
             },
-            previous: ' ',
+            chars,
+            keys: FastMap::default(),
+            previous: BOUNDARY,
             previous_is_ascii: true,
-            previous_is_lowercase: false,
-            previous_raw: ' ',
-            before_previous_raw: ' ',
+            before_previous: BOUNDARY,
+            base: 0,
+            counted_errors: 0,
+            cut: false,
+            may_cut,
         }
     }
 
-    fn window_gap(&mut self) {
-        self.stats.hash = hash_step(self.stats.hash, WINDOW_MARK);
-        self.previous = ' ';
+    fn gap(&mut self) {
+        self.stats.hash = hash_step(self.stats.hash, GAP_MARK);
+        self.previous = BOUNDARY;
         self.previous_is_ascii = true;
-        self.previous_is_lowercase = false;
-        self.previous_raw = ' ';
-        self.before_previous_raw = ' ';
+        self.before_previous = BOUNDARY;
     }
 
     #[inline]
@@ -193,32 +406,66 @@ impl TextSink {
         if !is_ascii {
             stats.non_ascii += 1;
         }
-        stats.note_char(c, 1);
-        if self.previous_is_lowercase && c.is_uppercase() && !(is_ascii && self.previous_is_ascii) {
+        if self.cut {
+            return;
+        }
+        let index = self.chars.intern(c);
+        let stats = &mut self.stats;
+        let info = *self.chars.info(index);
+        stats.note_char(&info, 1);
+        if info.script == Some(Script::Chinese) {
+            stats.han += 1;
+        }
+        let previous = self.chars.info(self.previous);
+        if previous.is(LOWERCASE) && info.is(UPPERCASE) && !(is_ascii && self.previous_is_ascii) {
             stats.case_breaks += 1;
         }
-        self.previous_is_lowercase = c.is_lowercase();
-        if format_in_word(self.before_previous_raw, self.previous_raw, c) {
+        if previous.is(FORMAT)
+            && format_in_word(self.chars.info(self.before_previous), previous, &info)
+        {
             stats.formats_in_words += 1;
         }
-        self.before_previous_raw = self.previous_raw;
-        self.previous_raw = c;
-        let folded = language::fold(c);
-        let both_boundaries = folded == ' ' && self.previous == ' ';
+        if digit_beside_letter(previous, &info) {
+            stats.digits_in_words += 1;
+        }
+        let both_boundaries = info.folded == ' ' && previous.folded == ' ';
         let shared = !stats.ascii_pairs_included && is_ascii && self.previous_is_ascii;
         if !both_boundaries && !shared {
-            *stats
-                .pairs
-                .entry(pair_key(self.previous, folded))
+            *self
+                .keys
+                .entry((u64::from(self.previous) << 32) | u64::from(index))
                 .or_default() += 1;
         }
-        self.previous = folded;
+        self.before_previous = self.previous;
+        self.previous = index;
         self.previous_is_ascii = is_ascii;
+    }
+
+    fn finish(mut self) -> TextStats {
+        if !self.cut {
+            self.stats.scored_chars = self.stats.chars;
+            self.stats.scored_non_ascii = self.stats.non_ascii;
+        }
+        let mut pairs: Vec<(u32, u32, u32)> = self
+            .keys
+            .iter()
+            .map(|(&key, &n)| ((key >> 32) as u32, key as u32, n))
+            .collect();
+        pairs.sort_unstable();
+        self.stats.pairs = pairs;
+        self.stats
     }
 }
 
-impl DecodeSink for TextSink {
+impl DecodeSink for TextSink<'_> {
     fn ascii(&mut self, run: &[u8], _start: u64) {
+        if self.cut {
+            for &b in run {
+                self.stats.hash = hash_step(self.stats.hash, u32::from(b));
+            }
+            self.stats.chars += run.len() as u64;
+            return;
+        }
         if self.stats.ascii_pairs_included || run.len() < 2 {
             for &b in run {
                 self.push(char::from(b));
@@ -229,17 +476,15 @@ impl DecodeSink for TextSink {
         // that joins it to what came before is counted here.
         let (&first, rest) = run.split_first().expect("a run of two or more");
         self.push(char::from(first));
+        let infos = ascii_infos();
         for &b in rest {
             self.stats.hash = hash_step(self.stats.hash, u32::from(b));
-            self.stats.note_char(char::from(b), 1);
+            self.stats.note_char(&infos[usize::from(b)], 1);
         }
         self.stats.chars += rest.len() as u64;
-        let last = char::from(*rest.last().expect("a run of two or more"));
-        self.before_previous_raw = char::from(run[run.len() - 2]);
-        self.previous_raw = last;
-        self.previous = language::fold(last);
+        self.before_previous = u32::from(run[run.len() - 2]);
+        self.previous = u32::from(run[run.len() - 1]);
         self.previous_is_ascii = true;
-        self.previous_is_lowercase = last.is_ascii_lowercase();
     }
 
     fn scalar(&mut self, c: char, _span: ByteSpan) {
@@ -253,120 +498,128 @@ impl DecodeSink for TextSink {
 
     fn error(&mut self, kind: DecodeErrorKind, span: ByteSpan) {
         self.stats.hash = hash_step(self.stats.hash, ERROR_MARK);
+        if kind != DecodeErrorKind::TruncatedSequence {
+            self.counted_errors += 1;
+        }
         self.stats.add_error(kind, 1);
-        self.stats.first_error.get_or_insert(span.start);
+        self.stats.first_error.get_or_insert(span.start + self.base);
+        if self.may_cut
+            && !self.cut
+            && self.counted_errors >= CUT_ERRORS
+            && self.counted_errors * super::ERRORS_OUTWEIGHED > self.stats.non_ascii
+        {
+            // The errors rule the decode out: its pairs are counted no more.
+            self.cut = true;
+            self.stats.scored_chars = self.stats.chars;
+            self.stats.scored_non_ascii = self.stats.non_ascii;
+        }
         // An error is a word boundary that is not ASCII.
-        self.previous = ' ';
+        self.previous = BOUNDARY;
         self.previous_is_ascii = false;
-        self.previous_is_lowercase = false;
-        self.before_previous_raw = ' ';
-        self.previous_raw = '\u{FFFD}';
+        self.before_previous = BOUNDARY;
     }
 
     fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
 }
 
-/// Decodes the sample's windows with `encoding`'s decoder (no BOM handling:
+/// Decodes the evidence's runs with `encoding`'s decoder (no BOM handling:
 /// the BOM has been looked at already) and collects what it shows.
 pub(crate) fn decode_stats(
     encoding: &'static Encoding,
     bytes: &[u8],
-    windows: &[std::ops::Range<usize>],
+    runs: &[Range<usize>],
+    chars: &mut Chars,
 ) -> TextStats {
-    let mut sink = TextSink::new(!encoding.is_ascii_compatible());
-    for (position, window) in windows.iter().enumerate() {
+    let stats = decode_stats_with(encoding, bytes, runs, chars, true);
+    if stats.scored_chars < stats.chars
+        && stats.non_ascii >= super::ERRORS_OUTWEIGHED * stats.ranking_errors()
+    {
+        // Ruled out on the way, but its errors are outweighed in the end:
+        // its text counts in full.
+        return decode_stats_with(encoding, bytes, runs, chars, false);
+    }
+    stats
+}
+
+fn decode_stats_with(
+    encoding: &'static Encoding,
+    bytes: &[u8],
+    runs: &[Range<usize>],
+    chars: &mut Chars,
+    may_cut: bool,
+) -> TextStats {
+    let mut sink = TextSink::new(!encoding.is_ascii_compatible(), chars, may_cut);
+    for (position, run) in runs.iter().enumerate() {
         if position > 0 {
-            sink.window_gap();
+            sink.gap();
         }
         let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
         // In replacement mode the decoder consumes all of its input; errors
-        // report their offsets from the window's start, so shift them.
-        let mut shifted = Shifted {
-            inner: &mut sink,
-            base: window.start as u64,
-        };
-        let _ = decoder.decode(&bytes[window.clone()], true, &mut shifted);
-        sink.stats.bytes += window.len() as u64;
+        // report their offsets from the run's start.
+        sink.base = run.start as u64;
+        let _ = decoder.decode(&bytes[run.clone()], true, &mut sink);
     }
-    sink.stats
-}
-
-/// Passes items on with their spans moved by `base`.
-struct Shifted<'a> {
-    inner: &'a mut TextSink,
-    base: u64,
-}
-
-impl DecodeSink for Shifted<'_> {
-    fn ascii(&mut self, run: &[u8], start: u64) {
-        self.inner.ascii(run, start + self.base);
-    }
-    fn scalar(&mut self, c: char, span: ByteSpan) {
-        self.inner.scalar(c, span);
-    }
-    fn scalar_pair(&mut self, first: char, second: char, span: ByteSpan) {
-        self.inner.scalar_pair(first, second, span);
-    }
-    fn error(&mut self, kind: DecodeErrorKind, span: ByteSpan) {
-        let span = ByteSpan::new(span.start + self.base, span.end + self.base);
-        self.inner.error(kind, span);
-    }
-    fn skip(&mut self, reason: SkipReason, span: ByteSpan) {
-        self.inner.skip(reason, span);
-    }
+    sink.finish()
 }
 
 /// How a byte decodes in an encoding whose bytes decode one at a time.
 pub(crate) type ByteTable = [Option<char>; 256];
 
-/// The byte table of `encoding` (a single-byte encoding or x-user-defined),
-/// from its own decoder: `None` where the byte is an error. Built once for
-/// all such encodings.
-pub(crate) fn byte_table(encoding: &'static Encoding) -> &'static ByteTable {
-    static TABLES: OnceLock<Vec<(&'static Encoding, ByteTable)>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
+/// An encoding that decodes byte by byte, and its table.
+pub(crate) struct ByteDecoding {
+    pub(crate) encoding: &'static Encoding,
+    pub(crate) table: ByteTable,
+}
+
+/// The byte decodings of every encoding that decodes byte by byte (the
+/// single-byte encodings and x-user-defined), in the standard's order,
+/// built once from the engine's own decoders.
+pub(crate) fn byte_decodings() -> &'static [ByteDecoding] {
+    static DECODINGS: OnceLock<Vec<ByteDecoding>> = OnceLock::new();
+    DECODINGS.get_or_init(|| {
         crate::encoding::ALL
             .iter()
             .filter(|e| e.is_single_byte() || **e == crate::encoding::X_USER_DEFINED)
-            .map(|&e| (e, build_byte_table(e)))
+            .map(|&encoding| ByteDecoding {
+                encoding,
+                table: build_byte_table(encoding),
+            })
             .collect()
-    });
-    tables
-        .iter()
-        .find(|(e, _)| *e == encoding)
-        .map(|(_, table)| table)
-        .expect("a table for every encoding that decodes byte by byte")
+    })
+}
+
+/// The byte decoding of `encoding`, if it decodes byte by byte.
+pub(crate) fn byte_decoding(encoding: &'static Encoding) -> Option<&'static ByteDecoding> {
+    byte_decodings().iter().find(|d| d.encoding == encoding)
+}
+
+/// Records what each byte of `0..=255` decodes to.
+struct TableSink(ByteTable);
+
+impl DecodeSink for TableSink {
+    fn ascii(&mut self, run: &[u8], start: u64) {
+        for (offset, &b) in run.iter().enumerate() {
+            self.0[start as usize + offset] = Some(char::from(b));
+        }
+    }
+    fn scalar(&mut self, c: char, span: ByteSpan) {
+        if let Some(slot) = self.0.get_mut(span.start as usize) {
+            *slot = Some(c);
+        }
+    }
+    fn scalar_pair(&mut self, first: char, _second: char, span: ByteSpan) {
+        self.scalar(first, span);
+    }
+    fn error(&mut self, _kind: DecodeErrorKind, _span: ByteSpan) {}
+    fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
 }
 
 fn build_byte_table(encoding: &'static Encoding) -> ByteTable {
-    let mut table = [None; 256];
-    for byte in 0..=255u8 {
-        let mut trace = crate::provenance::Trace::new();
-        let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
-        let _ = decoder.decode(&[byte], true, &mut trace);
-        if let Some(item) = trace.items().next()
-            && let crate::provenance::TraceKind::Scalar(c) = item.kind
-        {
-            table[usize::from(byte)] = Some(c);
-        }
-    }
-    table
-}
-
-/// The sample seen as bytes: counts of bytes and of adjacent byte pairs
-/// (within windows), shared by every encoding that decodes byte by byte,
-/// and the folded ASCII pairs, shared by every ASCII-compatible encoding.
-pub(crate) struct ByteCounts {
-    pub(crate) bytes: [u64; 256],
-    /// Adjacent pairs with at least one byte 0x80 or above: (left, right, count).
-    pub(crate) high_pairs: Vec<(u8, u8, u32)>,
-    /// Folded ASCII pairs (boundary pairs left out).
-    pub(crate) ascii_pairs: PairCounts,
-    /// ASCII letters.
-    pub(crate) ascii_letters: u64,
-    /// Bytes some single-byte encoding decodes to an invisible formatting
-    /// character, with the bytes on either side: (left, middle, right, count).
-    pub(crate) format_triples: Vec<(u8, u8, u8, u32)>,
+    let bytes: [u8; 256] = std::array::from_fn(|b| b as u8);
+    let mut sink = TableSink([None; 256]);
+    let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+    let _ = decoder.decode(&bytes, true, &mut sink);
+    sink.0
 }
 
 /// The bytes some encoding that decodes byte by byte decodes to an
@@ -375,11 +628,8 @@ fn format_bytes() -> &'static [bool; 256] {
     static BYTES: OnceLock<[bool; 256]> = OnceLock::new();
     BYTES.get_or_init(|| {
         let mut bytes = [false; 256];
-        for encoding in crate::encoding::ALL
-            .iter()
-            .filter(|e| e.is_single_byte() || **e == crate::encoding::X_USER_DEFINED)
-        {
-            for (byte, c) in byte_table(encoding).iter().enumerate() {
+        for decoding in byte_decodings() {
+            for (byte, c) in decoding.table.iter().enumerate() {
                 if c.is_some_and(language::is_invisible_format) {
                     bytes[byte] = true;
                 }
@@ -389,162 +639,430 @@ fn format_bytes() -> &'static [bool; 256] {
     })
 }
 
-impl ByteCounts {
-    pub(crate) fn new(bytes: &[u8], windows: &[std::ops::Range<usize>]) -> Self {
-        let mut counts = [0u64; 256];
-        let mut pair_counts = vec![0u32; 256 * 256];
-        let mut text_pairs = vec![0u32; 128 * 128];
-        let mut ascii_letters = 0u64;
-        let formats = format_bytes();
-        let mut triples: HashMap<u32, u32, BuildHasherDefault<PairHasher>> = HashMap::default();
-        for window in windows {
-            let window = &bytes[window.clone()];
-            for triple in window.windows(3) {
-                if formats[usize::from(triple[1])] {
-                    let key = u32::from(triple[0]) << 16
-                        | u32::from(triple[1]) << 8
-                        | u32::from(triple[2]);
-                    let n = triples.entry(key).or_default();
-                    *n = n.saturating_add(1);
-                }
-            }
-            for &b in window {
-                counts[usize::from(b)] += 1;
-            }
-            for pair in window.windows(2) {
-                let slot = &mut pair_counts[usize::from(pair[0]) << 8 | usize::from(pair[1])];
-                *slot = slot.saturating_add(1);
-            }
-            // The ASCII pairs of the text, with markup read as word
-            // boundaries: the tags of a page are no words of its language.
-            let mut previous = b' ';
-            let mut in_tag = false;
-            for (position, &b) in window.iter().enumerate() {
-                let shown = if in_tag {
-                    in_tag = b != b'>';
-                    b' '
-                } else if b == b'<'
-                    && window.get(position + 1).is_some_and(|&next| {
-                        next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?')
-                    })
-                {
-                    in_tag = true;
-                    b' '
-                } else {
-                    b
-                };
-                if shown.is_ascii() && previous.is_ascii() {
-                    let slot = &mut text_pairs[usize::from(previous) << 7 | usize::from(shown)];
-                    *slot = slot.saturating_add(1);
-                }
-                if shown.is_ascii_alphabetic() {
-                    ascii_letters += 1;
-                }
-                previous = shown;
-            }
-        }
-        let mut high_pairs = Vec::new();
-        let mut ascii_pairs = PairCounts::default();
-        for (index, &n) in pair_counts.iter().enumerate() {
-            if n == 0 {
-                continue;
-            }
-            let (left, right) = ((index >> 8) as u8, index as u8);
-            if left >= 0x80 || right >= 0x80 {
-                high_pairs.push((left, right, n));
-            }
-        }
-        // The first byte of each window follows a boundary (counted above).
-        for (index, &n) in text_pairs.iter().enumerate() {
-            if n == 0 {
-                continue;
-            }
-            let (left, right) = (
-                language::fold(char::from((index >> 7) as u8)),
-                language::fold(char::from((index & 0x7F) as u8)),
-            );
-            if !(left == ' ' && right == ' ') {
-                *ascii_pairs.entry(pair_key(left, right)).or_default() += n;
-            }
-        }
-        let format_triples = triples
-            .into_iter()
-            .map(|(key, n)| ((key >> 16) as u8, (key >> 8) as u8, key as u8, n))
-            .collect();
+thread_local! {
+    /// Counts of byte pairs, kept zeroed between detections.
+    static PAIR_SCRATCH: RefCell<Vec<u32>> = RefCell::new(vec![0; 256 * 256]);
+}
+
+/// The evidence seen as bytes: counts of bytes and of adjacent byte pairs
+/// (within runs), shared by every encoding that decodes byte by byte,
+/// and the folded ASCII pairs of the text outside markup, shared by every
+/// ASCII-compatible encoding.
+pub(crate) struct ByteCounts {
+    pub(crate) bytes: [u64; 256],
+    /// Adjacent pairs with at least one byte 0x80 or above, sorted:
+    /// (left, right, count).
+    pub(crate) high_pairs: Vec<(u8, u8, u32)>,
+    /// The bytes that occur, in order.
+    pub(crate) present: Vec<u8>,
+    /// Folded ASCII pairs (boundary pairs left out) of the words without
+    /// bytes beyond ASCII, sorted: (left, right, count), each a folded
+    /// ASCII character.
+    pub(crate) ascii_pairs: Vec<(u8, u8, u32)>,
+    /// ASCII letters outside markup, in words without bytes beyond ASCII.
+    pub(crate) ascii_letters: u64,
+    /// The folded ASCII pairs of the words with bytes beyond ASCII (a word
+    /// being a run of ASCII letters and bytes beyond ASCII, with the
+    /// boundaries on either side): a text's words with characters beyond
+    /// ASCII may be in another language than the others.
+    pub(crate) word_pairs: Vec<(u8, u8, u32)>,
+    /// ASCII letters of the words with bytes beyond ASCII.
+    pub(crate) word_letters: u64,
+    /// Bytes some single-byte encoding decodes to an invisible formatting
+    /// character, with the bytes on either side: (left, middle, right, count).
+    pub(crate) format_triples: Vec<(u8, u8, u8, u32)>,
+    /// How many bytes the evidence holds.
+    pub(crate) len: u64,
+}
+
+/// The elements whose content HTML does not show as text: it is skipped
+/// like a tag.
+const RAW_TEXT_ELEMENTS: [&[u8]; 2] = [b"script", b"style"];
+
+/// Reads text in markup as word boundaries: tags (from `<` and a letter,
+/// `/`, `!` or `?` to `>`) and the content of `<script>` and `<style>`.
+struct Markup {
+    in_tag: bool,
+    /// The raw-text element being skipped, until its end tag.
+    raw_text: Option<&'static [u8]>,
+}
+
+impl Markup {
+    fn new() -> Self {
         Self {
-            bytes: counts,
-            high_pairs,
-            ascii_pairs,
-            ascii_letters,
-            format_triples,
+            in_tag: false,
+            raw_text: None,
         }
     }
 
-    /// The stats of decoding the sample byte by byte with `table`. Its pairs
-    /// are left empty: [`crate::detect()`] scores the byte pairs directly.
+    /// Whether the byte at `position` of `run` is markup.
+    fn is_markup(&mut self, run: &[u8], position: usize) -> bool {
+        let b = run[position];
+        if let Some(name) = self.raw_text {
+            if b == b'<' && ends_raw_text(&run[position + 1..], name) {
+                self.raw_text = None;
+                self.in_tag = true;
+            }
+            return true;
+        }
+        if self.in_tag {
+            self.in_tag = b != b'>';
+            return true;
+        }
+        if b == b'<'
+            && run.get(position + 1).is_some_and(|&next| {
+                next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?')
+            })
+        {
+            self.in_tag = true;
+            let name = &run[position + 1..];
+            self.raw_text = RAW_TEXT_ELEMENTS
+                .into_iter()
+                .find(|element| starts_tag(name, element));
+            return true;
+        }
+        false
+    }
+}
+
+/// Whether `rest` (after a `<`) starts the end tag of `name`.
+fn ends_raw_text(rest: &[u8], name: &[u8]) -> bool {
+    rest.first() == Some(&b'/') && starts_tag(&rest[1..], name)
+}
+
+/// Whether `rest` starts with the tag name `name` (ASCII case-insensitive),
+/// followed by something that ends a tag name.
+fn starts_tag(rest: &[u8], name: &[u8]) -> bool {
+    rest.len() > name.len()
+        && rest[..name.len()].eq_ignore_ascii_case(name)
+        && matches!(
+            rest[name.len()],
+            b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | 0x0C
+        )
+}
+
+/// The folded forms of ASCII bytes: for each byte, the position of its
+/// folded form among the distinct folded forms, and those forms.
+struct AsciiFolds {
+    position: [u8; 128],
+    forms: Vec<u8>,
+}
+
+fn ascii_folds() -> &'static AsciiFolds {
+    static FOLDS: OnceLock<AsciiFolds> = OnceLock::new();
+    FOLDS.get_or_init(|| {
+        let mut forms: Vec<u8> = Vec::new();
+        let position = std::array::from_fn(|b| {
+            let folded = language::fold(char::from(b as u8)) as u8;
+            let at = forms.iter().position(|&f| f == folded).unwrap_or_else(|| {
+                forms.push(folded);
+                forms.len() - 1
+            });
+            at as u8
+        });
+        AsciiFolds { position, forms }
+    })
+}
+
+/// Counts the folded ASCII pairs of text, with markup read as word
+/// boundaries (the tags of a page are no words of its language), apart for
+/// the words without bytes beyond ASCII and for those with (a word being a
+/// run of ASCII letters and bytes beyond ASCII).
+struct AsciiWords {
+    folds: &'static AsciiFolds,
+    /// Counts of pairs of folded forms (by position in `folds.forms`): of
+    /// the words without bytes beyond ASCII, and of those with.
+    pairs: [Vec<u32>; 2],
+    /// ASCII letters in each.
+    letters: [u64; 2],
+}
+
+impl AsciiWords {
+    fn new() -> Self {
+        let folds = ascii_folds();
+        let forms = folds.forms.len();
+        Self {
+            folds,
+            pairs: [vec![0; forms * forms], vec![0; forms * forms]],
+            letters: [0; 2],
+        }
+    }
+
+    fn count(&mut self, run: &[u8]) {
+        let folds = self.folds;
+        let forms = folds.forms.len();
+        let space = folds.position[usize::from(b' ')];
+        // Folded ASCII as positions in `forms`, bytes beyond ASCII as 0x80.
+        let mut previous = space;
+        let mut markup = Markup::new();
+        let mut word: Vec<u16> = Vec::new();
+        let mut letters = 0u64;
+        let mut high = false;
+        for (position, &b) in run.iter().enumerate() {
+            let shown = if markup.is_markup(run, position) {
+                space
+            } else if b < 0x80 {
+                folds.position[usize::from(b)]
+            } else {
+                0x80
+            };
+            if shown < 0x80 && previous < 0x80 && !(shown == space && previous == space) {
+                word.push(u16::from(previous) * forms as u16 + u16::from(shown));
+            }
+            if shown >= 0x80 {
+                high = true;
+            } else if folds.forms[usize::from(shown)].is_ascii_alphabetic() {
+                letters += 1;
+            } else {
+                self.flush(&mut word, &mut letters, &mut high);
+            }
+            previous = shown;
+        }
+        self.flush(&mut word, &mut letters, &mut high);
+    }
+
+    /// Counts the pairs and letters of a word that has ended.
+    fn flush(&mut self, word: &mut Vec<u16>, letters: &mut u64, high: &mut bool) {
+        let side = usize::from(*high);
+        for &index in word.iter() {
+            let slot = &mut self.pairs[side][usize::from(index)];
+            *slot = slot.saturating_add(1);
+        }
+        self.letters[side] += *letters;
+        word.clear();
+        *letters = 0;
+        *high = false;
+    }
+
+    /// The pairs counted, as (left, right, count) of folded characters,
+    /// sorted: of the words with bytes beyond ASCII if `high`.
+    fn listed(&self, high: bool) -> Vec<(u8, u8, u32)> {
+        let forms = self.folds.forms.len();
+        let mut listed: Vec<(u8, u8, u32)> = self.pairs[usize::from(high)]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(index, &n)| {
+                (
+                    self.folds.forms[index / forms],
+                    self.folds.forms[index % forms],
+                    n,
+                )
+            })
+            .collect();
+        listed.sort_unstable();
+        listed
+    }
+}
+
+impl ByteCounts {
+    pub(crate) fn new(bytes: &[u8], runs: &[Range<usize>]) -> Self {
+        let mut counts = [0u64; 256];
+        let mut words = AsciiWords::new();
+        let formats = format_bytes();
+        let mut triples: FastMap<u32, u32> = FastMap::default();
+        let mut touched: Vec<u16> = Vec::new();
+        let mut len = 0u64;
+        PAIR_SCRATCH.with_borrow_mut(|pair_counts| {
+            for run in runs {
+                let run = &bytes[run.clone()];
+                len += run.len() as u64;
+                for triple in run.windows(3) {
+                    if formats[usize::from(triple[1])] {
+                        let key = u32::from(triple[0]) << 16
+                            | u32::from(triple[1]) << 8
+                            | u32::from(triple[2]);
+                        let n = triples.entry(key).or_default();
+                        *n = n.saturating_add(1);
+                    }
+                }
+                for &b in run {
+                    counts[usize::from(b)] += 1;
+                }
+                for pair in run.windows(2) {
+                    if (pair[0] | pair[1]) >= 0x80 {
+                        let key = u16::from(pair[0]) << 8 | u16::from(pair[1]);
+                        let slot = &mut pair_counts[usize::from(key)];
+                        if *slot == 0 {
+                            touched.push(key);
+                        }
+                        *slot = slot.saturating_add(1);
+                    }
+                }
+                words.count(run);
+            }
+            touched.sort_unstable();
+            let high_pairs = touched
+                .iter()
+                .map(|&key| {
+                    let slot = &mut pair_counts[usize::from(key)];
+                    let n = std::mem::take(slot);
+                    ((key >> 8) as u8, key as u8, n)
+                })
+                .collect();
+            let mut format_triples: Vec<(u8, u8, u8, u32)> = triples
+                .into_iter()
+                .map(|(key, n)| ((key >> 16) as u8, (key >> 8) as u8, key as u8, n))
+                .collect();
+            format_triples.sort_unstable();
+            let present = (0..=255u8)
+                .filter(|&b| counts[usize::from(b)] > 0)
+                .collect();
+            Self {
+                bytes: counts,
+                high_pairs,
+                present,
+                ascii_pairs: words.listed(false),
+                ascii_letters: words.letters[0],
+                word_pairs: words.listed(true),
+                word_letters: words.letters[1],
+                format_triples,
+                len,
+            }
+        })
+    }
+
+    /// Whether every byte of the evidence is ASCII.
+    pub(crate) fn is_ascii(&self) -> bool {
+        self.present.last().is_none_or(|&b| b < 0x80)
+    }
+
+    /// An identity of the text `decoding` reads the evidence as, among
+    /// decodes byte by byte: two of them read the same text exactly when
+    /// they decode every byte that occurs alike.
+    pub(crate) fn signature(&self, decoding: &ByteDecoding) -> u64 {
+        let mut hash = HASH_START;
+        for &b in &self.present {
+            let value = decoding.table[usize::from(b)].map_or(ERROR_MARK, u32::from);
+            hash = hash_step(hash_step(hash, u32::from(b)), value);
+        }
+        hash
+    }
+
+    /// The hash of the text `decoding` reads the evidence as, the same as
+    /// [`decode_stats`] would give it.
+    pub(crate) fn sequence_hash(
+        decoding: &ByteDecoding,
+        bytes: &[u8],
+        runs: &[Range<usize>],
+    ) -> u64 {
+        let mut hash = HASH_START;
+        for (position, run) in runs.iter().enumerate() {
+            if position > 0 {
+                hash = hash_step(hash, GAP_MARK);
+            }
+            for &b in &bytes[run.clone()] {
+                let value = decoding.table[usize::from(b)].map_or(ERROR_MARK, u32::from);
+                hash = hash_step(hash, value);
+            }
+        }
+        hash
+    }
+
+    /// The stats of decoding the evidence byte by byte with `decoding`. Its
+    /// pairs are left empty: the scorer scores the byte pairs directly, and
+    /// its hash is left for [`ByteCounts::sequence_hash`].
     pub(crate) fn stats(
         &self,
-        table: &ByteTable,
+        decoding: &ByteDecoding,
+        ids: &[u32; 256],
+        chars: &Chars,
         bytes: &[u8],
-        windows: &[std::ops::Range<usize>],
+        runs: &[Range<usize>],
     ) -> TextStats {
-        let mut stats = TextStats {
-            hash: HASH_START,
-            ..TextStats::default()
-        };
+        let mut stats = TextStats::default();
+        let infos: [&CharInfo; 256] = std::array::from_fn(|b| chars.info(ids[b]));
+        let table = &decoding.table;
         for &(left, right, n) in &self.high_pairs {
-            if let (Some(left), Some(right)) = (table[usize::from(left)], table[usize::from(right)])
-                && left.is_lowercase()
-                && right.is_uppercase()
+            if table[usize::from(left)].is_some()
+                && table[usize::from(right)].is_some()
+                && infos[usize::from(left)].is(LOWERCASE)
+                && infos[usize::from(right)].is(UPPERCASE)
             {
                 stats.case_breaks += u64::from(n);
             }
+            if table[usize::from(left)].is_some()
+                && table[usize::from(right)].is_some()
+                && digit_beside_letter(infos[usize::from(left)], infos[usize::from(right)])
+            {
+                stats.digits_in_words += u64::from(n);
+            }
         }
         for &(left, middle, right, n) in &self.format_triples {
-            let decode = |b: u8| table[usize::from(b)];
-            if let (Some(left), Some(middle), Some(right)) =
-                (decode(left), decode(middle), decode(right))
-                && format_in_word(left, middle, right)
+            let [l, m, r] = [left, middle, right].map(usize::from);
+            if table[l].is_some()
+                && table[m].is_some()
+                && table[r].is_some()
+                && format_in_word(infos[l], infos[m], infos[r])
             {
                 stats.formats_in_words += u64::from(n);
             }
         }
-        for (position, window) in windows.iter().enumerate() {
-            if position > 0 {
-                stats.hash = hash_step(stats.hash, WINDOW_MARK);
-            }
-            for (offset, &b) in bytes[window.clone()].iter().enumerate() {
-                if let Some(c) = table[usize::from(b)] {
-                    stats.hash = hash_step(stats.hash, u32::from(c));
-                } else {
-                    stats.hash = hash_step(stats.hash, ERROR_MARK);
-                    stats
-                        .first_error
-                        .get_or_insert((window.start + offset) as u64);
-                }
-            }
-            stats.bytes += window.len() as u64;
-        }
-        for (byte, &n) in self.bytes.iter().enumerate() {
-            if n == 0 {
-                continue;
-            }
-            match table[byte] {
+        for &b in &self.present {
+            let n = self.bytes[usize::from(b)];
+            match table[usize::from(b)] {
                 Some(c) => {
                     stats.chars += n;
                     if !c.is_ascii() {
                         stats.non_ascii += n;
                     }
-                    stats.note_char(c, n);
+                    stats.note_char(infos[usize::from(b)], n);
                 }
                 None => stats.add_error(
                     DecodeErrorKind::UnassignedPointer {
-                        pointer: byte as u32 - 0x80,
+                        pointer: u32::from(b) - 0x80,
                     },
                     n,
                 ),
             }
         }
+        if !stats.errors.is_empty() {
+            stats.first_error = runs.iter().find_map(|run| {
+                bytes[run.clone()]
+                    .iter()
+                    .position(|&b| table[usize::from(b)].is_none())
+                    .map(|offset| (run.start + offset) as u64)
+            });
+        }
         stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_and_scripts_are_boundaries() {
+        let page = b"<p>word</p><script>var x = 'hidden';</script>seen<style>p{}</style>end";
+        let whole = 0..page.len();
+        let counts = ByteCounts::new(page, std::slice::from_ref(&whole));
+        let letters: Vec<(char, char)> = counts
+            .ascii_pairs
+            .iter()
+            .chain(&counts.word_pairs)
+            .map(|&(l, r, _)| (char::from(l), char::from(r)))
+            .collect();
+        assert!(letters.contains(&('w', 'o')));
+        assert!(letters.contains(&('s', 'e')));
+        assert!(letters.contains(&('e', 'n')));
+        assert!(!letters.contains(&('h', 'i')), "script content is skipped");
+        assert!(!letters.contains(&('v', 'a')));
+        assert_eq!(counts.ascii_letters, "wordseenend".len() as u64);
+    }
+
+    #[test]
+    fn byte_tables_match_the_decoders() {
+        for decoding in byte_decodings() {
+            for byte in 0..=255u8 {
+                let decoded = decoding
+                    .encoding
+                    .decode_with_bom_handling(&[byte], BomHandling::None);
+                let expected = (!decoded.had_errors)
+                    .then(|| decoded.text.chars().next())
+                    .flatten();
+                assert_eq!(decoding.table[usize::from(byte)], expected);
+            }
+        }
     }
 }

@@ -153,9 +153,23 @@ fn reads_as_text(
     share: f64,
 ) -> bool {
     let mut sink = TextLike::default();
-    for window in unit_windows(windows) {
+    let unit_ranges = unit_windows(windows);
+    let allowed_errors = windows.len() as u64 * 2;
+    // Beyond this many characters that are not text, the share cannot be
+    // reached: stop there.
+    let units: usize = unit_ranges.iter().map(|w| w.len().div_ceil(2)).sum();
+    let allowed_others = (1.0 - share) * super::to_f64(units as u64);
+    for window in unit_ranges {
         let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
-        let _ = decoder.decode(&bytes[window], true, &mut sink);
+        for chunk in bytes[window].chunks(512) {
+            let _ = decoder.decode(chunk, false, &mut sink);
+            if sink.errors > allowed_errors
+                || super::to_f64(sink.other + sink.errors) > allowed_others
+            {
+                return false;
+            }
+        }
+        let _ = decoder.decode(&[], true, &mut sink);
     }
     let total = sink.text + sink.other + sink.errors;
     total >= MIN_UNITS
@@ -177,8 +191,9 @@ pub(crate) fn stats(
     encoding: &'static Encoding,
     bytes: &[u8],
     windows: &[Range<usize>],
+    chars: &mut super::text::Chars,
 ) -> super::text::TextStats {
-    super::text::decode_stats(encoding, bytes, &unit_windows(windows))
+    super::text::decode_stats(encoding, bytes, &unit_windows(windows), chars)
 }
 
 #[cfg(test)]

@@ -109,7 +109,7 @@ const LANGUAGES: [LanguageSpec; 60] = [
         ..spec("ja", "Japanese", Script::Japanese)
     },
     LanguageSpec {
-        extra_encodings: &["GBK", "gb18030"],
+        extra_encodings: &["GBK"],
         ..spec("zh-Hans", "Chinese (simplified)", Script::Chinese)
     },
     LanguageSpec {
@@ -194,6 +194,9 @@ fn exemplars(tag: &str) -> &'static str {
         "af" => "êëïôûéè",
         "az" => "çəğıöşü",
         "eu" => "ñ",
+        // Written in ASCII letters since the spelling reform of 1973; the
+        // Danish names and loanwords of its texts bring these.
+        "kl" => "æøå",
         "ga" => "áéíóú",
         "kk" => "абвгдеёжзийклмнопрстуфхцчшщъыьэюяәғқңөұүһі",
         "mn" => "абвгдеёжзийклмнопрстуфхцчшщъыьэюяөү",
@@ -655,13 +658,25 @@ impl Model {
         let numbers = |values: &[u8]| values.iter().map(u8::to_string).collect::<Vec<_>>();
         render_list(out, "unigram", &numbers(&self.unigram));
         render_list(out, "backoff", &numbers(&self.backoff));
-        let keys: Vec<String> = self
-            .pairs
+        // The pairs by left-hand symbol: where each row starts, then the
+        // right-hand symbols and costs, each row sorted.
+        let mut pairs = self.pairs.clone();
+        pairs.sort_unstable();
+        let mut rows = vec![0usize; self.unigram.len() + 1];
+        for &(key, _) in &pairs {
+            rows[(key >> 16) as usize + 1] += 1;
+        }
+        for left in 1..rows.len() {
+            rows[left] += rows[left - 1];
+        }
+        let rows: Vec<String> = rows.iter().map(usize::to_string).collect();
+        render_list(out, "pair_rows", &rows);
+        let rights: Vec<String> = pairs
             .iter()
-            .map(|&(key, _)| format!("0x{key:X}"))
+            .map(|&(key, _)| (key & 0xFFFF).to_string())
             .collect();
-        render_list(out, "pairs", &keys);
-        let costs: Vec<u8> = self.pairs.iter().map(|&(_, cost)| cost).collect();
+        render_list(out, "pairs", &rights);
+        let costs: Vec<u8> = pairs.iter().map(|&(_, cost)| cost).collect();
         render_list(out, "pair_costs", &numbers(&costs));
         let _ = writeln!(out, "    }},");
     }
@@ -669,13 +684,17 @@ impl Model {
 
 fn render_list(out: &mut String, field: &str, values: &[String]) {
     let _ = writeln!(out, "        {field}: &[");
-    for chunk in values.chunks(16) {
+    for chunk in values.chunks(24) {
         let _ = writeln!(out, "            {},", chunk.join(", "));
     }
     let _ = writeln!(out, "        ],");
 }
 
-/// The encodings that write the language: UTF-8, each single-byte encoding
+/// The encodings that write the language: UTF-8; gb18030, which like UTF-8
+/// encodes every code point, for every language but Japanese (whose kana
+/// GB 2312 writes as JIS X 0208 does, so that its text in gb18030 is taken
+/// for EUC-JP, and detection reads gb18030 with Han ideographs as Chinese);
+/// each single-byte encoding
 /// that writes at least [`MIN_COVERAGE_PERCENT`] of the language's letters beyond
 /// ASCII (its exemplars; none for Chinese, Japanese and Korean, which no
 /// single-byte encoding writes), and the spec's extra encodings; as bits over
@@ -692,7 +711,10 @@ fn encodings_for(spec: &LanguageSpec) -> u64 {
     );
     let mut bits = 0u64;
     for (position, entry) in ENCODINGS.iter().enumerate() {
-        let writes = if entry.name == "UTF-8" || spec.extra_encodings.contains(&entry.name) {
+        let writes = if entry.name == "UTF-8"
+            || (entry.name == "gb18030" && spec.tag != "ja")
+            || spec.extra_encodings.contains(&entry.name)
+        {
             true
         } else if let Some(index) = single_byte::for_encoding(entry.name)
             && !cjk

@@ -1,0 +1,438 @@
+//! The kinds of failure detection once had on real files, each checked on
+//! real text: the held-out sentences and messages of `tests/detect/`
+//! (sources in `tests/detect/SOURCES.md`), encoded as the files were.
+//! Each test takes every sample of its kind, not one example: a kind that
+//! comes back fails here whichever sentence shows it.
+//!
+//! `cargo test -p mojiscope-core --test detect_kinds`
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use mojiscope_core::{
+    Detection, Encoding, Evidence, ISO_2022_JP, ISO_8859_2, ISO_8859_3, ISO_8859_4, ISO_8859_10,
+    ISO_8859_13, ISO_8859_15, MACINTOSH, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_874, WINDOWS_1250,
+    WINDOWS_1252, WINDOWS_1254, WINDOWS_1256, WINDOWS_1257, detect,
+};
+
+/// The non-empty lines of `tests/detect/NAME`.
+fn lines(name: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/detect")
+        .join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    text.lines()
+        .filter(|line| !line.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Samples of `lines` that `encoding` writes, those with a line that
+/// `keep` accepts, each of consecutive lines joined by line feeds until the
+/// encoded bytes reach `size` (then cut to `size`, on a character boundary
+/// for the legacy encodings, which write one byte or two per character).
+fn samples(
+    lines: &[String],
+    encoding: &'static Encoding,
+    size: usize,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<Vec<u8>> {
+    let writable: Vec<&String> = lines
+        .iter()
+        .filter(|line| encoding.encode_fatal(line).is_ok())
+        .collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < writable.len() {
+        let mut text = String::new();
+        let mut kept = false;
+        let mut end = start;
+        while end < writable.len() && text.len() < size * 2 {
+            kept |= keep(writable[end]);
+            text.push_str(writable[end]);
+            text.push('\n');
+            end += 1;
+        }
+        start = end;
+        if !kept {
+            continue;
+        }
+        let Ok(mut bytes) = encoding.encode_fatal(&text) else {
+            continue;
+        };
+        if bytes.len() < size {
+            continue;
+        }
+        // Cut at the last line feed within the size, if there is one past
+        // the middle: a file ends on a line as often as not.
+        let cut = bytes[..size]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .filter(|&at| at > size / 2)
+            .map_or(size, |at| at + 1);
+        bytes.truncate(cut);
+        out.push(bytes);
+    }
+    out
+}
+
+/// Whether decoding `bytes` with `guess` gives the text `truth` gives.
+fn decodes_alike(guess: &'static Encoding, truth: &'static Encoding, bytes: &[u8]) -> bool {
+    guess == truth || guess.decode(bytes).text == truth.decode(bytes).text
+}
+
+/// Detects every sample and lists those whose answer `wrong` rejects.
+fn failures(
+    label: &str,
+    inputs: &[Vec<u8>],
+    truth: &'static Encoding,
+    wrong: impl Fn(&[u8], &Detection) -> bool,
+) -> String {
+    let mut out = String::new();
+    for bytes in inputs {
+        let detection = detect(bytes);
+        if wrong(bytes, &detection) {
+            let text: String = truth.decode(bytes).text.chars().take(80).collect();
+            let _ = writeln!(
+                out,
+                "{label} in {truth}, {} bytes, detected as {}: {text:?}",
+                bytes.len(),
+                detection.best()
+            );
+        }
+    }
+    out
+}
+
+/// Every sample of `tag`'s messages and sentences in `encoding` at each
+/// size, with a line `keep` accepts: the answer decodes them as
+/// `encoding` does. Returns the failures and how many samples there were.
+fn read_right(
+    tag: &str,
+    encoding: &'static Encoding,
+    sizes: &[usize],
+    keep: impl Fn(&str) -> bool + Copy,
+) -> (String, usize) {
+    let mut report = String::new();
+    let mut count = 0;
+    for file in [format!("{tag}.txt"), format!("sentences/{tag}.txt")] {
+        if !Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/detect")
+            .join(&file)
+            .exists()
+        {
+            continue;
+        }
+        let text = lines(&file);
+        for &size in sizes {
+            let inputs = samples(&text, encoding, size, keep);
+            count += inputs.len();
+            report += &failures(tag, &inputs, encoding, |bytes, d| {
+                !decodes_alike(d.best(), encoding, bytes)
+            });
+        }
+    }
+    (report, count)
+}
+
+#[test]
+fn central_european_text_is_not_read_as_windows_1252() {
+    // Hungarian ő and ű are õ and û in windows-1252; Czech, Slovak and
+    // Polish lose their letters in the same way.
+    let mut report = String::new();
+    let mut count = 0;
+    for tag in ["hu", "cs", "sk", "pl"] {
+        for encoding in [ISO_8859_2, WINDOWS_1250] {
+            let (failed, n) = read_right(tag, encoding, &[1024, 4096], |line| {
+                line.contains(['ő', 'ű', 'ě', 'ř', 'ů', 'ľ', 'ť', 'ą', 'ę', 'ł', 'ś', 'ź'])
+            });
+            report += &failed;
+            count += n;
+        }
+    }
+    assert!(count > 100, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn turkish_dotless_i_is_no_arabic_direction_mark() {
+    // In windows-1256 the Turkish ı (0xFD) is a left-to-right mark inside
+    // words: that reading must lose, and say why.
+    let mut count = 0;
+    let mut report = String::new();
+    for file in ["tr.txt", "sentences/tr.txt"] {
+        let text = lines(file);
+        for size in [64, 256, 1024] {
+            let inputs = samples(&text, WINDOWS_1254, size, |line| line.contains('ı'));
+            count += inputs.len();
+            report += &failures("tr", &inputs, WINDOWS_1254, |bytes, d| {
+                let arabic = d.candidate(WINDOWS_1256).expect("ranked");
+                let inside = bytes.len() >= 256
+                    && WINDOWS_1254
+                        .decode(bytes)
+                        .text
+                        .chars()
+                        .collect::<Vec<_>>()
+                        .windows(3)
+                        .any(|w| w[1] == 'ı' && w[0].is_alphabetic() && w[2].is_alphabetic());
+                d.best() == WINDOWS_1256
+                    || !decodes_alike(d.best(), WINDOWS_1254, bytes)
+                    || (inside
+                        && !arabic
+                            .evidence
+                            .iter()
+                            .any(|e| matches!(e, Evidence::FormatsInWords { .. })))
+            });
+        }
+    }
+    assert!(count > 50, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn every_language_a_single_byte_encoding_serves_is_read_in_it() {
+    // Esperanto in ISO-8859-3 lost to windows-1252 when no model knew it;
+    // the Baltic languages, Icelandic, Irish, Basque, Catalan and
+    // Vietnamese in their code pages (Welsh and Azerbaijani are in the
+    // sentence evaluation: few of their sentences fit ISO-8859-14 or
+    // windows-1254 as written today).
+    let cases: [(&str, &'static Encoding, &[char]); 10] = [
+        ("eo", ISO_8859_3, &['ĉ', 'ĝ', 'ĥ', 'ĵ', 'ŝ', 'ŭ']),
+        ("et", WINDOWS_1257, &['õ', 'ä', 'ö', 'ü', 'š', 'ž']),
+        ("lv", WINDOWS_1257, &['ā', 'ē', 'ī', 'ū', 'ķ', 'ļ', 'ņ']),
+        (
+            "lt",
+            WINDOWS_1257,
+            &['ą', 'č', 'ę', 'ė', 'į', 'š', 'ų', 'ū'],
+        ),
+        ("lt", ISO_8859_13, &['ą', 'č', 'ę', 'ė', 'į', 'š', 'ų', 'ū']),
+        ("is", WINDOWS_1252, &['ð', 'þ', 'æ']),
+        ("ga", WINDOWS_1252, &['á', 'é', 'í', 'ó', 'ú']),
+        ("eu", WINDOWS_1252, &['ñ']),
+        ("ca", WINDOWS_1252, &['à', 'è', 'ò', 'ç', 'ï']),
+        (
+            "vi.legacy",
+            mojiscope_core::WINDOWS_1258,
+            &['ă', 'â', 'đ', 'ê', 'ô', 'ơ', 'ư'],
+        ),
+    ];
+    let mut report = String::new();
+    for (tag, encoding, letters) in cases {
+        let (failed, count) =
+            read_right(tag, encoding, &[1024, 4096], |line| line.contains(letters));
+        assert!(count >= 2, "{tag} in {encoding}: only {count} samples");
+        report += &failed;
+    }
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn near_ties_between_baltic_code_pages_are_read_alike() {
+    // ISO-8859-4, ISO-8859-10 and ISO-8859-13 differ in a letter or two of
+    // Lithuanian and Latvian: whichever is named must read the text the
+    // same.
+    let mut report = String::new();
+    let mut count = 0;
+    for tag in ["lt", "lv"] {
+        for encoding in [ISO_8859_4, ISO_8859_10, ISO_8859_13] {
+            let (failed, n) = read_right(tag, encoding, &[1024, 4096], |line| !line.is_ascii());
+            report += &failed;
+            count += n;
+        }
+    }
+    assert!(count > 20, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn western_text_is_not_read_as_macintosh() {
+    // The Mac OS Roman code page puts other letters at the bytes of
+    // windows-1252 and ISO-8859-15: on ordinary Western text it must not
+    // win, whatever the length.
+    let mut report = String::new();
+    let mut count = 0;
+    for tag in [
+        "en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "is", "ca", "ga", "eu",
+        "af", "sq",
+    ] {
+        for encoding in [WINDOWS_1252, ISO_8859_15] {
+            for file in [format!("{tag}.txt"), format!("sentences/{tag}.txt")] {
+                if !Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/detect")
+                    .join(&file)
+                    .exists()
+                {
+                    continue;
+                }
+                let text = lines(&file);
+                for size in [1024, 4096] {
+                    let inputs = samples(&text, encoding, size, |line| !line.is_ascii());
+                    count += inputs.len();
+                    report += &failures(tag, &inputs, encoding, |bytes, d| {
+                        d.best() == MACINTOSH && !decodes_alike(MACINTOSH, encoding, bytes)
+                    });
+                }
+            }
+        }
+    }
+    assert!(count > 100, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn a_stray_escape_in_ascii_text_is_no_iso_2022_jp() {
+    // ASCII text with one ESC that starts no escape sequence of
+    // ISO-2022-JP (a terminal's colour code, a stray byte).
+    let text = lines("en.txt");
+    let mut report = String::new();
+    for (index, line) in text
+        .iter()
+        .filter(|l| l.is_ascii() && l.len() > 20)
+        .take(60)
+        .enumerate()
+    {
+        let at = index * 7 % line.len();
+        let mut bytes = line.as_bytes().to_vec();
+        let escape: &[u8] = match index % 3 {
+            0 => b"",
+            1 => b"[0m",
+            _ => b"[1;31m",
+        };
+        bytes.splice(at..at, escape.iter().copied());
+        let detection = detect(&bytes);
+        if detection.best() == ISO_2022_JP {
+            let _ = writeln!(
+                report,
+                "{:?} detected as ISO-2022-JP",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+    }
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn a_decode_with_errors_never_ranks_above_a_clean_one() {
+    // Short legacy text: a lone byte beyond ASCII is no UTF-8, and a
+    // single-byte encoding that has no character for a byte is not named
+    // while others read every byte.
+    let mut report = String::new();
+    let mut count = 0;
+    for tag in ["fr", "de", "es", "pt", "ru", "el", "he"] {
+        let text = lines(&format!("sentences/{tag}.txt"));
+        for encoding in [
+            WINDOWS_1252,
+            mojiscope_core::WINDOWS_1251,
+            mojiscope_core::WINDOWS_1253,
+            mojiscope_core::WINDOWS_1255,
+        ] {
+            for size in [16, 32, 64] {
+                let inputs = samples(&text, encoding, size, |line| !line.is_ascii());
+                count += inputs.len();
+                report += &failures(tag, &inputs, encoding, |_, d| {
+                    let clean = d.candidates.iter().any(|c| c.errors == 0);
+                    clean && d.candidates[0].errors > 0
+                });
+            }
+        }
+    }
+    assert!(count > 200, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn utf16_without_a_byte_order_mark_is_named_first() {
+    // Whole samples and their first 64 bytes, in scripts that fill the high
+    // byte differently: Latin (NUL high bytes), Cyrillic, Greek, Thai.
+    let mut report = String::new();
+    let mut count = 0;
+    for tag in ["en", "de", "ru", "el", "th", "ja"] {
+        let file = if tag == "ja" {
+            "ja.txt".to_owned()
+        } else {
+            format!("sentences/{tag}.txt")
+        };
+        let text = lines(&file);
+        for encoding in [UTF_16LE, UTF_16BE] {
+            // Japanese within 64 bytes is not always told from a legacy
+            // reading yet (the high byte of its kana, 0x30, is an ASCII
+            // digit).
+            let sizes: &[usize] = if tag == "ja" { &[1024] } else { &[64, 1024] };
+            for &size in sizes {
+                // The standard's encoders write UTF-8 for UTF-16: the
+                // code units are laid out here, without a byte order mark.
+                let inputs: Vec<Vec<u8>> = samples(&text, UTF_8, size * 2, |_| true)
+                    .into_iter()
+                    .map(|bytes| {
+                        let mut units: Vec<u8> = String::from_utf8_lossy(&bytes)
+                            .encode_utf16()
+                            .flat_map(|unit| {
+                                if encoding == UTF_16LE {
+                                    unit.to_le_bytes()
+                                } else {
+                                    unit.to_be_bytes()
+                                }
+                            })
+                            .collect();
+                        units.truncate(size);
+                        units
+                    })
+                    .collect();
+                count += inputs.len();
+                report += &failures(tag, &inputs, encoding, |_, d| d.best() != encoding);
+            }
+        }
+    }
+    assert!(count > 100, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn latin_letters_are_no_thai_digits() {
+    // windows-874 reads ñ, ó and other Latin letters as Thai digits inside
+    // words ("Espa\u{E51}ol"); Thai text keeps its own digits.
+    let mut report = String::new();
+    let mut count = 0;
+    for tag in ["es", "pt", "is", "fr", "it", "ca"] {
+        let text = lines(&format!("sentences/{tag}.txt"));
+        for size in [64, 256] {
+            let inputs = samples(&text, WINDOWS_1252, size, |line| {
+                line.contains(['ñ', 'ó', 'ò', 'ð', 'ô', 'õ', 'ö', 'ø', 'ù', 'ú', 'û', 'ü'])
+            });
+            count += inputs.len();
+            report += &failures(tag, &inputs, WINDOWS_1252, |bytes, d| {
+                d.best() == WINDOWS_874 && !decodes_alike(WINDOWS_874, WINDOWS_1252, bytes)
+            });
+        }
+    }
+    let thai = lines("sentences/th.txt");
+    for size in [64, 256, 1024] {
+        let inputs = samples(&thai, WINDOWS_874, size, |line| {
+            line.contains(|c| ('\u{E50}'..='\u{E59}').contains(&c))
+        });
+        count += inputs.len();
+        report += &failures("th", &inputs, WINDOWS_874, |bytes, d| {
+            !decodes_alike(d.best(), WINDOWS_874, bytes)
+        });
+    }
+    assert!(count > 100, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn valid_utf8_text_is_utf8() {
+    // Real text in UTF-8 is named UTF-8 at every length.
+    let mut report = String::new();
+    for tag in ["fr", "ru", "el", "th", "tr", "hu"] {
+        let text = lines(&format!("sentences/{tag}.txt"));
+        for size in [64, 1024] {
+            let inputs: Vec<Vec<u8>> = samples(&text, UTF_8, size, |line| !line.is_ascii())
+                .into_iter()
+                .filter(|bytes| std::str::from_utf8(bytes).is_ok())
+                .collect();
+            report += &failures(tag, &inputs, UTF_8, |_, d| d.best() != UTF_8);
+        }
+    }
+    assert!(report.is_empty(), "{report}");
+}
