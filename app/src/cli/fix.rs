@@ -701,12 +701,19 @@ fn describe(
         change.confidence
     );
     for assumption in &change.assumptions {
-        let _ = write!(
-            described,
-            "; a guess: U+{:04X} taken for U+{:04X}",
-            u32::from(assumption.found),
-            u32::from(assumption.assumed)
-        );
+        let _ = match assumption.found {
+            Some(found) => write!(
+                described,
+                "; a guess: U+{:04X} taken for U+{:04X}",
+                u32::from(found),
+                u32::from(assumption.assumed)
+            ),
+            None => write!(
+                described,
+                "; a guess: U+{:04X} assumed where it left no trace",
+                u32::from(assumption.assumed)
+            ),
+        };
     }
     for lost in &change.lost {
         let alternatives: String = lost
