@@ -18,7 +18,8 @@
 //! `cargo test -p mojiscope --test bounded_app -- --ignored --nocapture`.
 //! The real files are read from `../shared/data/detect-dev` beside the
 //! repository, or `MOJISCOPE_DETECT_DEV`; the scratch files go to a
-//! temporary directory, or to `MOJISCOPE_HUGE_DIR`.
+//! temporary directory, or to `MOJISCOPE_HUGE_DIR`. `MOJISCOPE_BOUNDED_ONLY`
+//! runs only the cases whose name holds it (`MOJISCOPE_BOUNDED_ONLY=sparse`).
 
 #![expect(clippy::cast_precision_loss, reason = "figures become floats")]
 
@@ -207,6 +208,7 @@ fn notice(app: &InspectorApp) -> String {
 }
 
 /// Opens `path`, finds, repairs and saves as; each step's result.
+#[expect(clippy::too_many_lines, reason = "the four steps in a row")]
 fn drive(path: &Path, saved: &Path) -> Vec<(&'static str, Step)> {
     let mut steps = Vec::new();
     let app = InspectorApp::new(Settings::default(), Some(path));
@@ -230,6 +232,33 @@ fn drive(path: &Path, saved: &Path) -> Vec<(&'static str, Step)> {
             )
         })
     });
+    let mut open = open;
+    if !open.in_time {
+        // Which of the whole-file jobs is still running.
+        let session = &harness.state().session;
+        let panes: Vec<String> = session
+            .panes
+            .iter()
+            .map(|pane| {
+                let done = pane.analysis.as_ref().is_some_and(|a| a.is_complete());
+                format!(
+                    "{} {}",
+                    pane.encoding.name(),
+                    if done { "done" } else { "running" }
+                )
+            })
+            .collect();
+        write!(
+            open.outcome,
+            " (panes: {}; lines {}; counts {}; detection {}; progress {:?})",
+            panes.join(", "),
+            session.lines.as_ref().is_some_and(|l| l.is_complete()),
+            session.counts.is_some(),
+            session.detection.is_some(),
+            session.progress
+        )
+        .ok();
+    }
     let opened = open.in_time;
     steps.push(("open", open));
     if !opened {
@@ -313,6 +342,7 @@ fn drive(path: &Path, saved: &Path) -> Vec<(&'static str, Step)> {
 
 #[test]
 #[ignore = "run with: cargo test -p mojiscope --test bounded_app -- --ignored --nocapture"]
+#[expect(clippy::too_many_lines, reason = "one suite, its cases in a row")]
 fn the_app_stays_bounded_on_huge_and_hostile_files() {
     let scratch = match std::env::var_os("MOJISCOPE_HUGE_DIR") {
         Some(dir) => tempfile::tempdir_in(dir),
@@ -375,7 +405,9 @@ fn the_app_stays_bounded_on_huge_and_hostile_files() {
         "input", "size MB", "peak MiB", "open s", "find s", "repair s", "save s"
     )
     .ok();
-    for (name, size, make) in &cases {
+    // `MOJISCOPE_BOUNDED_ONLY`: only the cases whose name holds it.
+    let only = std::env::var("MOJISCOPE_BOUNDED_ONLY").unwrap_or_default();
+    for (name, size, make) in cases.iter().filter(|(name, ..)| name.contains(&only)) {
         let input = dir.join("input");
         let saved = dir.join("saved.txt");
         make(&input);
@@ -409,6 +441,9 @@ fn the_app_stays_bounded_on_huge_and_hostile_files() {
             ));
         }
         println!("{line}");
+        for (step_name, step) in &steps {
+            println!("    {step_name}: {}", step.outcome);
+        }
     }
     drop(sampler);
     println!("\n{table}");
