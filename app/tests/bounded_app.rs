@@ -244,7 +244,11 @@ fn drive(path: &Path, saved: &Path) -> Vec<(&'static str, Step)> {
                 format!(
                     "{} {}",
                     pane.encoding.name(),
-                    if done { "done" } else { "running" }
+                    if done {
+                        "done".to_owned()
+                    } else {
+                        format!("running {:?}", pane.progress)
+                    }
                 )
             })
             .collect();
