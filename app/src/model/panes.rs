@@ -164,7 +164,10 @@ impl Session {
             let bom_handling = bom_handling_for(document.bom, encoding);
             // A pane's work is kept if its encoding is unchanged and it stays
             // in place, or moves with a finished analysis (the primary pane
-            // must not move: the line index comes from its job).
+            // must not move: the line index comes from its job). A pane
+            // whose job still runs does not move: the job belongs to its old
+            // place, and the pane that takes that place replaces it, so the
+            // moved pane would wait for the rest of its analysis forever.
             let reusable = old.iter().position(|pane| {
                 pane.as_ref().is_some_and(|pane| {
                     pane.encoding == encoding && pane.bom_handling == bom_handling
@@ -172,7 +175,10 @@ impl Session {
             });
             let from = reusable.filter(|&position| {
                 position == index
-                    || (index != 0 && old[position].as_ref().is_some_and(|p| p.analysis.is_some()))
+                    || (index != 0
+                        && old[position]
+                            .as_ref()
+                            .is_some_and(|p| p.analysis.as_ref().is_some_and(|a| a.is_complete())))
             });
             let kept = from.and_then(|position| old[position].take());
             kept_from.push(from);
@@ -286,6 +292,42 @@ mod tests {
             bom_handling_for(Some(UTF_16LE), SHIFT_JIS),
             BomHandling::Sniff
         );
+    }
+
+    #[test]
+    fn a_pane_moves_with_its_analysis_only_once_that_is_finished() {
+        use std::path::PathBuf;
+        use std::sync::Arc;
+
+        use crate::model::analysis::Analyser;
+        use crate::model::document::{Document, FileBytes};
+
+        // Three MiB: the analyser stops after one, a snapshot of a part.
+        let bytes = vec![b'a'; 3 << 20];
+        let mut analyser = Analyser::new(UTF_8, BomHandling::None, true);
+        assert!(!analyser.advance(&bytes));
+        let (partial, _) = analyser.snapshot();
+        while !analyser.advance(&bytes) {}
+        let (finished, _) = analyser.finish(&bytes);
+        for (analysis, moves) in [(partial, false), (finished, true)] {
+            let mut session = Session {
+                document: Some(Document::from_bytes(
+                    PathBuf::from("a.txt"),
+                    FileBytes::from(bytes.clone()),
+                    1,
+                )),
+                ..Session::default()
+            };
+            let mut pane = Pane::new(UTF_8, BomHandling::None);
+            pane.analysis = Some(Arc::new(analysis));
+            session.panes = vec![pane];
+            let mut jobs = DocumentJobs::new(Arc::new(|| {}));
+            // Detection puts another encoding first: the UTF-8 pane moves.
+            let kept = session.set_panes(&mut jobs, &[WINDOWS_1252, UTF_8]);
+            assert_eq!(kept, Some(vec![None, moves.then_some(0)]));
+            assert_eq!(session.panes[1].analysis.is_some(), moves);
+            jobs.cancel_all();
+        }
     }
 
     #[test]
