@@ -22,6 +22,7 @@ pub mod layout;
 pub mod panes;
 pub mod repair;
 pub mod save;
+pub mod scan;
 pub mod selection;
 pub mod session;
 pub mod settings;
