@@ -14,6 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::thread;
 
 use clap::Args;
+use mojiscope_core::Encoding;
 use serde::Serialize;
 
 use super::error::{CliError, display_name};
@@ -128,11 +129,7 @@ pub fn run(
 
 /// The ENCODING column: the best reading's name, or `binary`.
 fn encoding_name(scan: &FileScan) -> &'static str {
-    if scan.binary {
-        "binary"
-    } else {
-        scan.encoding.name()
-    }
+    scan.encoding.map_or("binary", Encoding::name)
 }
 
 /// `PATH<TAB>ENCODING<TAB>CONFIDENCE<TAB>ERRORS<TAB>NOTES`.

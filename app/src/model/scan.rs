@@ -37,7 +37,7 @@ use std::thread;
 use mojiscope_core::repair::check_text;
 use mojiscope_core::{
     BomHandling, Declaration, DecodeErrorMode, Decoder, Detection, Encoding, ErrorCounter,
-    bom_sniff, detect,
+    UTF_16BE, UTF_16LE, WINDOWS_1252, bom_sniff, detect,
 };
 
 use crate::model::document::{FileBytes, LoadError};
@@ -57,17 +57,23 @@ pub struct FileScan {
     /// Its size in bytes.
     pub size: u64,
     /// The encoding detection ranks first (the one a byte order mark picks,
-    /// if the file starts with one), as `mojiscope detect` prints it.
-    pub encoding: &'static Encoding,
+    /// if the file starts with one), as `mojiscope detect` prints it; `None`
+    /// when the file is not text ([`binary`](Self::binary)).
+    pub encoding: Option<&'static Encoding>,
     /// Whether the file is not text: its best reading is full of control
-    /// characters or U+FFFD ([`check_text`]).
+    /// characters or U+FFFD ([`check_text`]). When every reading is (the
+    /// bytes hold too many C0 controls read as windows-1252, UTF-16LE or
+    /// UTF-16BE, which every ASCII-compatible encoding reads alike),
+    /// detection does not run at all.
     pub binary: bool,
-    /// How sure detection is of [`encoding`](Self::encoding), from 0 to 1.
+    /// How sure detection is of its best reading, from 0 to 1; 1 for a
+    /// file no reading makes text of.
     pub confidence: f64,
     /// Whether detection's evidence is weak.
     pub weak: bool,
-    /// The errors of [`encoding`](Self::encoding)'s decoder over the whole
-    /// file (a byte order mark is sniffed, as the standard's decode does).
+    /// The errors of the best reading's decoder over the whole file (a
+    /// byte order mark is sniffed, as the standard's decode does); 0 for a
+    /// file no reading makes text of.
     pub errors: u64,
     /// The encoding of the file's byte order mark, if it starts with one.
     pub bom: Option<&'static Encoding>,
@@ -83,8 +89,40 @@ pub struct FileScan {
 
 /// Scans the bytes of one file.
 pub fn scan_bytes(bytes: &[u8]) -> FileScan {
+    if is_text_in_no_reading(bytes) {
+        return FileScan {
+            size: bytes.len() as u64,
+            encoding: None,
+            binary: true,
+            confidence: 1.0,
+            weak: false,
+            errors: 0,
+            bom: None,
+            declared: None,
+            utf16_without_bom: false,
+            mojibake: None,
+        };
+    }
     let detection = detect(bytes);
     scan_with_detection(bytes, &detection)
+}
+
+/// Whether no encoding reads the start of `bytes` as text: windows-1252,
+/// UTF-16LE and UTF-16BE all make them mostly control characters. An
+/// ASCII-compatible encoding decodes the bytes below 0x20 as those same
+/// controls, in as many characters or fewer, so if windows-1252's reading
+/// is not text, neither is theirs. Much quicker than detection, which
+/// files such as compressed archives would otherwise go through.
+fn is_text_in_no_reading(bytes: &[u8]) -> bool {
+    if bom_sniff(bytes).is_some() {
+        return false;
+    }
+    [WINDOWS_1252, UTF_16LE, UTF_16BE]
+        .into_iter()
+        .all(|encoding| {
+            let start = reading_start(bytes, encoding);
+            check_text(&start).is_err()
+        })
 }
 
 /// [`scan_bytes`] with detection's ranking of `bytes` already at hand.
@@ -103,7 +141,7 @@ pub fn scan_with_detection(bytes: &[u8], detection: &Detection) -> FileScan {
     };
     FileScan {
         size: bytes.len() as u64,
-        encoding,
+        encoding: (!binary).then_some(encoding),
         binary,
         confidence: detection.confidence,
         weak: detection.is_weak,
@@ -453,14 +491,14 @@ fn scan_path(path: &Path) -> Outcome {
 mod tests {
     use std::sync::atomic::AtomicBool;
 
-    use mojiscope_core::{SHIFT_JIS, UTF_8, UTF_16BE, UTF_16LE};
+    use mojiscope_core::{SHIFT_JIS, UTF_8};
 
     use super::*;
 
     #[test]
     fn a_byte_order_mark_decides_and_errors_are_counted_past_it() {
         let scan = scan_bytes(b"\xFF\xFEa\x00b\x00\x00\xDC");
-        assert_eq!(scan.encoding, UTF_16LE);
+        assert_eq!(scan.encoding, Some(UTF_16LE));
         assert_eq!(scan.bom, Some(UTF_16LE));
         assert_eq!(scan.errors, 1, "a lone trail surrogate");
         assert!(!scan.binary);
@@ -473,7 +511,7 @@ mod tests {
             .flat_map(u16::to_be_bytes)
             .collect();
         let scan = scan_bytes(&bytes);
-        assert_eq!(scan.encoding, UTF_16BE);
+        assert_eq!(scan.encoding, Some(UTF_16BE));
         assert!(scan.utf16_without_bom);
         assert_eq!(scan.bom, None);
         assert!(!scan.binary);
@@ -495,10 +533,10 @@ mod tests {
         let mut bytes = text.into_owned();
         bytes.extend_from_slice(b"\x82");
         let scan = scan_bytes(&bytes);
-        assert_eq!(scan.encoding, SHIFT_JIS);
+        assert_eq!(scan.encoding, Some(SHIFT_JIS));
         assert_eq!(scan.errors, 1, "the truncated sequence at the end");
         let scan = scan_bytes("café".as_bytes());
-        assert_eq!((scan.encoding, scan.errors), (UTF_8, 0));
+        assert_eq!((scan.encoding, scan.errors), (Some(UTF_8), 0));
     }
 
     #[test]
@@ -521,7 +559,7 @@ mod tests {
                 .to_string_lossy()
                 .replace('\\', "/");
             let what = match item.outcome {
-                Outcome::Scanned(scan) => scan.encoding.name().to_owned(),
+                Outcome::Scanned(scan) => scan.encoding.map_or("binary", Encoding::name).to_owned(),
                 Outcome::Skipped(special) => format!("{special:?}"),
                 Outcome::Unreadable(_) => "unreadable".to_owned(),
             };
