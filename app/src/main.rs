@@ -50,6 +50,9 @@ fn main() -> ExitCode {
             }
         },
         Err(error) => {
+            for line in error.details() {
+                report(line);
+            }
             report(&error.to_string());
             ExitCode::from(error.exit_status())
         }

@@ -195,6 +195,19 @@ pub enum CliError {
         file: String,
     },
 
+    /// `scan` went through every path, but some entries could not be read;
+    /// `details` holds what it has to say of each (and of those it
+    /// skipped), one line each, for standard error before this message.
+    #[error("{unreadable} could not be read ({scanned} scanned)")]
+    ScanIncomplete {
+        /// One line per entry skipped or unreadable, in the walk's order.
+        details: Vec<String>,
+        /// "1 entry", "3 entries".
+        unreadable: String,
+        /// "12 files".
+        scanned: String,
+    },
+
     /// Creating, writing or renaming the output failed.
     #[error("{file}: cannot write: {}", reason(source))]
     Write {
@@ -206,6 +219,15 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// Lines for standard error before the error's own message (what
+    /// `scan` skipped or could not read), often none.
+    pub fn details(&self) -> &[String] {
+        match self {
+            Self::ScanIncomplete { details, .. } => details,
+            _ => &[],
+        }
+    }
+
     /// The process's exit status for this error: 1 for a data error in fatal
     /// mode, 2 for the rest (clap decides its own: 0 for `--help`).
     pub fn exit_status(&self) -> u8 {

@@ -180,17 +180,28 @@ pub struct Mojibake {
 /// commonest kind of change, if there is any. It is a glance, for the
 /// verdict line; the Repair window repairs the whole file.
 pub fn probe_mojibake(bytes: &[u8], detection: &Detection) -> Option<Mojibake> {
-    let encoding = detection.best_override_choice();
+    mojibake_in(&reading_start(bytes, detection.best_override_choice()))
+}
+
+/// The first [`PROBE_BYTES`] of `bytes` (fewer when the file is shorter)
+/// decoded with `encoding`, a byte order mark deciding: the text the
+/// mojibake probe reads.
+pub fn reading_start(bytes: &[u8], encoding: &'static Encoding) -> String {
     let mut end = bytes.len().min(PROBE_BYTES);
     // Not in the middle of a UTF-8 sequence, when the file is UTF-8.
     while end < bytes.len() && end > 0 && (bytes[end] & 0xC0) == 0x80 {
         end -= 1;
     }
-    let head = bytes.get(..end)?;
-    let text = encoding
+    let head = bytes.get(..end).unwrap_or_default();
+    encoding
         .decode_with_bom_handling(head, BomHandling::Sniff)
-        .text;
-    let repair = mojiscope_core::repair::repair(&text);
+        .text
+}
+
+/// The commonest kind of mojibake a repair of `text` (the start of a
+/// reading, [`reading_start`]) undoes, if it undoes enough of it.
+pub fn mojibake_in(text: &str) -> Option<Mojibake> {
+    let repair = mojiscope_core::repair::repair(text);
     let (family, changes) = repair
         .families()
         .into_iter()

@@ -23,6 +23,7 @@ pub mod panes;
 pub mod repair;
 pub mod samples;
 pub mod save;
+pub mod scan;
 pub mod selection;
 pub mod session;
 pub mod settings;
