@@ -24,8 +24,9 @@ use crate::model::wording::{plural, reason};
 
 #[derive(Debug, Args)]
 pub struct ScanArgs {
-    /// Write one JSON array of objects (path, size, encoding, confidence,
-    /// errors, bom, declared, binary, mojibake, utf16_without_bom, weak)
+    /// Write one JSON array of objects, one for each file: its path, size,
+    /// encoding, confidence, errors, BOM and declaration, and whether it is
+    /// binary, mojibake, UTF-16 without a BOM, or weakly detected
     #[arg(long)]
     json: bool,
     /// Files and directories to scan; directories are walked recursively,
@@ -168,7 +169,7 @@ fn write_json(path: &str, scan: &FileScan, first: bool, stdout: &mut dyn Write) 
         encoding: encoding_name(scan),
         confidence: scan.confidence,
         errors: scan.errors,
-        bom: scan.bom.map(|bom| bom.name()),
+        bom: scan.bom.map(mojiscope_core::Encoding::name),
         declared: scan.declared.as_ref().map(|declared| Declared {
             encoding: declared.encoding.name(),
             label: &declared.label,

@@ -489,6 +489,7 @@ fn scan_path(path: &Path) -> Outcome {
 
 #[cfg(test)]
 mod tests {
+    use std::fmt::Write as _;
     use std::sync::atomic::AtomicBool;
 
     use mojiscope_core::{SHIFT_JIS, UTF_8};
@@ -579,7 +580,10 @@ mod tests {
         // Every file in flight at once, all finished before the first: the
         // scan must walk on (and find nothing more) rather than wait.
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let big: String = (0..200_000).map(|n| format!("line {n}\n")).collect();
+        let mut big = String::new();
+        for n in 0..200_000 {
+            let _ = writeln!(big, "line {n}");
+        }
         fs::write(dir.path().join("0-big.txt"), big).expect("a file");
         let workers = 2;
         for n in 1..workers * IN_FLIGHT_PER_WORKER {
