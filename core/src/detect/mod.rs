@@ -4,6 +4,7 @@
 
 mod declared;
 mod sample;
+mod segments;
 mod text;
 mod utf16;
 
@@ -20,6 +21,7 @@ use crate::encoding::{
     X_MAC_CYRILLIC, X_USER_DEFINED,
 };
 pub use declared::{Declaration, DeclarationSource, PRESCAN_BYTES, declared, prescan};
+pub use segments::{Segment, SegmentNote, Segmentation, segments, segments_with_detection};
 
 use crate::provenance::DecodeErrorKind;
 use text::{ByteCounts, ByteTable, TextStats};
