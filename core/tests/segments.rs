@@ -561,9 +561,9 @@ fn long_inputs_are_examined_in_windows_and_the_gaps_bisected() {
         return;
     };
     let lines = text_lines(&dir, "windows-1251/ru-vim-tutor.ru.cp1251", WINDOWS_1251);
-    // 12 MiB: examined in 64 windows of 128 KiB, 193 KiB apart. The UTF-8
+    // 12 MiB: examined in 64 windows of 32 KiB, 194.5 KiB apart. The UTF-8
     // part starts between the first two windows (at 150 KiB) and ends
-    // inside the 33rd (which spans about 6,177 to 6,305 KiB).
+    // inside the 33rd (which spans about 6,224 to 6,256 KiB).
     let (from, to) = (150 * 1024, 6 * 1024 * 1024 + 100 * 1024);
     let mixture = Mixture::from_parts(&[
         (repeated(&lines, from), WINDOWS_1251),
@@ -579,4 +579,70 @@ fn long_inputs_are_examined_in_windows_and_the_gaps_bisected() {
     );
     assert!(segmentation.bytes_examined < mixture.bytes.len() as u64);
     check_exact("12 MiB", &mixture);
+}
+
+/// What segments cost beside detection: over every file of detect-dev, and
+/// over inputs of 1, 16 and 100 MiB in one encoding and mixed.
+#[test]
+#[ignore = "timings: cargo test --release -p mojiscope-core --test segments -- --ignored --nocapture"]
+fn cost_beside_detection() {
+    use std::time::Instant;
+    let Some(dir) = data_dir() else {
+        eprintln!("{SKIPPED}");
+        return;
+    };
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("a manifest");
+    let files: Vec<Vec<u8>> = manifest
+        .lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            std::fs::read(dir.join(line.split('\t').next().expect("a path"))).expect("read")
+        })
+        .collect();
+    let time = |f: &dyn Fn()| {
+        let start = Instant::now();
+        f();
+        start.elapsed().as_secs_f64() * 1000.0
+    };
+    let detecting = time(&|| {
+        for bytes in &files {
+            let _ = mojiscope_core::detect(bytes);
+        }
+    });
+    let segmenting = time(&|| {
+        for bytes in &files {
+            let _ = segments(bytes);
+        }
+    });
+    println!(
+        "detect-dev, {} files: detect {detecting:.0} ms, segments (detection included) {segmenting:.0} ms",
+        files.len()
+    );
+    let lines = text_lines(&dir, "windows-1251/ru-vim-tutor.ru.cp1251", WINDOWS_1251);
+    for mib in [1, 16, 100] {
+        let len = mib << 20;
+        let whole = WINDOWS_1251
+            .encode_fatal(&repeated(&lines, len))
+            .expect("encodable");
+        let mixture = Mixture::from_parts(&[
+            (repeated(&lines, len / 2), WINDOWS_1251),
+            (repeated(&lines, len / 2), UTF_8),
+        ]);
+        for (name, bytes) in [
+            ("windows-1251", &whole),
+            ("windows-1251 + UTF-8", &mixture.bytes),
+        ] {
+            let detecting = time(&|| {
+                let _ = mojiscope_core::detect(bytes);
+            });
+            let segmenting = time(&|| {
+                let _ = segments(bytes);
+            });
+            let found = segments(bytes).segments.len();
+            println!(
+                "{mib} MiB {name}: detect {detecting:.1} ms, segments {segmenting:.1} ms, {found} segment(s)"
+            );
+        }
+    }
 }

@@ -24,7 +24,7 @@
 //!    the nearest alternative by (the boundary one line earlier or later,
 //!    or no segment at all).
 //!
-//! Inputs up to 8 MiB are examined whole; longer ones in windows spread
+//! Inputs up to 2 MiB are examined whole; longer ones in windows spread
 //! from start to end, and a boundary that falls between two windows is
 //! found by bisecting the gap. Input that is not text (control bytes,
 //! random bytes) or that would split into hundreds of segments is kept
@@ -43,7 +43,7 @@ use crate::provenance::{ByteSpan, DecodeErrorKind, DecodeSink, SkipReason};
 use crate::{Detection, Note, detect};
 
 /// Inputs up to this size are examined whole.
-const SCAN_BUDGET: usize = 8 * 1024 * 1024;
+const SCAN_BUDGET: usize = 2 * 1024 * 1024;
 
 /// How many windows a longer input is examined in.
 const SCAN_WINDOWS: usize = 64;
@@ -177,7 +177,7 @@ impl Segment {
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq)]
 pub enum SegmentNote {
-    /// The input is longer than 8 MiB: windows spread over it were
+    /// The input is longer than 2 MiB: windows spread over it were
     /// examined, and the gaps between them probed where a boundary lies.
     Sampled {
         /// How many bytes were examined.
@@ -319,6 +319,10 @@ pub fn segments_with_detection(bytes: &[u8], detection: &Detection) -> Segmentat
         locate_in_gaps(bytes, &ranges, &readings, &lines, &mut runs);
     }
     let segments = to_segments(&runs, &readings, byte_len);
+    if segments.len() < 2 {
+        // One encoding after all: the one detection names for the whole.
+        return whole(best, notes, examined);
+    }
     Segmentation {
         segments,
         notes,
@@ -590,7 +594,9 @@ fn find_readings(
     // The lines beyond ASCII: valid UTF-8 ones apart (as far as the budget
     // goes), the others with how they read in the first reading.
     let mut utf8_lines = Vec::new();
-    let mut scored: Vec<(Range<usize>, LineScore)> = Vec::new();
+    // Each line's start, length and average cost per pair (infinite with
+    // decoding errors): 16 bytes a line.
+    let mut scored: Vec<(usize, u32, f32)> = Vec::new();
     for range in ranges {
         for line in lines(bytes, range.clone()) {
             let text = &bytes[line.clone()];
@@ -605,7 +611,19 @@ fn find_readings(
             }
             let score = score_line(text, &first);
             if score.errors > 0 || score.high_pairs >= SUSPECT_MIN_PAIRS {
-                scored.push((line, score));
+                let average = if score.errors > 0 {
+                    f32::INFINITY
+                } else {
+                    #[expect(
+                        clippy::cast_possible_truncation,
+                        reason = "an average cost in nats; f32 is plenty"
+                    )]
+                    let average = (score.high_cost / to_f64(score.high_pairs)) as f32;
+                    average
+                };
+                // A line is at most MAX_LINE bytes long.
+                let len = u32::try_from(line.len()).unwrap_or(u32::MAX);
+                scored.push((line.start, len, average));
             }
         }
     }
@@ -614,23 +632,24 @@ fn find_readings(
     }
     // What a line the first reading reads well costs: the lower quartile
     // of the lines' average cost per pair.
-    let mut averages: Vec<f64> = scored
+    let mut averages: Vec<f32> = scored
         .iter()
-        .filter(|(_, score)| score.errors == 0)
-        .map(|(_, score)| score.high_cost / to_f64(score.high_pairs))
+        .map(|&(_, _, average)| average)
+        .filter(|average| average.is_finite())
         .collect();
     let typical = if averages.is_empty() {
         0.0
     } else {
         let quartile = averages.len() / 4;
-        let (_, value, _) = averages.select_nth_unstable_by(quartile, f64::total_cmp);
-        *value
+        let (_, value, _) = averages.select_nth_unstable_by(quartile, f32::total_cmp);
+        f64::from(*value)
     };
+    drop(averages);
     let mut suspects: Vec<Range<usize>> = Vec::new();
     let mut gathered = 0;
-    for (line, score) in scored {
-        let average = score.high_cost / to_f64(score.high_pairs.max(1));
-        if score.errors > 0 || average > typical + SUSPECT_EXCESS {
+    for (start, len, average) in scored {
+        if f64::from(average) > typical + SUSPECT_EXCESS {
+            let line = start..start + len as usize;
             gathered += line.len() + 1;
             suspects.push(line);
             if gathered > SUSPECT_BUDGET {
