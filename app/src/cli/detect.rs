@@ -14,6 +14,10 @@ use super::output::{Success, stdout_error};
 
 #[derive(Debug, Args)]
 pub struct DetectArgs {
+    /// Print the parts of the file in different encodings instead, one
+    /// "START<TAB>END<TAB>NAME" line each (byte offsets, END exclusive)
+    #[arg(long)]
+    segments: bool,
     /// The file to examine ("-" for standard input)
     #[arg(value_name = "FILE")]
     input: PathBuf,
@@ -25,6 +29,9 @@ pub fn run(
     stdin: &mut dyn Read,
     stdout: &mut dyn Write,
 ) -> Result<Success, CliError> {
+    if args.segments {
+        return super::segments::run_detect(&args.input, stdin, stdout);
+    }
     let file = display_name(&args.input);
     let bytes = read_input(&args.input, stdin)?;
     let detection = mojiscope_core::detect(&bytes);

@@ -121,9 +121,18 @@ pub fn run(
         .map(|path| AtomicOutput::create(path, args.force))
         .transpose()?;
     let bytes = read_input(&args.input, stdin)?;
-    let decoded = decode_for_repair(&bytes, requested);
+    // A file in several encodings is decoded part by part.
+    let mixed = requested
+        .is_none()
+        .then(|| super::segments::decode_mixed(&file, &bytes))
+        .flatten();
+    let (decoded, mixed_details) = match mixed {
+        Some(mixed) => (mixed.decoded, Some(mixed.details)),
+        None => (decode_for_repair(&bytes, requested), None),
+    };
     // Bytes a single-byte decoder read one for one: the repair can use them.
-    let source = decoded.encoding.is_single_byte().then_some(Source {
+    let whole = mixed_details.is_none();
+    let source = (whole && decoded.encoding.is_single_byte()).then_some(Source {
         bytes: &bytes,
         encoding: decoded.encoding,
     });
@@ -151,7 +160,7 @@ pub fn run(
             .map_err(stdout_error)?;
         stdout.flush().map_err(stdout_error)?;
     }
-    let mut details = Vec::new();
+    let mut details = mixed_details.unwrap_or_default();
     if let Some(weak) = decoded.detected {
         details.push(format!(
             "{file}: not UTF-8; read as {}, which detection ranks first{} (say otherwise with --encoding LABEL)",
@@ -159,7 +168,7 @@ pub fn run(
             if weak { " on weak evidence" } else { "" }
         ));
     }
-    if let Some(line) = decoding_errors(&file, &decoded, &bytes) {
+    if let Some(line) = decoding_errors(&file, &decoded, &bytes).filter(|_| whole) {
         details.push(line);
     }
     if args.explain {

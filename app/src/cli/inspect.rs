@@ -37,6 +37,7 @@ const SHOWN_OFFSETS: usize = 8;
 struct Report<'a> {
     size: u64,
     bom: Option<&'static str>,
+    segments: Vec<super::segments::SegmentReport>,
     candidates: Vec<Candidate<'a>>,
 }
 
@@ -65,10 +66,16 @@ pub fn run(
     let counts = count_errors(&bytes, &choices, &never)
         .expect("counting is only cancelled through its flag, which stays unset");
     let size = bytes.len() as u64;
+    let (segments, segment_lines) = super::segments::report(&bytes);
     if args.json {
-        write_json(size, bom, &counts, stdout)
+        write_json(size, bom, segments, &counts, stdout)
     } else {
-        write_text(&file, size, bom, &counts, stdout)
+        write_text(&file, size, bom, &counts, stdout).and_then(|()| {
+            writeln!(stdout, "segments (byte ranges, each in one encoding):")?;
+            segment_lines
+                .iter()
+                .try_for_each(|line| writeln!(stdout, "{line}"))
+        })
     }
     .map_err(stdout_error)?;
     stdout.flush().map_err(stdout_error)?;
@@ -78,12 +85,14 @@ pub fn run(
 fn write_json(
     size: u64,
     bom: Option<&'static Encoding>,
+    segments: Vec<super::segments::SegmentReport>,
     counts: &[ErrorCount],
     stdout: &mut dyn Write,
 ) -> io::Result<()> {
     let report = Report {
         size,
         bom: bom.map(Encoding::name),
+        segments,
         candidates: counts
             .iter()
             .map(|count| Candidate {

@@ -27,6 +27,7 @@ mod input;
 mod inspect;
 mod label;
 mod output;
+mod segments;
 mod transcode;
 
 use std::ffi::OsString;
