@@ -65,6 +65,7 @@
 //! | index, index code point, index pointer | [`Index`], [`Index::code_point`], [`Index::pointers`] |
 //! | a decoder's steps, numbers filled in | [`Encoding::explain`], [`Decoder::explain`], [`Explanation`] |
 //! | (beyond the standard) which encoding bytes are in | [`detect()`], [`Detection`], [`Candidate`], [`Evidence`], [`Note`] |
+//! | (beyond the standard) the parts of a file in different encodings | [`segments()`], [`Segmentation`], [`Segment`], [`SegmentNote`] |
 //!
 //! For teaching, [`Explanation`] gives the decoder's steps for some bytes as
 //! data ([`Step`], [`StepKind`], each with its [`Citation`]), from the same
@@ -102,8 +103,9 @@ pub use bom::bom_sniff;
 pub use code_page::{CharacterBytes, CodePage, character_bytes};
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 pub use detect::{
-    Candidate, Declaration, DeclarationSource, Detection, Evidence, Note, PRESCAN_BYTES, declared,
-    detect, examined_ranges, prescan,
+    Candidate, Declaration, DeclarationSource, Detection, Evidence, Note, PRESCAN_BYTES, Segment,
+    SegmentNote, Segmentation, declared, detect, examined_ranges, prescan, segments,
+    segments_with_detection,
 };
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;

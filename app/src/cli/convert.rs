@@ -17,7 +17,8 @@ use crate::model::wording::plural;
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// The encoding to decode from (a byte order mark overrides it)
+    /// The encoding to decode from (a byte order mark overrides it); `auto`
+    /// decodes each part of the file in the encoding detection finds for it
     #[arg(long, value_name = "LABEL")]
     from: OsString,
     /// The encoding to encode into (its output encoding)
@@ -44,6 +45,17 @@ pub fn run(
     stdin: &mut dyn Read,
     _stdout: &mut dyn Write,
 ) -> Result<Success, CliError> {
+    if args.from.eq_ignore_ascii_case("auto") {
+        let to = encoding_for(&args.to)?;
+        return super::segments::convert_auto(
+            &args.input,
+            to,
+            args.errors,
+            &args.output,
+            args.force,
+            stdin,
+        );
+    }
     let from = encoding_for(&args.from)?;
     let to = encoding_for(&args.to)?;
     let file = display_name(&args.input);

@@ -21,6 +21,10 @@ use super::sample;
 
 #[derive(Debug, Args)]
 pub struct DetectArgs {
+    /// Print the parts of the file in different encodings instead, one
+    /// "START<TAB>END<TAB>NAME" line each (byte offsets, END exclusive)
+    #[arg(long)]
+    segments: bool,
     /// The file to examine ("-" for standard input)
     #[arg(value_name = "FILE")]
     input: PathBuf,
@@ -32,6 +36,9 @@ pub fn run(
     stdin: &mut dyn Read,
     stdout: &mut dyn Write,
 ) -> Result<Success, CliError> {
+    if args.segments {
+        return super::segments::run_detect(&args.input, stdin, stdout);
+    }
     let file = display_name(&args.input);
     let detection = match open_input(&args.input, stdin)? {
         Input::Bytes(bytes) => detect(&bytes),

@@ -73,6 +73,18 @@ pub enum CliError {
         source: io::Error,
     },
 
+    /// A stream too long for a command that needs its input whole.
+    #[error(
+        "{file}: longer than {} MiB; this reads its input whole, so give it a file (which it maps) rather than a stream",
+        limit / (1024 * 1024)
+    )]
+    StreamTooLong {
+        /// The input's display name.
+        file: String,
+        /// The most it holds of a stream, in bytes.
+        limit: usize,
+    },
+
     /// An input is a directory.
     #[error("{file}: is a directory, not a file")]
     IsDirectory {

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
-use mojiscope_core::repair::{ChainFamily, Change, NotText, Repair, Source};
+use mojiscope_core::repair::{ChainFamily, Change, NotText, Repair, Source, check_text};
 use mojiscope_core::{
     BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding,
     SkipReason, UTF_8, bom_sniff, detect,
@@ -30,6 +30,7 @@ use super::args::encoding_for;
 use super::error::{CliError, display_name};
 use super::input::{Input, fill, open_input};
 use super::output::{AtomicOutput, Success, stdout_error};
+use super::segments;
 use super::transcode::Utf8Text;
 use crate::model::document::MAP_THRESHOLD;
 use crate::model::repair::run::{check_decode, repair_text, repair_threads};
@@ -144,6 +145,13 @@ pub fn run(
         source,
     };
     let input = open_input(&args.input, stdin)?;
+    // A file in several encodings is decoded part by part (found in a
+    // file's bytes; a stream is read in one encoding).
+    if let (None, Input::Bytes(bytes)) = (requested, &input)
+        && let Some(mixed) = segments::decode_mixed(&file, bytes)
+    {
+        return fix_mixed(args, &file, bytes, &mixed, output, stdout);
+    }
     // The plan, and the check that the input is text, from the whole of a
     // file or the start of a stream.
     let (plan, checked, head, mut stream): (Plan, _, Vec<u8>, Box<dyn Read + '_>) = match input {
@@ -192,6 +200,70 @@ pub fn run(
     };
     streamed?;
     Ok(fixer.report())
+}
+
+/// `fix` of a file in several encodings ([`segments::decode_mixed`]): its
+/// text, each part decoded in its own encoding, repaired at once.
+fn fix_mixed(
+    args: &FixArgs,
+    file: &str,
+    bytes: &[u8],
+    mixed: &segments::Mixed,
+    output: Option<AtomicOutput>,
+    stdout: &mut dyn Write,
+) -> Result<Success, CliError> {
+    if let Err(reason) = check_text(&mixed.text) {
+        let encoding = mixed.parts.first().map_or(UTF_8, |(_, encoding)| *encoding);
+        return Err(CliError::NotText {
+            file: file.to_owned(),
+            encoding,
+            reason,
+        });
+    }
+    // Where each character came from, for `--explain`.
+    let offsets = args.explain.then(|| {
+        let mut located = Located::default();
+        for (range, encoding) in &mixed.parts {
+            let from = located.offsets.len();
+            let mut decoder =
+                Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+            let _ = decoder.decode(
+                bytes.get(range.clone()).unwrap_or_default(),
+                true,
+                &mut located,
+            );
+            let base = range.start as u64;
+            for offset in &mut located.offsets[from..] {
+                *offset += base;
+            }
+        }
+        located.offsets
+    });
+    let plan = Plan {
+        encoding: mixed.parts.first().map_or(UTF_8, |(_, encoding)| *encoding),
+        bom_handling: BomHandling::None,
+        detected: None,
+    };
+    let mut fixer = Fixer::new(file, plan, args.explain);
+    if let (Some(output), Some(path)) = (output, &args.output) {
+        let name = display_name(path);
+        let write_error = |source| CliError::Write { file: name, source };
+        let mut writer = BufWriter::with_capacity(READ_CHUNK, output.file());
+        fixer
+            .batch(&mixed.text, None, offsets.as_deref(), &mut writer)
+            .and_then(|()| writer.flush())
+            .map_err(write_error)?;
+        drop(writer);
+        output.commit()?;
+    } else {
+        fixer
+            .batch(&mixed.text, None, offsets.as_deref(), stdout)
+            .and_then(|()| stdout.flush())
+            .map_err(stdout_error)?;
+    }
+    let mut report = fixer.report();
+    report.details.splice(0..0, mixed.details.iter().cloned());
+    Ok(report)
 }
 
 /// A file's mapped (or read) bytes as a reader: each read copies a piece

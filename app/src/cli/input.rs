@@ -54,6 +54,38 @@ pub fn open_input<'a>(path: &Path, stdin: &'a mut dyn Read) -> Result<Input<'a>,
         .map_err(|error| load_error(error, display_name(path)))
 }
 
+/// The most of a stream [`read_file_bytes`] holds: a file is mapped
+/// instead, whatever its size.
+pub const STREAM_LIMIT: usize = 64 * 1024 * 1024;
+
+/// Opens `path` (standard input for `-`) as bytes, for the commands that
+/// need the whole input at once (the segments of a file in several
+/// encodings): a regular file mapped when large, a stream read into memory
+/// up to [`STREAM_LIMIT`] and refused beyond it.
+pub fn read_file_bytes(path: &Path, stdin: &mut dyn Read) -> Result<FileBytes, CliError> {
+    match open_input(path, stdin)? {
+        Input::Bytes(bytes) => Ok(bytes),
+        Input::Stream(reader) => {
+            let file = display_name(path);
+            let mut bytes = Vec::new();
+            reader
+                .take(STREAM_LIMIT as u64 + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|source| CliError::Read {
+                    file: file.clone(),
+                    source,
+                })?;
+            if bytes.len() > STREAM_LIMIT {
+                return Err(CliError::StreamTooLong {
+                    file,
+                    limit: STREAM_LIMIT,
+                });
+            }
+            Ok(FileBytes::from(bytes))
+        }
+    }
+}
+
 /// Opens `path`; returns it and whether it is a regular file.
 fn open_file(path: &Path) -> Result<(File, bool), CliError> {
     let file = display_name(path);

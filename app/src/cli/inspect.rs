@@ -18,6 +18,7 @@ use serde::Serialize;
 use super::error::{CliError, display_name};
 use super::input::{Input, fill, open_input};
 use super::output::{Success, stdout_error};
+use super::segments::{self, SegmentReport};
 use crate::model::analysis::counts::{ErrorCount, StreamingCounts, count_errors};
 use crate::model::wording::plural;
 
@@ -37,6 +38,12 @@ pub struct InspectArgs {
 /// [`FIRST_ERROR_OFFSETS`](crate::model::analysis::counts::FIRST_ERROR_OFFSETS)).
 const SHOWN_OFFSETS: usize = 8;
 
+/// The start of standard input in which `inspect` looks for segments (a
+/// file's, it finds over the whole file).
+const SEGMENTS_HEAD: usize = 2 * 1024 * 1024;
+// The start kept holds the declaration too.
+const _: () = assert!(SEGMENTS_HEAD >= PRESCAN_BYTES + 3);
+
 /// Standard input is counted in pieces of this many bytes.
 const PIECE: usize = 4 * 1024 * 1024;
 
@@ -46,6 +53,7 @@ struct Report<'a> {
     size: u64,
     bom: Option<&'static str>,
     declared: Option<Declared<'a>>,
+    segments: &'a [SegmentReport],
     candidates: Vec<Candidate<'a>>,
 }
 
@@ -67,6 +75,8 @@ struct Findings {
     size: u64,
     bom: Option<&'static Encoding>,
     declaration: Option<Declaration>,
+    /// The runs of lines in one encoding, for JSON and for the plain report.
+    segments: (Vec<SegmentReport>, Vec<String>),
     counts: Vec<ErrorCount>,
 }
 
@@ -96,6 +106,7 @@ pub fn run(
                 size: bytes.len() as u64,
                 bom: bom_sniff(&bytes),
                 declaration: declared(&bytes),
+                segments: segments::report(&bytes, bytes.len() as u64),
                 counts: count_errors(&bytes, &choices, &never)
                     .expect("counting is only cancelled through its flag, which stays unset"),
             }
@@ -118,11 +129,12 @@ pub fn run(
 }
 
 /// Counts a stream a piece at a time, keeping its start for the byte order
-/// mark and the declaration (which are in its first KiB).
+/// mark and the declaration (which are in its first KiB) and the segments
+/// (found in its first [`SEGMENTS_HEAD`] bytes).
 fn stream(reader: &mut dyn Read, choices: &[&'static Encoding]) -> io::Result<Findings> {
     // The prescan and CSS's @charset look at the first 1024 bytes after a
-    // byte order mark (at most three bytes).
-    const HEAD: usize = PRESCAN_BYTES + 3;
+    // byte order mark (at most three bytes); the segments, at more.
+    const HEAD: usize = SEGMENTS_HEAD;
     let mut counts = StreamingCounts::new(choices);
     let mut head: Vec<u8> = Vec::with_capacity(HEAD);
     let mut piece = vec![0; PIECE];
@@ -143,6 +155,7 @@ fn stream(reader: &mut dyn Read, choices: &[&'static Encoding]) -> io::Result<Fi
         size,
         bom: bom_sniff(&head),
         declaration: declared(&head),
+        segments: segments::report(&head, size),
         counts: counts.finish(),
     })
 }
@@ -157,6 +170,7 @@ fn write_json(findings: &Findings, stdout: &mut dyn Write) -> io::Result<()> {
             source: declaration.source.as_str(),
             offset: declaration.byte_offset,
         }),
+        segments: &findings.segments.0,
         candidates: findings
             .counts
             .iter()
@@ -226,6 +240,10 @@ fn write_text(file: &str, findings: &Findings, stdout: &mut dyn Write) -> io::Re
             }
         }
         writeln!(stdout)?;
+    }
+    writeln!(stdout, "segments (byte ranges, each in one encoding):")?;
+    for line in &findings.segments.1 {
+        writeln!(stdout, "{line}")?;
     }
     Ok(())
 }

@@ -30,6 +30,7 @@ mod label;
 mod output;
 mod sample;
 mod scan;
+mod segments;
 mod transcode;
 
 use std::ffi::OsString;

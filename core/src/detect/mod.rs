@@ -4,6 +4,7 @@
 
 mod declared;
 mod sample;
+mod segments;
 mod text;
 mod utf16;
 
@@ -21,6 +22,7 @@ use crate::encoding::{
 };
 pub use declared::{Declaration, DeclarationSource, PRESCAN_BYTES, declared, prescan};
 pub use sample::examined_ranges;
+pub use segments::{Segment, SegmentNote, Segmentation, segments, segments_with_detection};
 
 use std::ops::Range;
 

@@ -329,6 +329,15 @@ fn format_in_word(left: &CharInfo, format: &CharInfo, right: &CharInfo) -> bool 
         && !language::format_may_join(left.c, format.c, right.c)
 }
 
+/// [`format_in_word`] for bare characters, where their facts are not at
+/// hand (segments judge a line's characters one by one).
+pub(super) fn chars_format_in_word(left: char, format: char, right: char) -> bool {
+    language::is_invisible_format(format)
+        && left.is_alphabetic()
+        && right.is_alphabetic()
+        && !language::format_may_join(left, format, right)
+}
+
 /// Whether one of two neighbours is a digit of a script and the other a
 /// letter of another script.
 fn digit_beside_letter(left: &CharInfo, right: &CharInfo) -> bool {
