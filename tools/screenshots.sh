@@ -139,7 +139,7 @@ shot mojibake-lab "$fixtures/shift_jis.txt" click:161,12 click:210,107 \
 settings '(recent: [], hex_width: 16, dark_mode: true, save: (encoding: "windows-1252", html: true, bom: false, backup: false))'
 # Save as shows the folder of the target: the file is opened from a scratch
 # directory so that no path of this checkout appears in the picture.
-scratch=$(mktemp -d /tmp/mojiscope.XXXXXX)
+scratch=$(mktemp -d -t mojiscope.XXXXXX)
 cp "$fixtures/utf8.txt" "$scratch/notes.txt"
 shot save-as "$scratch/notes.txt" ctrl+shift+s
 rm -rf "$scratch"
