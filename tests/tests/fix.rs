@@ -85,7 +85,7 @@ fn explain_names_the_chain_and_the_spans_on_stderr() {
         [
             format!("mojiscope: {input}: 1 change, undoing UTF-8 read as windows-1252, twice (1)"),
             format!(
-                "mojiscope: {input}: line 2, byte offset 5: \"ÃƒÂ©tÃƒÂ©\" -> \"été\" (UTF-8 read as windows-1252, twice; confidence 0.89)"
+                "mojiscope: {input}: line 2, byte offset 5: \"ÃƒÂ©tÃƒÂ©\" -> \"été\" (UTF-8 read as windows-1252, twice; confidence 0.92)"
             ),
         ],
         "{}",
