@@ -161,7 +161,7 @@ impl JobEvent {
 }
 
 /// The bytes at the start of a file the mojibake probe reads.
-const PROBE_BYTES: usize = 64 * 1024;
+pub const PROBE_BYTES: usize = 64 * 1024;
 
 /// The fewest changes the probe must find to report mojibake.
 const MIN_PROBE_CHANGES: usize = 2;

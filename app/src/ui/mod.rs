@@ -1,7 +1,7 @@
 //! The views: one file per panel or window, each a struct with its own view
 //! state (scroll, layout caches) and a `ui` method that reads the model,
 //! most through a read-only [`PanelCtx`], and pushes
-//! [`Command`](crate::model::command::Command)s. How bytes and characters
+//! [`Command`]s. How bytes and characters
 //! look is [`cells`]'s; virtual scrolling is [`rows`]'s.
 
 pub mod about;
