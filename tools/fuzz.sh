@@ -4,7 +4,7 @@
 #
 #   tools/fuzz.sh [SECONDS] [TARGET...]     default: 600 s each, every target
 #
-# Targets: decode, encode, label, detect, repair. Each starts from the seeds
+# Targets: decode, encode, label, detect, segments, repair. Each starts from the seeds
 # in core/fuzz/seeds/TARGET and grows its corpus in core/fuzz/corpus/TARGET
 # (not committed); a finding is written to core/fuzz/artifacts/TARGET and
 # stops that target. Needs cargo-fuzz (`cargo install cargo-fuzz`) and a
@@ -14,7 +14,7 @@ set -eu
 cd "$(dirname "$0")/../core"
 seconds=${1:-600}
 [ $# -gt 0 ] && shift
-targets=${*:-decode encode label detect repair}
+targets=${*:-decode encode label detect segments repair}
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build -O
 mkdir -p fuzz/logs
