@@ -148,7 +148,7 @@ pub fn run(
     // A file in several encodings is decoded part by part (found in a
     // file's bytes; a stream is read in one encoding).
     if let (None, Input::Bytes(bytes)) = (requested, &input)
-        && let Some(mixed) = segments::decode_mixed(&file, bytes)
+        && let Some(mixed) = segments::find_mixed(&file, bytes)
     {
         return fix_mixed(args, &file, bytes, &mixed, output, stdout);
     }
@@ -202,8 +202,9 @@ pub fn run(
     Ok(fixer.report())
 }
 
-/// `fix` of a file in several encodings ([`segments::decode_mixed`]): its
-/// text, each part decoded in its own encoding, repaired at once.
+/// `fix` of a file in several encodings ([`segments::find_mixed`]): each
+/// part decoded in its own encoding, the text repaired as it comes, in
+/// batches as `fix` repairs any file.
 fn fix_mixed(
     args: &FixArgs,
     file: &str,
@@ -212,54 +213,67 @@ fn fix_mixed(
     output: Option<AtomicOutput>,
     stdout: &mut dyn Write,
 ) -> Result<Success, CliError> {
-    if let Err(reason) = check_text(&mixed.text) {
-        let encoding = mixed.parts.first().map_or(UTF_8, |(_, encoding)| *encoding);
+    let first_encoding = mixed.parts.first().map_or(UTF_8, |(_, encoding)| *encoding);
+    // The check that the input is text, on the start of its text.
+    let mut head = Utf8Text::default();
+    let mut taken = 0;
+    for (range, encoding) in &mixed.parts {
+        if head.bytes.len() >= STREAM_HEAD {
+            break;
+        }
+        let part = bytes.get(range.clone()).unwrap_or_default();
+        let part = &part[..part.len().min(STREAM_HEAD)];
+        let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+        let _ = decoder.decode(part, true, &mut head);
+        taken += 1;
+    }
+    let head = String::from_utf8_lossy(&head.bytes);
+    if let Err(reason) = check_text(&head) {
+        let encoding = mixed.parts[..taken]
+            .last()
+            .map_or(first_encoding, |(_, encoding)| *encoding);
         return Err(CliError::NotText {
             file: file.to_owned(),
             encoding,
             reason,
         });
     }
-    // Where each character came from, for `--explain`.
-    let offsets = args.explain.then(|| {
-        let mut located = Located::default();
-        for (range, encoding) in &mixed.parts {
-            let from = located.offsets.len();
-            let mut decoder =
-                Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
-            let _ = decoder.decode(
-                bytes.get(range.clone()).unwrap_or_default(),
-                true,
-                &mut located,
-            );
-            let base = range.start as u64;
-            for offset in &mut located.offsets[from..] {
-                *offset += base;
-            }
-        }
-        located.offsets
-    });
     let plan = Plan {
-        encoding: mixed.parts.first().map_or(UTF_8, |(_, encoding)| *encoding),
+        encoding: first_encoding,
         bom_handling: BomHandling::None,
         detected: None,
     };
+    let parts = || {
+        mixed.parts.iter().map(|(range, encoding)| Part {
+            input: Box::new(bytes.get(range.clone()).unwrap_or_default()),
+            decoder: Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None),
+            base: range.start as u64,
+        })
+    };
     let mut fixer = Fixer::new(file, plan, args.explain);
+    let read_error = |source| CliError::Read {
+        file: file.to_owned(),
+        source,
+    };
     if let (Some(output), Some(path)) = (output, &args.output) {
         let name = display_name(path);
-        let write_error = |source| CliError::Write { file: name, source };
+        let write_error = |source| CliError::Write {
+            file: name.clone(),
+            source,
+        };
         let mut writer = BufWriter::with_capacity(READ_CHUNK, output.file());
         fixer
-            .batch(&mixed.text, None, offsets.as_deref(), &mut writer)
-            .and_then(|()| writer.flush())
-            .map_err(write_error)?;
+            .stream_parts(parts(), &mut writer)
+            .map_err(|stop| stop.error(read_error, write_error))?;
+        writer.flush().map_err(write_error)?;
         drop(writer);
         output.commit()?;
     } else {
-        fixer
-            .batch(&mixed.text, None, offsets.as_deref(), stdout)
-            .and_then(|()| stdout.flush())
-            .map_err(stdout_error)?;
+        let streamed = fixer
+            .stream_parts(parts(), stdout)
+            .map_err(|stop| stop.error(read_error, stdout_error));
+        stdout.flush().map_err(stdout_error)?;
+        streamed?;
     }
     let mut report = fixer.report();
     report.details.splice(0..0, mixed.details.iter().cloned());
@@ -281,6 +295,14 @@ impl Read for Mapped {
         self.at += n;
         Ok(n)
     }
+}
+
+/// A part of the input decoded in one encoding: its bytes, its decoder,
+/// and where it starts in the input.
+struct Part<'r> {
+    input: Box<dyn Read + 'r>,
+    decoder: Decoder,
+    base: u64,
 }
 
 /// Why the stream stopped.
@@ -309,8 +331,12 @@ trait Pending: DecodeSink {
     /// Takes the first `len` bytes of the text (whole characters), and the
     /// input offsets of their characters if they are kept.
     fn take(&mut self, len: usize) -> (Vec<u8>, Option<Vec<u64>>);
-    /// The decoding errors so far, and the offset of the first.
+    /// The decoding errors so far, and the offset of the first (from the
+    /// start of the part it is in).
     fn errors(&self) -> (u64, Option<u64>);
+    /// Where the part decoded next starts in the input: offsets kept are
+    /// counted from there.
+    fn set_base(&mut self, _base: u64) {}
 }
 
 impl Pending for Utf8Text {
@@ -333,6 +359,8 @@ impl Pending for Utf8Text {
 struct Located {
     text: Utf8Text,
     offsets: Vec<u64>,
+    /// Where the part being decoded starts in the input.
+    base: u64,
 }
 
 impl Located {
@@ -340,26 +368,28 @@ impl Located {
         self.text
             .bytes
             .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-        self.offsets.push(offset);
+        self.offsets.push(self.base + offset);
     }
 }
 
 impl DecodeSink for Located {
     fn ascii(&mut self, run: &[u8], start: u64) {
         self.text.bytes.extend_from_slice(run);
+        let start = self.base + start;
         self.offsets
             .extend((0..run.len() as u64).map(|i| start + i));
     }
 
     fn utf8_run(&mut self, run: &str, start: u64) {
         self.text.bytes.extend_from_slice(run.as_bytes());
+        let start = self.base + start;
         self.offsets
             .extend(run.char_indices().map(|(i, _)| start + i as u64));
     }
 
     fn ascii_units(&mut self, run: &[u8], start: u64, unit_len: u8) {
         self.text.bytes.extend_from_slice(run);
-        let unit_len = u64::from(unit_len);
+        let (start, unit_len) = (self.base + start, u64::from(unit_len));
         self.offsets
             .extend((0..run.len() as u64).map(|i| start + i * unit_len));
     }
@@ -405,6 +435,10 @@ impl Pending for Located {
     fn errors(&self) -> (u64, Option<u64>) {
         self.text.errors()
     }
+
+    fn set_base(&mut self, base: u64) {
+        self.base = base;
+    }
 }
 
 /// Whether `byte` continues a UTF-8 sequence.
@@ -446,7 +480,8 @@ struct Totals {
     declined: u64,
     declined_reason: Option<NotText>,
     errors: u64,
-    first_error: Option<u64>,
+    /// The first error's offset, and the encoding it did not decode in.
+    first_error: Option<(u64, &'static Encoding)>,
 }
 
 /// The repair of one input, batch by batch.
@@ -486,62 +521,81 @@ impl<'a> Fixer<'a> {
             DecodeErrorMode::Replacement,
             self.plan.bom_handling,
         );
+        let part = Part {
+            input: Box::new(input),
+            decoder,
+            base: 0,
+        };
+        self.stream_parts(std::iter::once(part), output)
+    }
+
+    /// Decodes, repairs and writes `parts` one after another, as one text.
+    fn stream_parts<'r>(
+        &mut self,
+        parts: impl ExactSizeIterator<Item = Part<'r>>,
+        output: &mut dyn Write,
+    ) -> Result<(), Stop> {
         if self.explain {
             let sink = Located::default();
-            self.stream_with(
-                input,
-                output,
-                decoder,
-                sink,
-                READ_CHUNK,
-                EXPLAIN_BATCH_BYTES,
-            )
+            self.stream_with(parts, output, sink, READ_CHUNK, EXPLAIN_BATCH_BYTES)
         } else {
             let sink = Utf8Text::default();
-            self.stream_with(input, output, decoder, sink, READ_CHUNK, BATCH_BYTES)
+            self.stream_with(parts, output, sink, READ_CHUNK, BATCH_BYTES)
         }
     }
 
-    fn stream_with<S: Pending>(
+    fn stream_with<'r, S: Pending>(
         &mut self,
-        input: &mut dyn Read,
+        parts: impl ExactSizeIterator<Item = Part<'r>>,
         output: &mut dyn Write,
-        mut decoder: Decoder,
         mut sink: S,
         chunk_len: usize,
         batch: usize,
     ) -> Result<(), Stop> {
         // A single-byte decode makes a character of each byte: the repair
         // may read the bytes behind the text (no byte order mark is ever
-        // single-byte).
-        let single_byte = self.plan.encoding.is_single_byte();
+        // single-byte). Parts in several encodings give the repair their
+        // text only.
+        let count = parts.len();
+        let single_byte = self.plan.encoding.is_single_byte() && count == 1;
         let mut source: Vec<u8> = Vec::new();
         let mut chunk = vec![0; chunk_len.max(1)];
-        loop {
-            let n = fill(input, &mut chunk).map_err(Stop::Read)?;
-            let last = n < chunk.len();
-            // Replacement mode consumes every byte.
-            let _ = decoder.decode(&chunk[..n], last, &mut sink);
-            if single_byte {
-                source.extend_from_slice(&chunk[..n]);
+        let mut first_error = None;
+        for (index, mut part) in parts.enumerate() {
+            let final_part = index + 1 == count;
+            sink.set_base(part.base);
+            let errors_before = sink.errors().0;
+            loop {
+                let n = fill(&mut part.input, &mut chunk).map_err(Stop::Read)?;
+                let last = n < chunk.len();
+                // Replacement mode consumes every byte.
+                let _ = part.decoder.decode(&chunk[..n], last, &mut sink);
+                if single_byte {
+                    source.extend_from_slice(&chunk[..n]);
+                }
+                while let Some(end) = batch_end(sink.utf8(), batch, last && final_part) {
+                    let (text, offsets) = sink.take(end);
+                    let text = String::from_utf8(text).unwrap_or_else(|error| {
+                        String::from_utf8_lossy(error.as_bytes()).into_owned()
+                    });
+                    let bytes: Option<Vec<u8>> = single_byte.then(|| {
+                        let chars = text.chars().count().min(source.len());
+                        let rest = source.split_off(chars);
+                        std::mem::replace(&mut source, rest)
+                    });
+                    self.batch(&text, bytes.as_deref(), offsets.as_deref(), output)
+                        .map_err(Stop::Write)?;
+                }
+                if last {
+                    break;
+                }
             }
-            while let Some(end) = batch_end(sink.utf8(), batch, last) {
-                let (text, offsets) = sink.take(end);
-                let text = String::from_utf8(text)
-                    .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
-                let bytes: Option<Vec<u8>> = single_byte.then(|| {
-                    let chars = text.chars().count().min(source.len());
-                    let rest = source.split_off(chars);
-                    std::mem::replace(&mut source, rest)
-                });
-                self.batch(&text, bytes.as_deref(), offsets.as_deref(), output)
-                    .map_err(Stop::Write)?;
-            }
-            if last {
-                break;
+            if let (0, (1.., Some(first))) = (errors_before, sink.errors()) {
+                first_error = Some((part.base + first, part.decoder.encoding()));
             }
         }
-        (self.totals.errors, self.totals.first_error) = sink.errors();
+        self.totals.errors = sink.errors().0;
+        self.totals.first_error = first_error;
         Ok(())
     }
 
@@ -655,15 +709,14 @@ impl<'a> Fixer<'a> {
                 if weak { " on weak evidence" } else { "" }
             ));
         }
-        if let (errors @ 1.., Some(first)) = (totals.errors, totals.first_error) {
+        if let (errors @ 1.., Some((first, encoding))) = (totals.errors, totals.first_error) {
             details.push(format!(
-                "{file}: {} as {} (the first at byte offset {first}); each is U+FFFD in the output, and the bytes are lost",
+                "{file}: {} as {encoding} (the first at byte offset {first}); each is U+FFFD in the output, and the bytes are lost",
                 plural(
                     errors,
                     "byte sequence did not decode",
                     "byte sequences did not decode"
                 ),
-                self.plan.encoding
             ));
         }
         if self.explain {
@@ -817,6 +870,8 @@ fn quote(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use mojiscope_core::SHIFT_JIS;
+
     use super::*;
 
     /// Runs the streaming repair over `bytes`, reading and repairing
@@ -834,13 +889,19 @@ mod tests {
         );
         let mut fixer = Fixer::new("in.txt", plan, explain);
         let mut output = Vec::new();
-        let mut input = bytes;
+        let part = || {
+            std::iter::once(Part {
+                input: Box::new(bytes),
+                decoder,
+                base: 0,
+            })
+        };
         let result = if explain {
             let sink = Located::default();
-            fixer.stream_with(&mut input, &mut output, decoder, sink, batch, batch)
+            fixer.stream_with(part(), &mut output, sink, batch, batch)
         } else {
             let sink = Utf8Text::default();
-            fixer.stream_with(&mut input, &mut output, decoder, sink, batch, batch)
+            fixer.stream_with(part(), &mut output, sink, batch, batch)
         };
         assert!(result.is_ok());
         (String::from_utf8(output).unwrap(), fixer)
@@ -935,6 +996,42 @@ mod tests {
     }
 
     #[test]
+    fn parts_in_several_encodings_stream_as_one_text() {
+        let utf8 = "Grüße aus Köln\n".as_bytes();
+        let shift_jis = b"\x82\xA0\x82\n";
+        let plan = Plan {
+            encoding: UTF_8,
+            bom_handling: BomHandling::None,
+            detected: None,
+        };
+        for explain in [false, true] {
+            let mut fixer = Fixer::new("in.txt", plan, explain);
+            let parts = [
+                (utf8, UTF_8, 0),
+                (&shift_jis[..], SHIFT_JIS, utf8.len()),
+            ]
+            .map(|(bytes, encoding, base)| Part {
+                input: Box::new(bytes),
+                decoder: Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None),
+                base: base as u64,
+            });
+            let mut output = Vec::new();
+            assert!(fixer.stream_parts(parts.into_iter(), &mut output).is_ok());
+            assert_eq!(
+                String::from_utf8(output).unwrap(),
+                "Grüße aus Köln\nあ\u{FFFD}\n"
+            );
+            // The error is counted where it is in the file, in its part's
+            // encoding.
+            let at = utf8.len() as u64 + 2;
+            assert_eq!(
+                (fixer.totals.errors, fixer.totals.first_error),
+                (1, Some((at, SHIFT_JIS)))
+            );
+        }
+    }
+
+    #[test]
     fn errors_and_their_offsets_are_counted_past_a_bom() {
         let bytes = b"\xEF\xBB\xBFok \xFF and \xE3\x81\n";
         let plan = choose_decode(bytes, None, true);
@@ -943,7 +1040,7 @@ mod tests {
             assert_eq!(output, "ok \u{FFFD} and \u{FFFD}\n");
             assert_eq!(
                 (fixer.totals.errors, fixer.totals.first_error),
-                (2, Some(6))
+                (2, Some((6, UTF_8)))
             );
         }
     }

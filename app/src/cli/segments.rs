@@ -1,7 +1,7 @@
 //! Files in more than one encoding, on the command line: `detect --segments`
 //! prints the parts ([`run_detect`]), `inspect` reports them ([`report`]),
 //! and `fix` and `convert --from auto` decode each part in its own encoding
-//! ([`decode_mixed`], [`convert_auto`]). The parts are
+//! ([`find_mixed`], [`convert_auto`]). The parts are
 //! [`mojiscope_core::segments`]'s.
 
 use std::io::{BufWriter, Read, Write};
@@ -185,20 +185,19 @@ fn by_encoding(segmentation: &Segmentation, lines: &LineNumbers) -> String {
     format!("{} encodings: {}", encodings.len(), parts.join(", "))
 }
 
-/// A file in several encodings decoded part by part, for `fix`.
+/// A file in several encodings, for `fix`: what to decode each part in.
 pub struct Mixed {
-    /// The text, each segment decoded in its own encoding.
-    pub text: String,
     /// The parts: each one's bytes and encoding, in order.
     pub parts: Vec<(std::ops::Range<usize>, &'static Encoding)>,
     /// What to say of it on standard error.
     pub details: Vec<String>,
 }
 
-/// Decodes `bytes` segment by segment when it is in more than one encoding
-/// (no byte order mark, not valid UTF-8, and [`segments`] finds several);
-/// `None` otherwise.
-pub fn decode_mixed(file: &str, bytes: &[u8]) -> Option<Mixed> {
+/// The parts of `bytes` when it is in more than one encoding (no byte
+/// order mark, not valid UTF-8, and [`segments`] finds several); `None`
+/// otherwise. Nothing is decoded here: `fix` decodes each part as it
+/// streams.
+pub fn find_mixed(file: &str, bytes: &[u8]) -> Option<Mixed> {
     if bom_sniff(bytes).is_some() || std::str::from_utf8(bytes).is_ok() {
         return None;
     }
@@ -206,34 +205,17 @@ pub fn decode_mixed(file: &str, bytes: &[u8]) -> Option<Mixed> {
     if !segmentation.is_mixed() {
         return None;
     }
-    let mut text = String::new();
-    let mut errors = 0u64;
-    let mut parts = Vec::with_capacity(segmentation.segments.len());
-    for segment in &segmentation.segments {
-        let span = span_of(segment.byte_span, bytes.len());
-        let decoded = segment
-            .encoding
-            .decode_with_bom_handling(&bytes[span.clone()], BomHandling::None);
-        errors += u64::from(decoded.had_errors);
-        text.push_str(&decoded.text);
-        parts.push((span, segment.encoding));
-    }
+    let parts = segmentation
+        .segments
+        .iter()
+        .map(|segment| (span_of(segment.byte_span, bytes.len()), segment.encoding))
+        .collect();
     let lines = LineNumbers::new(bytes, &segmentation);
-    let mut details = vec![format!(
+    let details = vec![format!(
         "{file}: {}; each part decoded in its own encoding",
         by_encoding(&segmentation, &lines)
     )];
-    if errors > 0 {
-        details.push(format!(
-            "{file}: {} had bytes that did not decode; each is U+FFFD in the output",
-            plural(errors, "segment", "segments")
-        ));
-    }
-    Some(Mixed {
-        text,
-        parts,
-        details,
-    })
+    Some(Mixed { parts, details })
 }
 
 /// The byte range of a span, within `len`.
@@ -395,7 +377,7 @@ impl DecodeSink for CharCounter {
 
 #[cfg(test)]
 mod tests {
-    use mojiscope_core::WINDOWS_1252;
+    use mojiscope_core::{UTF_8, WINDOWS_1252};
 
     use super::*;
 
@@ -409,20 +391,22 @@ mod tests {
     }
 
     #[test]
-    fn a_mixed_file_decodes_part_by_part() {
+    fn a_mixed_file_is_found_in_parts() {
         let (bytes, text) = mixed();
-        let mixed = decode_mixed("a.txt", &bytes).expect("mixed");
-        assert_eq!(mixed.text, text);
-        assert_eq!(mixed.details.len(), 1, "no decoding errors");
-        assert_eq!(mixed.parts.len(), 3);
+        let mixed = find_mixed("a.txt", &bytes).expect("mixed");
+        assert_eq!(mixed.details.len(), 1);
+        let encodings: Vec<_> = mixed.parts.iter().map(|(_, e)| *e).collect();
+        assert_eq!(encodings, [UTF_8, WINDOWS_1252, UTF_8]);
+        assert_eq!(mixed.parts[0].0.start, 0);
+        assert_eq!(mixed.parts[2].0.end, bytes.len());
         assert_eq!(
             mixed.details[0],
             "a.txt: 2 encodings: UTF-8 (lines 1–3, 6–8), windows-1252 (lines 4–5); each part decoded in its own encoding"
         );
         // One encoding: nothing to do here.
-        assert!(decode_mixed("b.txt", text.as_bytes()).is_none());
+        assert!(find_mixed("b.txt", text.as_bytes()).is_none());
         let legacy = WINDOWS_1252.encode_fatal(&text).expect("encodable");
-        assert!(decode_mixed("c.txt", &legacy).is_none());
+        assert!(find_mixed("c.txt", &legacy).is_none());
     }
 
     #[test]
