@@ -1,8 +1,12 @@
 //! Peak memory and time of every command on huge and hostile inputs: a GiB
 //! of real text in UTF-8 and in Shift_JIS (the labelled real files of the
 //! detection development set, repeated), a GB of the same text without a
-//! line feed, a sparse 4 GiB file, 100 MB of ESC bytes, 50 MB of random
-//! bytes, 30 MB of 0xFF, and 4 GiB through standard input.
+//! line feed, a GiB of the same text in two encodings (UTF-8 and Shift_JIS
+//! in turn, a few MB each), a sparse 4 GiB file, 100 MB of ESC bytes, 50 MB
+//! of random bytes, 30 MB of 0xFF, and 4 GiB through standard input. The
+//! commands: `decode`, `encode`, `convert` (named source and `--from
+//! auto`), `inspect --json`, `detect`, `detect --segments`, `fix` and
+//! `scan`; and `explain` on the most bytes a command line holds.
 //!
 //! What counts is what the program allocates: its peak anonymous resident
 //! memory (`RssAnon`, read from `/proc/PID/status` every 2 ms while it
@@ -118,6 +122,8 @@ struct Case {
 struct Measured {
     code: Option<i32>,
     elapsed: Duration,
+    /// User and system time, as last read before it ended.
+    cpu: Duration,
     anon_peak_kib: u64,
     hwm_kib: u64,
     stdout_len: u64,
@@ -145,6 +151,27 @@ fn spawn<T: Send + 'static>(
         .name(name.to_owned())
         .spawn(work)
         .expect("a thread can be spawned")
+}
+
+/// The unit of `/proc/PID/stat`'s times (`USER_HZ`, 100 on Linux).
+const TICKS_PER_SECOND: u64 = 100;
+
+/// The user and system time in `/proc/PID/stat` (its 14th and 15th
+/// fields, counted after the command name in parentheses).
+fn stat_cpu_ticks(stat: &str) -> Option<u64> {
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after_name.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(user + system)
+}
+
+/// The load average over the last minute, as `/proc/loadavg` gives it.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// Runs the binary with `args`, its output drained and counted, and
@@ -192,12 +219,15 @@ fn measure(args: &[&str], stdin_zeros: Option<u64>) -> Measured {
         stderr.read_to_end(&mut text).ok();
         String::from_utf8_lossy(&text).into_owned()
     });
-    let (mut anon_peak_kib, mut hwm_kib) = (0, 0);
+    let (mut anon_peak_kib, mut hwm_kib, mut cpu_ticks) = (0, 0, 0);
     let status = loop {
         if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
             anon_peak_kib =
                 status_kib(&status, "RssAnon:").map_or(anon_peak_kib, |kib| kib.max(anon_peak_kib));
             hwm_kib = status_kib(&status, "VmHWM:").unwrap_or(hwm_kib);
+        }
+        if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            cpu_ticks = stat_cpu_ticks(&stat).unwrap_or(cpu_ticks);
         }
         if let Some(status) = child.try_wait().expect("the binary can be waited for") {
             break status;
@@ -212,6 +242,7 @@ fn measure(args: &[&str], stdin_zeros: Option<u64>) -> Measured {
     Measured {
         code: status.code(),
         elapsed,
+        cpu: Duration::from_millis(cpu_ticks * 1000 / TICKS_PER_SECOND),
         anon_peak_kib,
         hwm_kib,
         stdout_len,
@@ -231,16 +262,17 @@ fn size_text(bytes: u64) -> String {
 /// anything.
 fn report(input: &str, size: &str, name: &str, run: &Measured) -> Option<String> {
     println!(
-        "| {input} | {size} | `{name}` | {} | {:.1} s | {:.1} MiB | {:.1} MiB |",
+        "| {input} | {size} | `{name}` | {} | {:.1} s | {:.1} s | {:.1} MiB | {:.1} MiB |",
         run.code
             .map_or("signal".to_owned(), |code| code.to_string()),
         run.elapsed.as_secs_f64(),
+        run.cpu.as_secs_f64(),
         run.anon_peak_kib as f64 / 1024.0,
         run.hwm_kib as f64 / 1024.0,
     );
     if run.code == Some(2) {
         println!(
-            "|  |  |  | declined: {} |  |  |  |",
+            "|  |  |  | declined: {} |  |  |  |  |",
             run.stderr.lines().next().unwrap_or_default()
         );
     }
@@ -293,6 +325,20 @@ fn cases(dir: &Path) -> Vec<Case> {
     file_case("no line feed", "utf-8", &|path| {
         write_repeated(path, &one_line, 1_000_000_000);
     });
+    // Parts of 3 MiB and more, so that boundaries fall inside the sampled
+    // windows and between them.
+    let mut two: Vec<u8> = Vec::new();
+    while two.len() < 3 << 20 {
+        two.extend_from_slice(&real.utf8);
+    }
+    let mut sjis_part: Vec<u8> = Vec::new();
+    while sjis_part.len() < 5 << 20 {
+        sjis_part.extend_from_slice(&real.shift_jis);
+    }
+    two.extend_from_slice(&sjis_part);
+    file_case("two encodings", "utf-8", &|path| {
+        write_repeated(path, &two, GIB);
+    });
     file_case("sparse", "utf-8", &|path| {
         File::create(path)
             .and_then(|file| file.set_len(4 * GIB))
@@ -324,15 +370,16 @@ fn every_command_keeps_its_memory_bounded_on_huge_and_hostile_inputs() {
     let cases = cases(dir.path());
     let out = dir.path().join("out");
     let out = out.to_str().expect("a UTF-8 path");
-    println!("| input | size | command | exit | time | peak RssAnon | VmHWM |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("load average at the start: {}", load_average());
+    println!("| input | size | command | exit | time | CPU time | peak RssAnon | VmHWM |");
+    println!("|---|---|---|---|---|---|---|---|");
     let mut failures = Vec::new();
     for case in &cases {
         let (input, zeros) = match &case.input {
             Input::File(path) => (path.to_str().expect("a UTF-8 path"), None),
             Input::Stdin { len } => ("-", Some(*len)),
         };
-        let runs: [(&str, Vec<&str>); 6] = [
+        let mut runs: Vec<(&str, Vec<&str>)> = vec![
             ("decode", vec!["decode", "--encoding", case.encoding, input]),
             ("encode", vec!["encode", "--encoding", "gb18030", input]),
             (
@@ -351,10 +398,22 @@ fn every_command_keeps_its_memory_bounded_on_huge_and_hostile_inputs() {
                     out,
                 ],
             ),
+            (
+                "convert --from auto",
+                vec![
+                    "convert", "--from", "auto", "--to", "utf-8", "--errors", "html", "--force",
+                    input, "-o", out,
+                ],
+            ),
             ("inspect", vec!["inspect", "--json", input]),
             ("detect", vec!["detect", input]),
+            ("detect --segments", vec!["detect", "--segments", input]),
             ("fix", vec!["fix", input]),
         ];
+        // `scan` takes paths, never standard input.
+        if zeros.is_none() {
+            runs.push(("scan", vec!["scan", "--json", input]));
+        }
         for (name, args) in runs {
             let run = measure(&args, zeros);
             failures.extend(report(case.name, &size_text(case.size), name, &run));
@@ -382,5 +441,6 @@ fn every_command_keeps_its_memory_bounded_on_huge_and_hostile_inputs() {
         let run = measure(&args, None);
         failures.extend(report("random bytes as arguments", size, "explain", &run));
     }
+    println!("load average at the end: {}", load_average());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
