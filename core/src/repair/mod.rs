@@ -30,6 +30,7 @@
 //! assert_eq!(change.chain.to_string(), "encoded as windows-1252, decoded as UTF-8");
 //! ```
 
+mod bom;
 mod chain;
 mod cjk;
 mod decide;
@@ -292,13 +293,22 @@ pub struct Source<'a> {
 ///
 /// Each line is judged on its own: a caller may repair a long text a part of
 /// whole lines at a time (on threads of its own, say) and join the parts'
-/// changes, shifted to where each part starts, and find what one call finds.
+/// changes, shifted to where each part starts, and find what one call finds
+/// (but for the mark below, which such a caller finds at the start of any
+/// part).
+///
+/// A UTF-8 byte order mark read by a wrong decoder at the very start of
+/// `text` ("ï»¿" for windows-1252) is undone into the character U+FEFF, the
+/// mark the text was saved with: nothing else puts those characters there.
 ///
 /// Input that is not text (random or binary bytes decoded somehow) is
 /// declined at once, with the reason in [`Repair::declined`].
 pub fn repair(text: &str) -> Repair {
     if let Err(reason) = check_text(text) {
         return Repair::not_text(reason);
+    }
+    if let Some(mark) = bom::misread_mark(text) {
+        return mark.with_rest(Repairer::new(&text[mark.utf8_len..], None).run());
     }
     Repairer::new(text, None).run()
 }
@@ -317,7 +327,18 @@ pub fn repair_with_source(text: &str, source: Source<'_>) -> Repair {
             .decode_with_bom_handling(source.bytes, BomHandling::None)
             .text
             == text;
-    Repairer::new(text, usable.then_some(source)).run()
+    let source = usable.then_some(source);
+    if let Some(mark) = bom::misread_mark(text) {
+        // A single-byte source has a byte for each character.
+        let source = source.and_then(|source| {
+            Some(Source {
+                bytes: source.bytes.get(3..)?,
+                ..source
+            })
+        });
+        return mark.with_rest(Repairer::new(&text[mark.utf8_len..], source).run());
+    }
+    Repairer::new(text, source).run()
 }
 
 /// A word of a line that looks like mojibake.

@@ -424,3 +424,166 @@ fn issue_17_a_single_byte_decode_must_make_one_language() {
         "Никто не может быть подвергнут произвольному аресту."
     );
 }
+
+/// `bytes` as a reader of windows-1252 shows them that writes U+FFFD for the
+/// five bytes the encoding leaves undefined (the standard's decoder maps
+/// them to C1 controls instead).
+fn misread_as_1252_with_replacement(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&byte| match byte {
+            0x81 | 0x8D | 0x8F | 0x90 | 0x9D => '\u{FFFD}',
+            _ => encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(&[byte])
+                .0
+                .chars()
+                .next()
+                .unwrap_or('\u{FFFD}'),
+        })
+        .collect()
+}
+
+/// Checks that `text` repairs to `expected`, losing `lost` characters,
+/// and that each lost character lists the one it was (`truth`, in order).
+#[track_caller]
+fn assert_lossy(text: &str, expected: &str, truth: &[char]) {
+    let found = repair(text);
+    assert_eq!(found.apply(text), expected);
+    assert!(found.suggestions.is_empty(), "{:?}", found.suggestions);
+    assert_eq!(found.lost_count(), truth.len());
+    let lost: Vec<&Lost> = found
+        .changes
+        .iter()
+        .flat_map(|change| &change.lost)
+        .collect();
+    for (lost, truth) in lost.iter().zip(truth) {
+        assert!(lost.alternatives.contains(truth), "{truth}: {lost:?}");
+    }
+    // Each lost character is marked where its change says.
+    for change in &found.changes {
+        for lost in &change.lost {
+            assert!(change.replacement[lost.utf8_offset..].starts_with('\u{FFFD}'));
+        }
+    }
+}
+
+#[test]
+fn issue_17_shift_jis_with_replacement_characters_is_repaired_around_them() {
+    // "、" and "。" are 81 41 and 81 42, "準" is 8F 80: a lead byte turned
+    // into U+FFFD takes its trail byte with it, and the characters after
+    // it come back whole.
+    let (bytes, _, _) =
+        encoding_rs::SHIFT_JIS.encode("明日は東京で会議があります。資料を準備してください。");
+    let text = misread_as_1252_with_replacement(&bytes);
+    assert!(text.contains('\u{FFFD}'));
+    assert_lossy(
+        &text,
+        "明日は東京で会議があります\u{FFFD}資料を\u{FFFD}備してください\u{FFFD}",
+        &['。', '準', '。'],
+    );
+}
+
+#[test]
+fn issue_17_gbk_with_replacement_characters_is_repaired_around_them() {
+    // GBK's traditional characters use trail bytes below 0xA1: "濟" is
+    // 9D 90, two bytes windows-1252 leaves undefined.
+    let (bytes, _, _) = encoding_rs::GBK.encode("臺灣的經濟發展很快，人們的生活也變得更好。");
+    let text = misread_as_1252_with_replacement(&bytes);
+    assert_lossy(
+        &text,
+        "臺灣的經\u{FFFD}發展很快，人們的生活也變得更好。",
+        &['濟'],
+    );
+}
+
+#[test]
+fn issue_17_cyrillic_utf8_with_replacement_characters_keeps_what_is_lost() {
+    // "Н" is D0 9D and "с" D1 81: "Ð" or "Ñ" then U+FFFD. Other letters
+    // share those lead bytes ("А" is D0 90, "я" D1 8F): the letter is gone,
+    // and stays U+FFFD with its candidates.
+    let text = misread_as_1252_with_replacement("Новости России и мира".as_bytes());
+    assert_lossy(
+        &text,
+        "\u{FFFD}ово\u{FFFD}ти Ро\u{FFFD}\u{FFFD}ии и мира",
+        &['Н', 'с', 'с', 'с'],
+    );
+    let text = misread_as_1252_with_replacement("Привет, как дела? Это Анна.".as_bytes());
+    assert_lossy(&text, "Привет, как дела? Это \u{FFFD}нна.", &['А']);
+}
+
+#[test]
+fn issue_17_a_misread_replacement_character_comes_back_as_itself() {
+    // windows-1252 text read as UTF-8 lost its "é" to U+FFFD; that was then
+    // read as windows-1252: "ï¿½". The U+FFFD is what the text held before
+    // the misreading, so it is restored, not counted as lost by this repair.
+    let text = "Universidad Politï¿½cnica de Madrid";
+    let found = repair(text);
+    assert_eq!(
+        found.apply(text),
+        "Universidad Polit\u{FFFD}cnica de Madrid"
+    );
+    assert_eq!(found.lost_count(), 0);
+}
+
+#[test]
+fn issue_17_a_misread_byte_order_mark_at_the_start_is_undone() {
+    // The mark becomes U+FEFF, the character its bytes are, by the chain
+    // that explains it.
+    for (text, expected, page) in [
+        ("ï»¿Hello world", "\u{FEFF}Hello world", "windows-1252"),
+        ("ï»¿", "\u{FEFF}", "windows-1252"),
+        ("п»їПривет", "\u{FEFF}Привет", "windows-1251"),
+        ("∩╗┐Hello", "\u{FEFF}Hello", "cp437"),
+    ] {
+        let found = repair(text);
+        assert_eq!(found.apply(text), expected);
+        assert_eq!(found.changes.len(), 1, "{text}");
+        let change = &found.changes[0];
+        assert_eq!(change.utf8_range.start, 0);
+        assert_eq!(change.char_range, 0..3);
+        assert_eq!(change.chain.display_name(), format!("UTF-8 read as {page}"));
+        assert_eq!(
+            change
+                .chain
+                .apply(&text[change.utf8_range.clone()])
+                .as_deref(),
+            Some(change.replacement.as_str())
+        );
+    }
+    // Mojibake right after the mark is one change with it; the rest of the
+    // text is repaired as it would be without the mark.
+    let text = "ï»¿Ã©tÃ© Ã  Paris";
+    let found = repair(text);
+    assert_eq!(found.apply(text), "\u{FEFF}été à Paris");
+    let rest = repair(&text[6..]);
+    assert_eq!(found.changes.len(), rest.changes.len());
+    assert_eq!(
+        found.changes[0].replacement,
+        format!("\u{FEFF}{}", rest.changes[0].replacement)
+    );
+    assert_eq!(found.guess_count(), rest.guess_count());
+    let assumed = found.changes[0].assumed_original(text);
+    assert_eq!(
+        assumed
+            .and_then(|assumed| found.changes[0].chain.apply(&assumed))
+            .as_deref(),
+        Some(found.changes[0].replacement.as_str())
+    );
+    // With the bytes the text was decoded from.
+    let bytes = b"\xEF\xBB\xBFCaf\xC3\xA9";
+    let text = crate::WINDOWS_1252
+        .decode_with_bom_handling(bytes, crate::BomHandling::None)
+        .text;
+    let found = repair_with_source(
+        &text,
+        Source {
+            bytes,
+            encoding: crate::WINDOWS_1252,
+        },
+    );
+    assert_eq!(found.apply(&text), "\u{FEFF}Café");
+    // Elsewhere the three characters are a word like any other: one
+    // uncommon character alone in a line is at most a suggestion.
+    assert_unchanged("Hello ï»¿ world");
+    assert_unchanged("Files that start with ï»¿ were saved with a byte order mark");
+}
