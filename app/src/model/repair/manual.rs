@@ -13,6 +13,22 @@ use mojiscope_core::{
     Encoder, EncoderResult, Encoding, SkipReason, TraceKind, WINDOWS_1252,
 };
 
+/// What the user asks of repair by hand (Edit menu, the panes' context
+/// menu, shortcuts, the Mojibake lab).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandRepair {
+    /// Open Reinterpret selection… on the selection in the focused pane.
+    Reinterpret,
+    /// Undo the last reinterpretation.
+    Undo,
+    /// Do the last undone reinterpretation again.
+    Redo,
+    /// Open the Mojibake lab on the selection.
+    SendToLab,
+    /// Open the decoder's steps for the selection in the focused pane.
+    Explain,
+}
+
 /// One wrong decode, as the user tells it: the text was encoded as
 /// `encoded_as`, then its bytes decoded as `decoded_as`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
