@@ -231,7 +231,7 @@ pub fn proposals(span: &str, max: usize) -> Vec<ProposedReading> {
         families.push(family);
         proposed.push(ProposedReading {
             name: if chain.is_empty() {
-                "as it is".to_owned()
+                AS_IT_IS.to_owned()
             } else {
                 chain_name(chain)
             },
@@ -245,8 +245,22 @@ pub fn proposals(span: &str, max: usize) -> Vec<ProposedReading> {
             break;
         }
     }
+    // The span as it is is always offered, last if nothing ranked it.
+    if !proposed.is_empty() && !proposed.iter().any(|p| p.name == AS_IT_IS) {
+        proposed.push(ProposedReading {
+            name: AS_IT_IS.to_owned(),
+            misreadings: Vec::new(),
+            reading: Reinterpreted {
+                text: span.to_owned(),
+                lost: Vec::new(),
+            },
+        });
+    }
     proposed
 }
+
+/// The name of the reading that changes nothing.
+const AS_IT_IS: &str = "as it is";
 
 /// The chain as a user tells chains apart: ISO-8859-1 taken byte for code
 /// point written as windows-1252, except where it undoes C1 controls.
@@ -293,7 +307,7 @@ pub fn chain_name(chain: Chain) -> String {
         index -= repeats;
     }
     if parts.is_empty() {
-        return "as it is".to_owned();
+        return AS_IT_IS.to_owned();
     }
     parts.join(", then ")
 }
