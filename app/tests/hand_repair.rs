@@ -49,7 +49,7 @@ fn select(harness: &mut Harness<'_, InspectorApp>, needle: &str) -> ByteSpan {
 
 /// The text Save as would write now, by hand: the sample with each edit.
 fn expected(replacements: &[(&str, &str)]) -> String {
-    let mut text = String::from_utf8(SAMPLE.to_vec()).unwrap();
+    let mut text = String::from_utf8(SAMPLE.to_vec()).expect("the sample is UTF-8");
     for (from, to) in replacements {
         text = text.replacen(from, to, 1);
     }

@@ -147,7 +147,7 @@ impl InspectorApp {
     }
 
     /// Puts `reading` in place of `span`'s text.
-    fn apply_reading(&mut self, span: &Span, reading: Reinterpreted, how: String) {
+    fn apply_reading(&mut self, span: &Span, reading: Reinterpreted, how: &str) {
         if reading.text == span.text {
             self.session.notice =
                 Some("nothing changed: the reading is the text as it is".to_owned());
@@ -197,7 +197,7 @@ impl InspectorApp {
                 let span = view.span().clone();
                 self.reinterpret = None;
                 if let Decision::Apply(reading, how) = decision {
-                    self.apply_reading(&span, reading, how);
+                    self.apply_reading(&span, reading, &how);
                 }
                 self.views.focus_next = self.reinterpret_return.take();
             }
@@ -215,7 +215,7 @@ impl InspectorApp {
                 .collect();
             let reading = Reinterpreted { text, lost };
             let how = format!("{} from the Mojibake lab", self.teaching.lab.describe());
-            self.apply_reading(&span, reading, how);
+            self.apply_reading(&span, reading, &how);
         }
     }
 

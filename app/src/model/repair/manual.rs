@@ -297,13 +297,15 @@ pub fn chain_name(chain: Chain) -> String {
                 format!("{} (not in the Encoding Standard)", page.name())
             }
         };
-        let mut part = format!("{} read as {read_as}", step.decode_as.name());
-        match repeats {
-            1 => {}
-            2 => part.push_str(", twice"),
-            n => part.push_str(&format!(", {n} times")),
-        }
-        parts.push(part);
+        let times = match repeats {
+            1 => String::new(),
+            2 => ", twice".to_owned(),
+            n => format!(", {n} times"),
+        };
+        parts.push(format!(
+            "{} read as {read_as}{times}",
+            step.decode_as.name()
+        ));
         index -= repeats;
     }
     if parts.is_empty() {
