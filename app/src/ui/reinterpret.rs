@@ -61,12 +61,21 @@ impl ReinterpretView {
     /// best one chosen, and the chain by hand set to it.
     pub fn new(span: Span) -> Self {
         let proposals = proposals(&span.text, MAX_PROPOSALS);
-        let best = proposals
+        // The best reading that changes something, if the engine ranks one
+        // above the span as it is; else the span as it is.
+        let best = match proposals.first() {
+            Some(first) if first.misreadings.is_empty() => 0,
+            _ => proposals
+                .iter()
+                .position(|p| !p.misreadings.is_empty())
+                .unwrap_or(proposals.len()),
+        };
+        let hand_from = proposals
             .iter()
             .position(|p| !p.misreadings.is_empty())
             .unwrap_or(proposals.len());
         let by_hand = proposals
-            .get(best)
+            .get(hand_from)
             .map(|p| p.misreadings.clone())
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| {
@@ -313,20 +322,26 @@ fn short(text: &str) -> String {
 /// The span and the reading side by side, the reading's lost characters
 /// marked, and what was lost in words.
 fn preview_ui(ui: &mut Ui, palette: &Palette, original: &str, reading: &Reinterpreted, how: &str) {
-    Grid::new("reinterpret preview")
-        .num_columns(2)
-        .spacing([12.0, 4.0])
-        .striped(true)
-        .show(ui, |ui| {
+    ui.columns(2, |columns| {
+        {
+            let ui = &mut columns[0];
             ui.strong("The selection");
-            ui.strong(format!("Read as {how}"));
-            ui.end_row();
             let font = FontId::proportional(18.0);
             let normal = ui.visuals().strong_text_color();
             let mut before = LayoutJob::default();
-            before.append(original, 0.0, TextFormat::simple(font.clone(), normal));
-            before.wrap.max_width = 360.0;
+            before.append(original, 0.0, TextFormat::simple(font, normal));
             ui.add(Label::new(before).wrap());
+        }
+        {
+            let ui = &mut columns[1];
+            let title = if how == "as it is" {
+                "As it is".to_owned()
+            } else {
+                format!("With \u{201C}{how}\u{201D} undone")
+            };
+            ui.strong(title);
+            let font = FontId::proportional(18.0);
+            let normal = ui.visuals().strong_text_color();
             let mut after = LayoutJob::default();
             let mut done = 0;
             for mark in &reading.lost {
@@ -349,10 +364,9 @@ fn preview_ui(ui: &mut Ui, palette: &Palette, original: &str, reading: &Reinterp
             if let Some(rest) = reading.text.get(done..) {
                 after.append(rest, 0.0, TextFormat::simple(font, normal));
             }
-            after.wrap.max_width = 360.0;
             ui.add(Label::new(after).wrap());
-            ui.end_row();
-        });
+        }
+    });
     let lost = reading.lost.len();
     if lost == 0 {
         ui.label(RichText::new("Nothing lost.").color(palette.weak_fg));
