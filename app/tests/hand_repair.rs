@@ -228,3 +228,79 @@ fn save_as_after_a_reinterpretation_writes_the_reinterpreted_text() {
         "only the span was changed"
     );
 }
+
+#[test]
+fn explain_opens_the_decoders_steps_for_the_selection() {
+    let (_dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    select(&mut harness, "Ã©");
+    assert!(harness.state().views.inspector.explain.shown(0).is_none());
+    harness
+        .state_mut()
+        .push(Command::HandRepair(HandRepair::Explain));
+    harness.run_steps(4);
+    let shown = harness
+        .state()
+        .views
+        .inspector
+        .explain
+        .shown(0)
+        .expect("pane 1's steps are open");
+    assert_eq!(shown.encoding, UTF_8);
+    // "Ã" and "©" are two UTF-8 sequences of two bytes each.
+    assert_eq!(shown.items.len(), 2);
+}
+
+#[test]
+fn save_repaired_text_keeps_both_the_accepted_changes_and_the_reinterpretations() {
+    let (dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    harness.state_mut().push(Command::Repair);
+    run_until(&mut harness, |app| app.repair.review().is_some());
+    let repaired = harness.state().repair.review().unwrap().accepted_text();
+    assert!(repaired.starts_with("Déclaration des droits"), "{repaired}");
+    // The title read another way by hand, over the repair's change.
+    select(&mut harness, "DÃ©claration");
+    harness
+        .state_mut()
+        .push(Command::HandRepair(HandRepair::Reinterpret));
+    harness.run_steps(3);
+    harness
+        .state_mut()
+        .reinterpret
+        .as_mut()
+        .unwrap()
+        .set_by_hand(vec![mojiscope::model::repair::manual::Misreading {
+            encoded_as: UTF_8,
+            decoded_as: mojiscope_core::WINDOWS_1251,
+        }]);
+    harness.run_steps(2);
+    let manual = harness
+        .state()
+        .reinterpret
+        .as_ref()
+        .unwrap()
+        .chosen()
+        .0
+        .text
+        .clone();
+    assert_ne!(manual, "Déclaration");
+    harness.get_by_label("Apply").click();
+    harness.run_steps(3);
+    harness.get_by_label("Save repaired text as…").click();
+    harness.run_steps(4);
+    run_until(&mut harness, |app| {
+        app.save.preview().is_some() && app.is_idle()
+    });
+    // The title lost characters: they are kept on purpose, as Save asks.
+    assert!(manual.contains('\u{FFFD}'), "{manual}");
+    harness
+        .get_by_label("Keep the damage: save the U+FFFD on purpose")
+        .click();
+    harness.run_steps(4);
+    harness.get_by_label("Save").click();
+    harness.run_steps(4);
+    run_until(&mut harness, |app| !app.save.is_open());
+    let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
+    assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
+}
