@@ -147,3 +147,6 @@ rm -rf "$scratch"
 # places among clean lines: the changes by chain, one clicked to see it in
 # context and its bytes selected in every view.
 shot repair "$fixtures/mojibake.txt" ctrl+shift+r click:390,337
+# Edit ▸ Reinterpret selection… (Ctrl+E) on the name line, selected from the
+# keyboard in pane 1: the readings ranked, the best beside the selection.
+shot reinterpret "$fixtures/mojibake.txt" ctrl+1 Down Down Home shift+End ctrl+e

@@ -20,7 +20,7 @@ use mojiscope_core::{ByteSpan, UTF_8, WINDOWS_1252};
 
 /// Two damaged lines and a clean one between them.
 const DAMAGED: &str = "Ã©tÃ© 1\nclean line\nUn Ã©tÃ© 2\n";
-const CHAIN: &str = "encoded as windows-1252, decoded as UTF-8";
+const CHAIN: &str = "UTF-8 read as windows-1252";
 
 /// The app with `file` open, UTF-8 its first pane, every job done.
 fn app_with(file: &Path) -> Harness<'static, InspectorApp> {
@@ -58,7 +58,10 @@ fn a_change_is_listed_with_its_chain_and_can_be_rejected_accepted_and_selected()
     let mut harness = app_with(&path);
     repair(&mut harness);
     harness.get_by_label_contains(&format!("2 changes: 2 {CHAIN}."));
-    harness.get_by_label("Pane 1's UTF-8 decode of notes.txt, generation 1");
+    harness.get_by_label("notes.txt, as pane 1 reads it (UTF-8)");
+    // Worded for people: no generation, no "(bytes as code points)".
+    assert!(harness.query_by_label_contains("generation").is_none());
+    assert!(harness.query_by_label_contains("code points").is_none());
     // Each change: its place, its chain, and a box ticked.
     harness.get_by_label("line 1 · byte 0x0");
     harness.get_by_label("line 3 · byte 0x1A");
@@ -170,7 +173,7 @@ fn a_stale_repair_is_marked_and_not_saved() {
     run_until(&mut harness, |app| {
         app.session.document.as_ref().map(|d| d.generation) == Some(2) && app.is_idle()
     });
-    harness.get_by_label_contains("Stale: the file was reloaded (now generation 2)");
+    harness.get_by_label_contains("Stale: the file was reloaded: these changes are for the text");
     harness.get_by_label("Save repaired text as…").click();
     harness.run_steps(4);
     assert!(!harness.state().save.is_open());

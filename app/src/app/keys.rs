@@ -226,6 +226,7 @@ impl InspectorApp {
             if typing {
                 return;
             }
+            self.hand_repair_shortcuts(input);
             self.cursor_keys(input, view);
             // Shift+F8 first: F8's shortcut would also match with Shift held.
             if input.consume_shortcut(&PREVIOUS_ERROR) {

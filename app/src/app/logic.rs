@@ -290,6 +290,7 @@ impl InspectorApp {
             Command::SaveRepaired => self.save_repaired_text(),
             Command::SaveAs => self.open_save_dialog(false),
             Command::SaveAsUtf8 => self.open_save_dialog(true),
+            Command::HandRepair(command) => self.hand_repair(command),
         }
     }
 

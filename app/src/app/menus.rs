@@ -13,8 +13,9 @@ use crate::ui::menu;
 use crate::ui::teaching::learn_menu_ui;
 
 /// The menus of the bar, with their access keys.
-pub const MENUS: [(&str, char); 6] = [
+pub const MENUS: [(&str, char); 7] = [
     ("&File", 'f'),
+    ("&Edit", 'e'),
     ("&View", 'v'),
     ("&Navigate", 'n'),
     ("&Learn", 'l'),
@@ -31,6 +32,7 @@ impl InspectorApp {
                 let job = menu::label_job(ui, label);
                 let response = ui.menu_button(job, |ui| match key {
                     'f' => self.file_menu_ui(ui),
+                    'e' => self.edit_menu_ui(ui),
                     'v' => self.view_menu_ui(ui),
                     'n' => self.navigate_menu_ui(ui),
                     'l' => learn_menu_ui(ui, &self.teaching, &mut self.commands),

@@ -9,6 +9,7 @@
 //! apply those commands once.
 
 mod dialogs;
+mod hand_repair;
 mod keys;
 mod logic;
 mod menus;
@@ -72,6 +73,14 @@ pub struct InspectorApp {
     menu_to_open: Option<char>,
     /// The window's title, as last set.
     pub title: String,
+    /// Repair by hand: the reinterpretations applied, with undo and redo.
+    pub edits: crate::model::repair::manual::ManualEdits,
+    /// Edit ▸ Reinterpret selection…, while open.
+    pub reinterpret: Option<crate::ui::reinterpret::ReinterpretView>,
+    /// Where the focus goes when it closes (the pane).
+    reinterpret_return: Option<egui::Id>,
+    /// The selection the Mojibake lab's text came from.
+    lab_link: Option<crate::ui::reinterpret::Span>,
 }
 
 impl InspectorApp {
@@ -102,6 +111,10 @@ impl InspectorApp {
             save: SaveAs::default(),
             menu_to_open: None,
             title: String::new(),
+            edits: crate::model::repair::manual::ManualEdits::default(),
+            reinterpret: None,
+            reinterpret_return: None,
+            lab_link: None,
         };
         if let Some(file) = file {
             app.open(file);

@@ -66,6 +66,14 @@ impl InspectorApp {
             self.repair.refuse_save(STALE_SAVE);
             return;
         }
+        // With reinterpretations by hand too: the text with both.
+        let pane = review.request().pane;
+        if self.save_working_text(pane) {
+            return;
+        }
+        let (Some(document), Some(review)) = (&self.session.document, self.repair.review()) else {
+            return;
+        };
         let name = document.path.file_name().map_or_else(
             || document.path.display().to_string(),
             |name| name.to_string_lossy().into_owned(),

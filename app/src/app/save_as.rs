@@ -19,6 +19,10 @@ impl InspectorApp {
     /// Opens the save dialog on the text of the focused pane's decode;
     /// `utf8` preselects UTF-8.
     pub(super) fn open_save_dialog(&mut self, utf8: bool) {
+        // With reinterpretations by hand: the text with them.
+        if self.save_working_text(self.session.focused_pane) {
+            return;
+        }
         let Some(document) = &self.session.document else {
             return;
         };

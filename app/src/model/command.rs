@@ -7,6 +7,7 @@ use mojiscope_core::Encoding;
 
 use crate::model::cursor::Motion;
 use crate::model::layout::Arrangement;
+use crate::model::repair::manual::HandRepair;
 use crate::model::selection::Selection;
 
 /// One thing the user asked for.
@@ -109,6 +110,8 @@ pub enum Command {
     BrowseSaveTarget,
     /// The same, with UTF-8 preselected.
     SaveAsUtf8,
+    /// Repair by hand: reinterpret, undo, redo, the lab, explain.
+    HandRepair(HandRepair),
 }
 
 /// A view the selection can be made in from the keyboard.

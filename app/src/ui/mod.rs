@@ -14,6 +14,7 @@ pub mod hex_view;
 pub mod inspector;
 pub mod menu;
 pub mod readings;
+pub mod reinterpret;
 pub mod repair_view;
 pub mod rows;
 pub mod save_dialog;
@@ -26,6 +27,7 @@ use eframe::egui::{RichText, Ui};
 
 use crate::model::analysis::EncodingAnalysis;
 use crate::model::command::{Command, CopyAs};
+use crate::model::repair::manual::HandRepair;
 use crate::model::selection::Selection;
 use crate::theme::Palette;
 use crate::ui::cells::ByteClass;
@@ -117,6 +119,18 @@ pub fn selection_menu(response: &eframe::egui::Response, pane: usize, commands: 
         for (label, copy_as) in items {
             if ui.button(label).clicked() {
                 commands.push(Command::Copy(copy_as));
+                ui.close();
+            }
+        }
+        ui.separator();
+        let items = [
+            ("Explain", HandRepair::Explain),
+            ("Reinterpret…", HandRepair::Reinterpret),
+            ("Send to Mojibake lab", HandRepair::SendToLab),
+        ];
+        for (label, command) in items {
+            if ui.button(label).clicked() {
+                commands.push(Command::HandRepair(command));
                 ui.close();
             }
         }

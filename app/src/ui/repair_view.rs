@@ -23,6 +23,7 @@ use mojiscope_core::{ByteSpan, TraceItem, TraceKind};
 
 use crate::model::command::Command;
 use crate::model::repair::diff::{changed_chars, context_window};
+use crate::model::repair::manual::chain_name;
 use crate::model::repair::review::Review;
 use crate::model::repair::task::{RepairState, RepairTask};
 use crate::model::repair::{PROGRESS_TOTAL, Phase};
@@ -141,9 +142,8 @@ impl RepairView {
             };
             ui.label(
                 RichText::new(format!(
-                    "Pane {}'s {encoding} decode of {file}, generation {}",
+                    "{file}, as pane {} reads it ({encoding})",
                     job.request.pane + 1,
-                    job.generation
                 ))
                 .strong(),
             );
@@ -179,10 +179,9 @@ impl RepairView {
         if stale {
             let why = match env.document {
                 None => "the file was closed".to_owned(),
-                Some((generation, path)) if path == job.path => format!(
-                    "the file was reloaded (now generation {generation}): these changes are \
-                     for the text as it was, and are not saved"
-                ),
+                Some((_, path)) if path == job.path => "the file was reloaded: these changes \
+                     are for the text as it was, and are not saved"
+                    .to_owned(),
                 Some(_) => "another file is open: these changes are for the one named here, \
                             and are not saved"
                     .to_owned(),
@@ -264,7 +263,7 @@ fn chains_ui(ui: &mut Ui, review: &mut Review) {
         .striped(true)
         .show(ui, |ui| {
             for count in review.chains() {
-                ui.label(count.chain.to_string());
+                ui.label(chain_name(count.chain));
                 let mut counts = Vec::new();
                 if count.changes > 0 {
                     counts.push(plural(count.changes, "change", "changes"));
@@ -275,16 +274,17 @@ fn chains_ui(ui: &mut Ui, review: &mut Review) {
                 ui.label(counts.join(", "));
                 ui.horizontal(|ui| {
                     let chain = count.chain;
+                    let name = chain_name(chain);
                     if ui
                         .small_button("Accept")
-                        .on_hover_text(format!("Accept every change {chain}"))
+                        .on_hover_text(format!("Accept every change of {name}"))
                         .clicked()
                     {
                         action = Some((Some(chain), true));
                     }
                     if ui
                         .small_button("Reject")
-                        .on_hover_text(format!("Reject every change {chain}"))
+                        .on_hover_text(format!("Reject every change of {name}"))
                         .clicked()
                     {
                         action = Some((Some(chain), false));
@@ -404,7 +404,7 @@ fn proposal_row_ui(ui: &mut Ui, review: &mut Review, index: usize, palette: &Pal
     let accessible = format!("Accept the {kind} on {location}");
     let before = &review.text()[proposal.change.utf8_range.clone()];
     let job = before_after_job(ui, palette, before, &proposal.change);
-    let chain = proposal.change.chain.to_string();
+    let chain = chain_name(proposal.change.chain);
     let confidence = if proposal.is_sure {
         format!("{:.0}% sure", proposal.change.confidence * 100.0)
     } else {

@@ -20,6 +20,7 @@
 
 pub mod diff;
 pub mod locate;
+pub mod manual;
 pub mod review;
 pub mod run;
 pub mod task;

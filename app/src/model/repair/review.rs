@@ -7,13 +7,15 @@ use std::path::PathBuf;
 use mojiscope_core::Encoding;
 use mojiscope_core::repair::{Chain, Change};
 
+use super::manual::{chain_name, family};
 use super::{Proposal, RepairOutcome, RepairRequest};
 use crate::model::wording::plural;
 
-/// How many changes and suggestions one chain made.
+/// How many changes and suggestions one chain made: chains that mean the
+/// same to a user ([`family`]) count as one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChainCount {
-    /// The chain.
+    /// The chain, as a user tells chains apart ([`family`]).
     pub chain: Chain,
     /// Its changes (sure).
     pub changes: usize,
@@ -48,7 +50,7 @@ impl Review {
     ) -> Self {
         let mut chains: Vec<ChainCount> = Vec::new();
         for proposal in &outcome.proposals {
-            let chain = proposal.change.chain;
+            let chain = family(proposal.change.chain);
             let index = chains
                 .iter()
                 .position(|count| count.chain == chain)
@@ -150,10 +152,12 @@ impl Review {
         self.accepted_count = if accepted { self.accepted.len() } else { 0 };
     }
 
-    /// Accepts or rejects every proposal made by `chain`.
+    /// Accepts or rejects every proposal made by `chain` or a chain that
+    /// means the same to a user ([`family`]).
     pub fn set_chain(&mut self, chain: Chain, accepted: bool) {
+        let chain = family(chain);
         for index in 0..self.outcome.proposals.len() {
-            if self.outcome.proposals[index].change.chain == chain {
+            if family(self.outcome.proposals[index].change.chain) == chain {
                 self.set_accepted(index, accepted);
             }
         }
@@ -290,7 +294,7 @@ impl Review {
                 .chains
                 .iter()
                 .filter(|count| count.changes > 0)
-                .map(|count| format!("{} {}", count.changes, count.chain))
+                .map(|count| format!("{} {}", count.changes, chain_name(count.chain)))
                 .collect();
             sentences.push(format!(
                 "{}: {}.",
@@ -413,13 +417,13 @@ mod tests {
         let chains: Vec<(String, usize)> = review
             .chains()
             .iter()
-            .map(|count| (count.chain.to_string(), count.changes))
+            .map(|count| (chain_name(count.chain), count.changes))
             .collect();
         assert_eq!(
             chains,
             [
-                ("encoded as windows-1252, decoded as UTF-8".to_owned(), 2),
-                ("encoded as windows-1251, decoded as UTF-8".to_owned(), 1)
+                ("UTF-8 read as windows-1252".to_owned(), 2),
+                ("UTF-8 read as windows-1251".to_owned(), 1)
             ]
         );
         let latin = review.chains()[0].chain;
@@ -446,11 +450,35 @@ mod tests {
         assert_eq!(
             review.summary(),
             [
-                "3 changes: 2 encoded as windows-1252, decoded as UTF-8; 1 encoded as \
-                 windows-1251, decoded as UTF-8.",
+                "3 changes: 2 UTF-8 read as windows-1252; 1 UTF-8 read as windows-1251.",
                 "3 of 3 accepted."
             ]
         );
+    }
+
+    #[test]
+    fn windows_1252_and_iso_8859_1_chains_are_one_for_the_user() {
+        // "É" is C3 89: windows-1252 reads the 89 as "‰", a decoder that
+        // keeps C1 controls as U+0089, which only ISO-8859-1 taken byte for
+        // code point undoes. To a user both are one mojibake.
+        let text = "Un Ã©tÃ© chaud\nÃ\u{89}tÃ© indien Ã  Montréal\n";
+        let mut review = review_of(text);
+        let exact: Vec<Chain> = review.proposals().iter().map(|p| p.change.chain).collect();
+        assert!(exact.len() >= 2 && exact[0] != exact[1], "{exact:?}");
+        assert_eq!(review.chains().len(), 1, "{:?}", review.chains());
+        assert_eq!(
+            chain_name(review.chains()[0].chain),
+            "UTF-8 read as windows-1252"
+        );
+        assert!(review.summary()[0].starts_with(&format!(
+            "{} changes: {} UTF-8 read as windows-1252.",
+            exact.len(),
+            exact.len()
+        )));
+        // Rejecting the one rejects both.
+        let chain = review.chains()[0].chain;
+        review.set_chain(chain, false);
+        assert_eq!(review.accepted_count(), 0);
     }
 
     #[test]

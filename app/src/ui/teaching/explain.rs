@@ -151,6 +151,8 @@ fn is_arithmetic(kind: &StepKind) -> bool {
 #[derive(Default)]
 pub struct ExplainSection {
     cache: HashMap<usize, (Key, Option<SelectionExplanation>)>,
+    /// The pane whose section Explain (the context menu) asked to open.
+    open_request: Option<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -164,6 +166,11 @@ impl ExplainSection {
     /// Forgets the explanations.
     pub fn reset(&mut self) {
         self.cache.clear();
+    }
+
+    /// Opens pane `pane`'s section at the next frame, and scrolls to it.
+    pub fn request_open(&mut self, pane: usize) {
+        self.open_request = Some(pane);
     }
 
     /// The explanation shown for pane `pane`, if its section was open.
@@ -184,8 +191,13 @@ impl ExplainSection {
         span: ByteSpan,
     ) {
         let title = format!("Steps of the {} decoder", analysis.encoding.name());
-        CollapsingHeader::new(title)
+        let requested = self.open_request == Some(pane);
+        if requested {
+            self.open_request = None;
+        }
+        let shown = CollapsingHeader::new(title)
             .id_salt(("explain", pane))
+            .open(requested.then_some(true))
             .show(ui, |ui| {
                 let key = Key {
                     generation,
@@ -209,6 +221,12 @@ impl ExplainSection {
                     }
                 }
             });
+        if requested {
+            shown
+                .header_response
+                .scroll_to_me(Some(eframe::egui::Align::TOP));
+            shown.header_response.request_focus();
+        }
     }
 }
 

@@ -244,6 +244,11 @@ pub struct MojibakeLab {
     steps: Vec<LabStep>,
     /// The stages of the chain, run again when the text or a step changes.
     stages: Vec<Stage>,
+    /// The selection the text was sent from, for people ("pane 1, bytes
+    /// 0x10..0x1A"), while "Apply back to the selection" may replace it.
+    linked: Option<String>,
+    /// "Apply back to the selection" was clicked.
+    apply_back: bool,
 }
 
 impl Default for MojibakeLab {
@@ -252,6 +257,8 @@ impl Default for MojibakeLab {
             text: String::new(),
             steps: Vec::new(),
             stages: Vec::new(),
+            linked: None,
+            apply_back: false,
         };
         lab.set_chain(
             "été",
@@ -276,6 +283,92 @@ impl MojibakeLab {
         text.clone_into(&mut self.text);
         self.steps = steps;
         self.rerun();
+    }
+
+    /// Sets the text and steps from a selection, which "Apply back to the
+    /// selection" (named `linked` for people) then replaces.
+    pub fn link(&mut self, text: &str, steps: Vec<LabStep>, linked: String) {
+        self.set_chain(text, steps);
+        self.linked = Some(linked);
+        self.apply_back = false;
+    }
+
+    /// Forgets the selection the text came from.
+    pub fn unlink(&mut self) {
+        self.linked = None;
+        self.apply_back = false;
+    }
+
+    /// Whether the text came from a selection that can be replaced.
+    pub fn is_linked(&self) -> bool {
+        self.linked.is_some()
+    }
+
+    /// If "Apply back to the selection" was clicked: the final text, and
+    /// where its decoding errors put U+FFFD (UTF-8 offsets).
+    pub fn take_apply_back(&mut self) -> Option<(String, Vec<usize>)> {
+        if !std::mem::take(&mut self.apply_back) {
+            return None;
+        }
+        let Some(Stage::Text(last)) = self.stages.last() else {
+            return None;
+        };
+        let mut offset = 0;
+        let mut errors = Vec::new();
+        for kind in &last.items {
+            match kind {
+                TraceKind::Scalar(c) => offset += c.len_utf8(),
+                TraceKind::Pair(a, b) => offset += a.len_utf8() + b.len_utf8(),
+                TraceKind::Error(_) => {
+                    errors.push(offset);
+                    offset += char::REPLACEMENT_CHARACTER.len_utf8();
+                }
+                TraceKind::Skip(_) => {}
+            }
+        }
+        Some((last.text.clone(), errors))
+    }
+
+    /// The steps, for people: "encode as windows-1252, decode as UTF-8".
+    pub fn describe(&self) -> String {
+        let steps: Vec<String> = self
+            .steps
+            .iter()
+            .map(|step| match step {
+                LabStep::Encode { encoding, .. } => format!("encode as {}", encoding.name()),
+                LabStep::Decode { encoding, .. } => format!("decode as {}", encoding.name()),
+            })
+            .collect();
+        if steps.is_empty() {
+            "the text typed".to_owned()
+        } else {
+            steps.join(", ")
+        }
+    }
+
+    /// Asks for the final text to be applied back, as the button does.
+    pub fn request_apply_back(&mut self) {
+        self.apply_back = self.linked.is_some();
+    }
+
+    fn apply_back_ui(&mut self, ui: &mut Ui, palette: &Palette) {
+        let Some(linked) = &self.linked else {
+            return;
+        };
+        ui.add_space(6.0);
+        let text = matches!(self.stages.last(), Some(Stage::Text(_)));
+        ui.horizontal_wrapped(|ui| {
+            let button = ui
+                .add_enabled(text, Button::new("Apply back to the selection"))
+                .on_hover_text(format!(
+                    "Put the last step's text in place of the selection it came from ({linked})"
+                ))
+                .on_disabled_hover_text("The chain must end with text: add a decode step");
+            if button.clicked() {
+                self.apply_back = true;
+            }
+            ui.label(RichText::new(format!("from {linked}")).color(palette.weak_fg));
+        });
     }
 
     /// The stages: the typed text, then one per step run.
@@ -591,6 +684,7 @@ impl View for MojibakeLab {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 self.chain_ui(ui, palette);
+                self.apply_back_ui(ui, palette);
                 self.repair_ui(ui, palette);
             });
     }
