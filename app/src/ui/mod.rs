@@ -17,6 +17,7 @@ pub mod readings;
 pub mod repair_view;
 pub mod rows;
 pub mod save_dialog;
+pub mod segment_strip;
 pub mod teaching;
 pub mod why;
 

@@ -12,6 +12,7 @@ use mojiscope_core::{
     ByteSpan, DecodeErrorKind, DecodeSink, Decoder, SkipReason, Trace, TraceKind,
 };
 
+use super::mixed::Reader;
 use super::{CHECKPOINT_INTERVAL, EncodingAnalysis, INTERVAL};
 
 /// Bytes fed at a time past the end of a window, to finish the item that
@@ -62,7 +63,7 @@ impl EncodingAnalysis {
         let Some(checkpoint) = self.checkpoints.get(index) else {
             return sink.trace;
         };
-        let mut decoder = checkpoint.clone();
+        let mut decoder = Reader::resume(checkpoint, self.parts.as_ref());
         let mut position = index * INTERVAL;
         // `end <= len`, which fits in usize.
         let end = usize::try_from(end).unwrap_or(len);
@@ -76,7 +77,7 @@ impl EncodingAnalysis {
                 break;
             };
             let last = piece_end == len;
-            let _ = decoder.decode(piece, last, &mut sink);
+            decoder.decode(piece, last, &mut sink);
             position = piece_end;
             // Items are contiguous: once they cover `end`, every item that
             // starts before it has been seen.
