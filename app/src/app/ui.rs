@@ -331,7 +331,7 @@ impl InspectorApp {
                 hex.ui(ui, &ctx, shown_width, commands);
             });
         if let Some(parts) = parts {
-            strip_panel(ui, parts, lines.as_deref(), palette, commands);
+            strip_panel(ui, parts, lines.as_deref(), panes, palette, commands);
         }
         let forced = document.bom.filter(|bom| !bom.is_override_choice());
         let pane_count = panes.len();

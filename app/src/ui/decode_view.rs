@@ -133,7 +133,9 @@ impl DecodeView {
                 ui.label(RichText::new(text).color(colour));
                 let analysis = Arc::clone(analysis);
                 self.errors.ui(ui, ctx, index, &analysis, commands);
+                // Detection ranks encodings; the Mixed reading is not one.
                 if env.detection.is_some()
+                    && pane.parts.is_none()
                     && ui
                         .small_button("Why?")
                         .on_hover_text("How detection ranks this encoding, and the evidence")

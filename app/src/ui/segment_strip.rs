@@ -1,7 +1,8 @@
 //! The segment strip beside the hex view, for a file in several
 //! encodings: one block per part, top to bottom in file order, its height
-//! after its share of the bytes, in its encoding's colour and named by it
-//! and its lines. A click on a block (or Enter on it) selects the part's
+//! after its share of the bytes, named by its encoding and its lines, and
+//! in the colour of the pane that shows that encoding (a colour no pane
+//! has when none does). A click on a block (or Enter on it) selects the part's
 //! first byte and scrolls every view there. Each block is a button for
 //! assistive technology, named "Segment 2 of 3: windows-1252, lines
 //! 31–42".
@@ -15,12 +16,16 @@ use mojiscope_core::Encoding;
 use crate::model::analysis::lines::LineIndex;
 use crate::model::analysis::mixed::Part;
 use crate::model::command::Command;
+use crate::model::session::Pane;
 use crate::model::verdict::place_text;
 use crate::theme::Palette;
 use crate::ui::readings::pane_colour;
 
 /// The strip's width.
 pub const STRIP_WIDTH: f32 = 104.0;
+
+/// How many pane colours the palette has.
+const PANE_COLOURS: usize = 4;
 
 /// The least height of a block, so that every part can be seen and
 /// clicked however small its share of the file.
@@ -37,25 +42,38 @@ pub struct Block {
     pub place: String,
     /// The accessible name: "Segment 2 of 3: windows-1252, lines 31–42".
     pub name: String,
-    /// The index of its encoding among the file's, in order of first
-    /// appearance (its colour).
-    pub colour: usize,
+    /// Its colour: that of the pane with this index (the first pane that
+    /// shows its encoding, or a pane colour no pane has); `None` when every
+    /// pane colour is taken.
+    pub colour: Option<usize>,
 }
 
 /// The strip's blocks for `parts`, with line numbers from `lines` once
-/// the index is complete.
-pub fn blocks(parts: &[Part], lines: Option<&LineIndex>) -> Vec<Block> {
-    let mut encodings: Vec<&'static Encoding> = Vec::new();
+/// the index is complete; `panes` are the encodings the panes show (`None`
+/// for a pane with the Mixed reading).
+pub fn blocks(
+    parts: &[Part],
+    lines: Option<&LineIndex>,
+    panes: &[Option<&'static Encoding>],
+) -> Vec<Block> {
+    // The encodings no pane shows take the colours of panes not open.
+    let mut unshown: Vec<&'static Encoding> = Vec::new();
     parts
         .iter()
         .enumerate()
         .map(|(index, part)| {
-            let colour = encodings
+            let colour = panes
                 .iter()
-                .position(|&e| e == part.encoding)
-                .unwrap_or_else(|| {
-                    encodings.push(part.encoding);
-                    encodings.len() - 1
+                .position(|&pane| pane == Some(part.encoding))
+                .or_else(|| {
+                    let k = unshown
+                        .iter()
+                        .position(|&e| e == part.encoding)
+                        .unwrap_or_else(|| {
+                            unshown.push(part.encoding);
+                            unshown.len() - 1
+                        });
+                    Some(panes.len() + k).filter(|&c| c < PANE_COLOURS)
                 });
             let place = place_text(part.span, lines);
             let name = format!(
@@ -107,13 +125,20 @@ pub fn strip_panel(
     ui: &mut Ui,
     parts: &[Part],
     lines: Option<&LineIndex>,
+    panes: &[Pane],
     palette: &Palette,
     commands: &mut Vec<Command>,
 ) {
+    let shown: Vec<Option<&'static Encoding>> = panes
+        .iter()
+        .map(|pane| pane.parts.is_none().then_some(pane.encoding))
+        .collect();
     egui::Panel::left("segment strip")
         .resizable(false)
         .exact_size(STRIP_WIDTH)
-        .show(ui, |ui| strip_ui(ui, parts, lines, palette, commands));
+        .show(ui, |ui| {
+            strip_ui(ui, parts, lines, &shown, palette, commands);
+        });
 }
 
 /// Shows the strip in the rest of `ui`.
@@ -121,12 +146,13 @@ pub fn strip_ui(
     ui: &mut Ui,
     parts: &[Part],
     lines: Option<&LineIndex>,
+    panes: &[Option<&'static Encoding>],
     palette: &Palette,
     commands: &mut Vec<Command>,
 ) {
     ui.label(egui::RichText::new("Segments").small().strong());
     let area = ui.available_rect_before_wrap();
-    let blocks = blocks(parts, lines);
+    let blocks = blocks(parts, lines, panes);
     let sizes: Vec<u64> = parts.iter().map(|part| part.span.len()).collect();
     let heights = heights(&sizes, area.height().max(0.0));
     let mut top = area.top();
@@ -138,7 +164,9 @@ pub fn strip_ui(
         let response = ui.interact(rect.shrink2(vec2(0.0, 1.0)), id, Sense::click());
         let name = block.name.clone();
         response.widget_info(|| WidgetInfo::labeled(Role::Button, true, &name));
-        let fill = pane_colour(palette, block.colour);
+        let fill = block
+            .colour
+            .map_or(palette.scroll_thumb, |colour| pane_colour(palette, colour));
         let fill = if response.hovered() {
             fill.gamma_multiply(0.85)
         } else {
@@ -203,7 +231,8 @@ mod tests {
             part(100, 150, WINDOWS_1252),
             part(150, 400, UTF_8),
         ];
-        let blocks = blocks(&parts, None);
+        // Pane 2 shows windows-1252; no pane shows UTF-8.
+        let blocks = blocks(&parts, None, &[None, Some(WINDOWS_1252)]);
         let names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
         assert_eq!(
             names,
@@ -213,8 +242,13 @@ mod tests {
                 "Segment 3 of 3: UTF-8, bytes 150–399",
             ]
         );
-        let colours: Vec<usize> = blocks.iter().map(|b| b.colour).collect();
-        assert_eq!(colours, [0, 1, 0]);
+        let colours: Vec<Option<usize>> = blocks.iter().map(|b| b.colour).collect();
+        assert_eq!(colours, [Some(2), Some(1), Some(2)]);
+        // Four panes, none showing UTF-8: no pane colour is left for it.
+        let four = [Some(WINDOWS_1252), None, None, None];
+        let blocks = super::blocks(&parts, None, &four);
+        let colours: Vec<Option<usize>> = blocks.iter().map(|b| b.colour).collect();
+        assert_eq!(colours, [None, Some(0), None]);
     }
 
     #[test]
