@@ -207,13 +207,19 @@ mod tests {
 
     /// Real sentences: a UTF-8 part, a windows-1251 part, a UTF-8 part.
     fn three_parts() -> (Vec<u8>, String, [u64; 2]) {
+        three_parts_of(4)
+    }
+
+    /// [`three_parts`] with each part's lines `repeat` times.
+    fn three_parts_of(repeat: usize) -> (Vec<u8>, String, [u64; 2]) {
         let first = "Le château se dresse au-dessus de la rivière, entouré de forêts.\n\
                      Les élèves étudièrent la généalogie des ducs à la bibliothèque.\n"
-            .repeat(4);
+            .repeat(repeat);
         let second = "Москва — столица России, крупнейший по численности населения город страны.\n\
                       Река Волга впадает в Каспийское море и считается крупнейшей рекой Европы.\n"
-            .repeat(4);
-        let third = "Über den Wolken muss die Freiheit wohl grenzenlos sein, sagt man.\n".repeat(4);
+            .repeat(repeat);
+        let third =
+            "Über den Wolken muss die Freiheit wohl grenzenlos sein, sagt man.\n".repeat(repeat);
         let mut bytes = first.as_bytes().to_vec();
         let one = bytes.len() as u64;
         bytes.extend(WINDOWS_1251.encode(&second).0);
@@ -300,6 +306,45 @@ mod tests {
         let mut rest = Trace::new();
         resumed.decode(&bytes[3..], true, &mut rest);
         assert_eq!(text_of(&rest), "©cd");
+    }
+
+    #[test]
+    fn the_analysis_of_the_mixed_reading_decodes_any_window_as_the_whole() {
+        // Parts longer than a checkpoint interval, so that checkpoints fall
+        // in each and a part starts between two of them.
+        let (bytes, _, _) = three_parts_of(800);
+        assert!(bytes.len() > 3 * super::super::INTERVAL);
+        let segmentation = segments(&bytes);
+        let parts = parts_of(&segmentation, bytes.len() as u64).unwrap();
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        let mut analyser =
+            super::super::Analyser::reading(UTF_8, BomHandling::None, Some(parts.clone()), true);
+        while !analyser.advance(&bytes) {}
+        let (analysis, rows) = analyser.finish(&bytes);
+        assert_eq!(analysis.errors, 0);
+        assert!(rows.is_some());
+        let mut whole = Reader::new(UTF_8, BomHandling::None, Some(&parts));
+        let trace = decode_all(&mut whole, &bytes, 4096);
+        let items: Vec<_> = trace.items().collect();
+        let len = bytes.len() as u64;
+        for start in (0..len).step_by(7919) {
+            let window = ByteSpan::new(start, (start + 3000).min(len));
+            let expected: Vec<_> = items
+                .iter()
+                .filter(|item| item.span.start >= window.start && item.span.start < window.end)
+                .copied()
+                .collect();
+            let got: Vec<_> = analysis.decode_window(&bytes, window).items().collect();
+            assert_eq!(got, expected, "window at {start}");
+            // The decoder there is its part's.
+            let part = analysis.part_at(start).unwrap();
+            assert!(part.span.start <= start && start < part.span.end);
+            let (from, decoder, limit) = analysis.decoder_at(start).unwrap();
+            assert_eq!(decoder.encoding(), part.encoding);
+            assert_eq!(analysis.encoding_at(start), part.encoding);
+            assert!(from <= start && from >= part.span.start);
+            assert_eq!(limit, part.span.end);
+        }
     }
 
     #[test]
