@@ -410,6 +410,49 @@ mod tests {
     }
 
     #[test]
+    fn a_file_in_two_encodings_is_named_part_by_part() {
+        use crate::model::analysis::analyse_with_rows;
+        use crate::model::analysis::testing::never;
+        let first = "Grüße aus Köln, schöne Grüße, liebe Straße.\n".repeat(30);
+        let second = "Les élèves étudièrent à la bibliothèque, près du château.\n".repeat(12);
+        let mut bytes = first.as_bytes().to_vec();
+        let boundary = bytes.len() as u64;
+        bytes.extend(WINDOWS_1252.encode(&second).0);
+        bytes.extend(first.as_bytes());
+        let segmentation = mojiscope_core::segments(&bytes);
+        let detection = detect(&bytes);
+        let (_, rows) =
+            analyse_with_rows(&bytes, UTF_8, mojiscope_core::BomHandling::None, &never()).unwrap();
+        let facts = Facts {
+            detection: Some(&detection),
+            segments: Some(&segmentation),
+            lines: Some(&rows),
+            ..Facts::default()
+        };
+        let said = verdict(&facts);
+        assert_eq!(
+            said.text,
+            "2 encodings: UTF-8 (lines 1–30, 43–72), windows-1252 (lines 31–42)"
+        );
+        assert!(said.warning);
+        // Before the rows are indexed: byte offsets, the last byte included.
+        let end = boundary + WINDOWS_1252.encode(&second).0.len() as u64;
+        let len = bytes.len() as u64;
+        assert_eq!(
+            parts_text(&segmentation, None).unwrap(),
+            format!(
+                "2 encodings: UTF-8 (bytes 0–{}, {end}–{}), windows-1252 (bytes {boundary}–{})",
+                boundary - 1,
+                len - 1,
+                end - 1
+            )
+        );
+        // One encoding: nothing to say of parts.
+        let one = mojiscope_core::segments(first.as_bytes());
+        assert_eq!(parts_text(&one, None), None);
+    }
+
+    #[test]
     fn the_title_names_the_file() {
         assert_eq!(
             window_title(Some(Path::new("/some/dir/notes.sjis.txt")), 1),
