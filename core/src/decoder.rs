@@ -448,6 +448,30 @@ impl Decoder {
         }
     }
 
+    /// A decoder for `encoding` whose first input byte has offset `start`,
+    /// without byte order mark handling: for decoding one part of an input
+    /// on its own (a run of lines in another encoding), with the items'
+    /// spans at their offsets in the whole input.
+    ///
+    /// ```
+    /// use mojiscope_core::{ByteSpan, Decoder, DecodeErrorMode, Trace, WINDOWS_1252};
+    ///
+    /// let mut decoder = Decoder::starting_at(WINDOWS_1252, DecodeErrorMode::Replacement, 40);
+    /// let mut trace = Trace::new();
+    /// let _ = decoder.decode(b"\xE9", true, &mut trace);
+    /// assert_eq!(trace.items().next().map(|item| item.span), Some(ByteSpan::new(40, 41)));
+    /// assert_eq!(decoder.byte_offset(), 41);
+    /// ```
+    pub fn starting_at(encoding: &'static Encoding, mode: DecodeErrorMode, start: u64) -> Self {
+        Self {
+            encoding,
+            mode,
+            bom: BomState::Done,
+            codec: DecoderCodec::new(encoding),
+            driver: Driver::starting_at(start),
+        }
+    }
+
     /// The encoding being decoded: the one asked for, or the one a byte order
     /// mark picked once sniffing has decided.
     pub fn encoding(&self) -> &'static Encoding {

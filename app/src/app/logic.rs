@@ -13,6 +13,7 @@ use super::InspectorApp;
 use super::dialogs::{Answer, FileDialog};
 use super::views::DocumentViews;
 use super::views::FindBar;
+use crate::model::analysis::mixed::parts_of;
 use crate::model::command::{Command, CopyAs, View};
 use crate::model::copy;
 use crate::model::cursor::{Motion, Unit, span_between, step};
@@ -114,6 +115,14 @@ impl InspectorApp {
                     self.set_panes(&encodings);
                 }
             }
+            JobEvent::Segments { segmentation, .. } => {
+                let len = session
+                    .document
+                    .as_ref()
+                    .map_or(0, |d| d.bytes.len() as u64);
+                session.parts = parts_of(&segmentation, len);
+                session.segmentation = Some(segmentation);
+            }
             JobEvent::Analysis { pane, analysis, .. } => {
                 if let Some(target) = session.panes.get_mut(pane) {
                     let forced = session
@@ -213,8 +222,14 @@ impl InspectorApp {
                 };
                 self.views = DocumentViews::default();
             }
+            Command::SetMixed { pane, mixed } => {
+                self.session.set_mixed(&mut self.jobs, pane, mixed);
+                self.views.reset_panes();
+            }
             Command::SetEncoding { pane, encoding } => {
                 if self.session.forced_by_bom().is_none() && encoding.is_override_choice() {
+                    // Leaving the Mixed reading: the pane shows one encoding.
+                    self.session.set_mixed(&mut self.jobs, pane, false);
                     let mut encodings = self.session.pane_encodings();
                     if let Some(slot) = encodings.get_mut(pane) {
                         *slot = encoding;

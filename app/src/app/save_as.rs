@@ -12,6 +12,7 @@ use crate::model::command::Command;
 use crate::model::save::save_as::{OpenRequest, Outcome};
 use crate::model::save::{Saved, TextSource};
 use crate::theme::Palette;
+use crate::ui::decode_view::mixed_name;
 use crate::ui::menu;
 use crate::ui::save_dialog::{DialogEnv, save_dialog_ui};
 
@@ -36,17 +37,28 @@ impl InspectorApp {
             || document.path.display().to_string(),
             |name| name.to_string_lossy().into_owned(),
         );
-        let request = OpenRequest {
-            source: TextSource::Decode {
-                bytes: document.bytes.clone(),
-                encoding: pane.encoding,
-                bom_handling: pane.bom_handling,
-            },
-            title: format!(
-                "pane {}: {name} decoded as {}",
-                index + 1,
-                decoded_as.name()
+        // The Mixed reading saves each part decoded with its own encoding.
+        let (source, reading) = match &pane.parts {
+            Some(parts) => (
+                TextSource::Mixed {
+                    bytes: document.bytes.clone(),
+                    parts: Arc::clone(parts),
+                    bom_handling: pane.bom_handling,
+                },
+                mixed_name(parts),
             ),
+            None => (
+                TextSource::Decode {
+                    bytes: document.bytes.clone(),
+                    encoding: pane.encoding,
+                    bom_handling: pane.bom_handling,
+                },
+                decoded_as.name().to_owned(),
+            ),
+        };
+        let request = OpenRequest {
+            source,
+            title: format!("pane {}: {name} decoded as {reading}", index + 1),
             document: document.path.clone(),
             generation: document.generation,
             utf8,

@@ -19,6 +19,7 @@ use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
 use crate::ui::readings::{Readings, ReadingsEnv};
 use crate::ui::repair_view::RepairEnv;
+use crate::ui::segment_strip::strip_panel;
 use crate::ui::why::why_ui;
 use crate::ui::{PanelCtx, legend_ui, progress_fraction};
 
@@ -103,7 +104,10 @@ impl InspectorApp {
 
     /// The window's title names the open file.
     fn title_ui(&mut self, ctx: &egui::Context) {
-        let title = window_title(self.session.document.as_ref().map(|d| d.path.as_path()));
+        let title = window_title(
+            self.session.document.as_ref().map(|d| d.path.as_path()),
+            self.session.encodings_in_file(),
+        );
         // The window's node carries its title too: a screen reader names
         // the window by it.
         let name = title.clone();
@@ -274,6 +278,7 @@ impl InspectorApp {
             selection,
             focused_pane,
             detection,
+            parts,
             ..
         } = &self.session;
         let DocumentViews {
@@ -326,6 +331,9 @@ impl InspectorApp {
                 ui.separator();
                 hex.ui(ui, &ctx, shown_width, commands);
             });
+        if let Some(parts) = parts {
+            strip_panel(ui, parts, lines.as_deref(), panes, palette, commands);
+        }
         let forced = document.bom.filter(|bom| !bom.is_override_choice());
         let pane_count = panes.len();
         let focused = *focused_pane;
@@ -339,6 +347,7 @@ impl InspectorApp {
                 counts: counts.as_deref(),
                 detection: detection.as_deref(),
                 forced,
+                parts: parts.as_ref(),
                 focused,
             };
             headers.ui(ui, &ctx, pane_views, commands);
@@ -434,6 +443,7 @@ struct PaneHeaders<'a> {
     counts: Option<&'a [crate::model::analysis::counts::ErrorCount]>,
     detection: Option<&'a mojiscope_core::Detection>,
     forced: Option<&'static mojiscope_core::Encoding>,
+    parts: Option<&'a crate::model::analysis::mixed::Parts>,
     focused: usize,
 }
 
@@ -462,6 +472,7 @@ impl PaneHeaders<'_> {
                 counts: self.counts,
                 detection: self.detection,
                 forced_by_bom: self.forced,
+                parts: self.parts,
                 removable: count > MIN_PANES,
                 focused: index == self.focused && count > 1,
             };

@@ -30,6 +30,14 @@ pub enum Command {
         /// The encoding.
         encoding: &'static Encoding,
     },
+    /// Show the Mixed reading in a pane (each part of a file in several
+    /// encodings decoded with its own), or stop showing it.
+    SetMixed {
+        /// The pane's index.
+        pane: usize,
+        /// Whether to show it.
+        mixed: bool,
+    },
     /// Add a decode pane.
     AddPane,
     /// Remove a decode pane.

@@ -19,10 +19,11 @@
 use std::fmt;
 use std::sync::Arc;
 
-use mojiscope_core::{ALL, BomHandling, ByteSpan, Detection, Encoding, detect};
+use mojiscope_core::{ALL, BomHandling, ByteSpan, Detection, Encoding, Segmentation, detect};
 
 use crate::model::analysis::counts::{ErrorCount, count_errors_with_progress};
 use crate::model::analysis::lines::LineIndex;
+use crate::model::analysis::mixed::{Parts, find_parts};
 use crate::model::analysis::{Analyser, EncodingAnalysis};
 use crate::model::document::{Document, FileBytes};
 use crate::model::find::{Needle, find_all};
@@ -116,6 +117,14 @@ pub enum JobEvent {
         /// ([`probe_mojibake`]).
         mojibake: Option<Mojibake>,
     },
+    /// The parts of the file in different encodings (it follows
+    /// [`JobEvent::Detection`], from the same job).
+    Segments {
+        /// The document's generation.
+        generation: u64,
+        /// The result.
+        segmentation: Arc<Segmentation>,
+    },
     /// A pane's decode repaired.
     Repair {
         /// The document's generation.
@@ -153,6 +162,7 @@ impl JobEvent {
             | JobEvent::Analysis { generation, .. }
             | JobEvent::Lines { generation, .. }
             | JobEvent::Detection { generation, .. }
+            | JobEvent::Segments { generation, .. }
             | JobEvent::Repair { generation, .. }
             | JobEvent::Found { generation, .. }
             | JobEvent::Failed { generation, .. } => *generation,
@@ -260,9 +270,10 @@ impl DocumentJobs {
     }
 
     /// Ranks the candidate encodings of the document
-    /// ([`JobEvent::Detection`]), replacing any detection still running.
-    /// Detection samples large files, so it takes a fraction of a second
-    /// whatever the size.
+    /// ([`JobEvent::Detection`]), then finds its parts in different
+    /// encodings ([`JobEvent::Segments`]), replacing any detection still
+    /// running. Both sample large files where detection does, so they take
+    /// a fraction of a second whatever the size.
     pub fn start_detection(&mut self, document: &Document) {
         let generation = document.generation;
         let bytes = document.bytes.clone();
@@ -274,10 +285,18 @@ impl DocumentJobs {
             move |worker| {
                 let detection = detect(&bytes);
                 let mojibake = probe_mojibake(&bytes, &detection);
-                worker.send(JobEvent::Detection {
+                let detection = Arc::new(detection);
+                if !worker.send(JobEvent::Detection {
                     generation,
-                    detection: Arc::new(detection),
+                    detection: Arc::clone(&detection),
                     mojibake,
+                }) {
+                    return;
+                }
+                let segmentation = find_parts(&bytes, &detection);
+                worker.send(JobEvent::Segments {
+                    generation,
+                    segmentation: Arc::new(segmentation),
                 });
             },
         );
@@ -293,15 +312,33 @@ impl DocumentJobs {
         encoding: &'static Encoding,
         bom_handling: BomHandling,
     ) {
+        self.start_reading(document, pane, encoding, bom_handling, None);
+    }
+
+    /// [`start_analysis`](Self::start_analysis) of the Mixed reading of
+    /// `parts` (each part decoded with its own encoding) when there are
+    /// some.
+    pub fn start_reading(
+        &mut self,
+        document: &Document,
+        pane: usize,
+        encoding: &'static Encoding,
+        bom_handling: BomHandling,
+        parts: Option<Parts>,
+    ) {
         let generation = document.generation;
         let bytes = document.bytes.clone();
-        let name = format!("analyse:{}", encoding.name());
+        let name = match parts {
+            Some(_) => "analyse:mixed".to_owned(),
+            None => format!("analyse:{}", encoding.name()),
+        };
+        let analyser = move || Analyser::reading(encoding, bom_handling, parts, pane == 0);
         self.start(
             Slot::Pane(pane),
             generation,
             JobKind::Analysis { pane },
             name,
-            move |worker| analysis_job(worker, generation, &bytes, pane, encoding, bom_handling),
+            move |worker| analysis_job(worker, generation, &bytes, pane, analyser()),
         );
     }
 
@@ -461,13 +498,11 @@ fn analysis_job(
     generation: u64,
     bytes: &FileBytes,
     pane: usize,
-    encoding: &'static Encoding,
-    bom_handling: BomHandling,
+    // Pane 0's decode also gives the rows every pane is laid out in.
+    mut analyser: Analyser,
 ) {
     let job = JobKind::Analysis { pane };
     let total = bytes.len() as u64;
-    // Pane 0's decode also gives the rows every pane is laid out in.
-    let mut analyser = Analyser::new(encoding, bom_handling, pane == 0);
     let mut next_snapshot = FIRST_SNAPSHOT;
     while !analyser.advance(bytes) {
         if worker.is_cancelled() {

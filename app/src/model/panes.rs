@@ -4,6 +4,7 @@
 //! panes change without losing what their jobs already did.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use mojiscope_core::{ALL, BomHandling, Detection, Encoding, UTF_8};
 
@@ -133,6 +134,36 @@ impl Settings {
 }
 
 impl Session {
+    /// Shows the Mixed reading in pane `pane` (each part of the file
+    /// decoded with its own encoding), or, with `mixed` false, that pane's
+    /// first part's encoding alone. Does nothing when the file is not in
+    /// several encodings, or a byte order mark decides.
+    pub fn set_mixed(&mut self, jobs: &mut DocumentJobs, pane: usize, mixed: bool) {
+        if self.forced_by_bom().is_some() {
+            return;
+        }
+        let (Some(document), Some(parts)) = (&self.document, &self.parts) else {
+            return;
+        };
+        let Some(target) = self.panes.get_mut(pane) else {
+            return;
+        };
+        if target.parts.is_some() == mixed {
+            return;
+        }
+        let encoding = parts.first().map_or(target.encoding, |part| part.encoding);
+        let bom_handling = bom_handling_for(document.bom, encoding);
+        let parts = mixed.then(|| Arc::clone(parts));
+        jobs.start_reading(document, pane, encoding, bom_handling, parts.clone());
+        let mut replaced = Pane::new(encoding, bom_handling);
+        replaced.parts = parts;
+        *target = replaced;
+        if pane == 0 {
+            self.lines = None;
+            self.failed.lines = false;
+        }
+    }
+
     /// Sets the panes' encodings, keeping the analyses of panes whose
     /// encoding and place did not change and starting jobs for the others.
     /// Returns, for each pane, the index it had before if it was kept (its
@@ -168,9 +199,13 @@ impl Session {
             // whose job still runs does not move: the job belongs to its old
             // place, and the pane that takes that place replaces it, so the
             // moved pane would wait for the rest of its analysis forever.
-            let reusable = old.iter().position(|pane| {
+            // The Mixed reading stays only in its place (its first part's
+            // encoding stands for it in `encodings`).
+            let reusable = old.iter().enumerate().position(|(position, pane)| {
                 pane.as_ref().is_some_and(|pane| {
-                    pane.encoding == encoding && pane.bom_handling == bom_handling
+                    pane.encoding == encoding
+                        && pane.bom_handling == bom_handling
+                        && (pane.parts.is_none() || position == index)
                 })
             });
             let from = reusable.filter(|&position| {

@@ -3,11 +3,14 @@
 
 use std::sync::Arc;
 
-use mojiscope_core::{BomHandling, ByteSpan, Detection, Encoding, UTF_16BE, UTF_16LE};
+use mojiscope_core::{
+    BomHandling, ByteSpan, Detection, Encoding, Segmentation, UTF_16BE, UTF_16LE,
+};
 
 use crate::model::analysis::EncodingAnalysis;
 use crate::model::analysis::counts::ErrorCount;
 use crate::model::analysis::lines::LineIndex;
+use crate::model::analysis::mixed::Parts;
 use crate::model::document::Document;
 use crate::model::document_jobs::Mojibake;
 use crate::model::find::Needle;
@@ -22,6 +25,10 @@ pub struct Pane {
     pub encoding: &'static Encoding,
     /// How its decode treats a byte order mark.
     pub bom_handling: BomHandling,
+    /// The Mixed reading's parts, when the pane decodes each part of a
+    /// file in several encodings with its own (`encoding` is then the
+    /// first part's).
+    pub parts: Option<Parts>,
     /// The whole-file analysis, once its job is done.
     pub analysis: Option<Arc<EncodingAnalysis>>,
     /// Bytes done and total of the running analysis.
@@ -36,6 +43,7 @@ impl Pane {
         Self {
             encoding,
             bom_handling,
+            parts: None,
             analysis: None,
             progress: None,
             failed: None,
@@ -91,6 +99,11 @@ pub struct Session {
     pub failed: Failed,
     /// The ranking of the candidate encodings.
     pub detection: Option<Arc<Detection>>,
+    /// The file's parts in different encodings, once found (after
+    /// detection).
+    pub segmentation: Option<Arc<Segmentation>>,
+    /// The parts the Mixed reading decodes, when there are several.
+    pub parts: Option<Parts>,
     /// The mojibake found at the start of the file, once detection is done.
     pub mojibake: Option<Mojibake>,
     /// Progress of the counting or indexing job: done, total.
@@ -128,7 +141,8 @@ impl Session {
         let lines =
             self.lines.as_ref().is_none_or(|lines| !lines.is_complete()) && !self.failed.lines;
         let counts = self.counts.is_none() && !self.failed.counts;
-        let detection = self.detection.is_none() && !self.failed.detection;
+        let detection =
+            (self.detection.is_none() || self.segmentation.is_none()) && !self.failed.detection;
         let find = self
             .find
             .as_ref()
@@ -167,6 +181,8 @@ impl Session {
         let facts = Facts {
             bom: self.document.as_ref().and_then(|d| d.bom),
             detection: self.detection.as_deref(),
+            segments: self.segmentation.as_deref().filter(|s| s.is_mixed()),
+            lines: self.lines.as_deref(),
             errors: &errors,
             mojibake: self
                 .mojibake
@@ -174,6 +190,18 @@ impl Session {
                 .map(|m| (m.damage.as_str(), m.changes)),
         };
         verdict(&facts)
+    }
+
+    /// How many encodings the file's parts are in (1 until they are
+    /// known, or for a file in one).
+    pub fn encodings_in_file(&self) -> usize {
+        let Some(parts) = &self.parts else {
+            return 1;
+        };
+        let mut encodings: Vec<&'static Encoding> = parts.iter().map(|p| p.encoding).collect();
+        encodings.sort_by_key(|e| e.name());
+        encodings.dedup();
+        encodings.len()
     }
 
     /// The panes' encodings.

@@ -5,11 +5,13 @@
 //! itself, how sure detection is and how many errors that reading has;
 //! or, before that, the one thing the user should do about the file:
 //! repair its mojibake, or save UTF-16 without a byte order mark as UTF-8.
+//! A file in several encodings is said so first, with the lines of each.
 
 use std::path::Path;
 
-use mojiscope_core::{DeclarationSource, Detection, Encoding, Note};
+use mojiscope_core::{ByteSpan, DeclarationSource, Detection, Encoding, Note, Segmentation};
 
+use crate::model::analysis::lines::LineIndex;
 use crate::model::wording::plural;
 
 /// What the verdict line offers to do about the file.
@@ -53,6 +55,11 @@ pub struct Facts<'a> {
     pub bom: Option<&'static Encoding>,
     /// Detection's ranking, once known.
     pub detection: Option<&'a Detection>,
+    /// The file's parts, when it is in more than one encoding.
+    pub segments: Option<&'a Segmentation>,
+    /// The row index, for the parts' line numbers (byte offsets until it
+    /// is complete).
+    pub lines: Option<&'a LineIndex>,
     /// The errors of each encoding whose count is known, over the whole
     /// file.
     pub errors: &'a [(&'static Encoding, u64)],
@@ -116,6 +123,13 @@ pub fn verdict(facts: &Facts<'_>) -> Verdict {
             text: format!("{} without a byte order mark", utf16.name()),
             warning: true,
             action: Some(Action::SaveAsUtf8),
+        };
+    }
+    if let Some(text) = facts.segments.and_then(|s| parts_text(s, facts.lines)) {
+        return Verdict {
+            text,
+            warning: true,
+            action: None,
         };
     }
     if let Some((damage, changes)) = facts.mojibake {
@@ -185,6 +199,82 @@ pub fn verdict(facts: &Facts<'_>) -> Verdict {
     }
 }
 
+/// "2 encodings: UTF-8 (lines 1–30, 43–62), windows-1252 (lines 31–42)":
+/// each encoding of a file in several, in the order they first appear,
+/// with its lines (its bytes, "bytes 0–1233", while the row index is not
+/// complete). `None` for a file in one encoding.
+pub fn parts_text(segmentation: &Segmentation, lines: Option<&LineIndex>) -> Option<String> {
+    if !segmentation.is_mixed() {
+        return None;
+    }
+    let mut encodings: Vec<(&'static Encoding, Vec<Place>)> = Vec::new();
+    for segment in &segmentation.segments {
+        let Some(place) = Place::of(segment.byte_span, lines) else {
+            continue;
+        };
+        match encodings.iter_mut().find(|(e, _)| *e == segment.encoding) {
+            Some((_, places)) => places.push(place),
+            None => encodings.push((segment.encoding, vec![place])),
+        }
+    }
+    if encodings.len() < 2 {
+        return None;
+    }
+    let parts: Vec<String> = encodings
+        .iter()
+        .map(|(encoding, places)| format!("{} ({})", encoding.name(), Place::list(places)))
+        .collect();
+    Some(format!(
+        "{} encodings: {}",
+        encodings.len(),
+        parts.join(", ")
+    ))
+}
+
+/// Where a part of the file is: "lines 31–42", "line 7", or "bytes
+/// 0–1233" (the last byte included) while the row index is not complete.
+pub fn place_text(span: ByteSpan, lines: Option<&LineIndex>) -> String {
+    Place::of(span, lines).map_or_else(|| "empty".to_owned(), |place| Place::list(&[place]))
+}
+
+/// The first and last line (counting from 1) or byte of a part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Lines(u64, u64),
+    Bytes(u64, u64),
+}
+
+impl Place {
+    /// `None` for an empty span.
+    fn of(span: ByteSpan, lines: Option<&LineIndex>) -> Option<Place> {
+        let last = span.end.checked_sub(1).filter(|&last| last >= span.start)?;
+        Some(match lines.filter(|lines| lines.is_complete()) {
+            Some(lines) => Place::Lines(lines.line_of(span.start) + 1, lines.line_of(last) + 1),
+            None => Place::Bytes(span.start, last),
+        })
+    }
+
+    fn range(self) -> String {
+        let (Place::Lines(first, last) | Place::Bytes(first, last)) = self;
+        if first == last {
+            first.to_string()
+        } else {
+            format!("{first}–{last}")
+        }
+    }
+
+    /// "lines 1–30, 43–62", "line 7", "bytes 0–99, 200–299".
+    fn list(places: &[Place]) -> String {
+        let unit = match places {
+            [Place::Lines(first, last)] if first == last => "line",
+            [Place::Lines(..), ..] => "lines",
+            _ => "bytes",
+        };
+        let ranges: Vec<String> = places.iter().map(|place| place.range()).collect();
+        format!("{unit} {}", ranges.join(", "))
+    }
+}
+
 /// A confidence between 0 and 1 as a whole percentage, "<1%" for a little
 /// above none.
 fn percent(confidence: f64) -> String {
@@ -196,9 +286,15 @@ fn percent(confidence: f64) -> String {
     }
 }
 
-/// The window's title: "FILE — mojiscope", or "mojiscope" with no file.
-pub fn window_title(path: Option<&Path>) -> String {
+/// The window's title: "FILE — mojiscope", "FILE (2 encodings) —
+/// mojiscope" for a file in `encodings` encodings (more than one), or
+/// "mojiscope" with no file.
+pub fn window_title(path: Option<&Path>, encodings: usize) -> String {
     match path.and_then(Path::file_name) {
+        Some(name) if encodings > 1 => format!(
+            "{} ({encodings} encodings) — mojiscope",
+            name.to_string_lossy()
+        ),
         Some(name) => format!("{} — mojiscope", name.to_string_lossy()),
         None => "mojiscope".to_owned(),
     }
@@ -314,12 +410,59 @@ mod tests {
     }
 
     #[test]
+    fn a_file_in_two_encodings_is_named_part_by_part() {
+        use crate::model::analysis::analyse_with_rows;
+        use crate::model::analysis::testing::never;
+        let first = "Grüße aus Köln, schöne Grüße, liebe Straße.\n".repeat(30);
+        let second = "Les élèves étudièrent à la bibliothèque, près du château.\n".repeat(12);
+        let mut bytes = first.as_bytes().to_vec();
+        let boundary = bytes.len() as u64;
+        bytes.extend(WINDOWS_1252.encode(&second).0);
+        bytes.extend(first.as_bytes());
+        let segmentation = mojiscope_core::segments(&bytes);
+        let detection = detect(&bytes);
+        let (_, rows) =
+            analyse_with_rows(&bytes, UTF_8, mojiscope_core::BomHandling::None, &never()).unwrap();
+        let facts = Facts {
+            detection: Some(&detection),
+            segments: Some(&segmentation),
+            lines: Some(&rows),
+            ..Facts::default()
+        };
+        let said = verdict(&facts);
+        assert_eq!(
+            said.text,
+            "2 encodings: UTF-8 (lines 1–30, 43–72), windows-1252 (lines 31–42)"
+        );
+        assert!(said.warning);
+        // Before the rows are indexed: byte offsets, the last byte included.
+        let end = boundary + WINDOWS_1252.encode(&second).0.len() as u64;
+        let len = bytes.len() as u64;
+        assert_eq!(
+            parts_text(&segmentation, None).unwrap(),
+            format!(
+                "2 encodings: UTF-8 (bytes 0–{}, {end}–{}), windows-1252 (bytes {boundary}–{})",
+                boundary - 1,
+                len - 1,
+                end - 1
+            )
+        );
+        // One encoding: nothing to say of parts.
+        let one = mojiscope_core::segments(first.as_bytes());
+        assert_eq!(parts_text(&one, None), None);
+    }
+
+    #[test]
     fn the_title_names_the_file() {
         assert_eq!(
-            window_title(Some(Path::new("/some/dir/notes.sjis.txt"))),
+            window_title(Some(Path::new("/some/dir/notes.sjis.txt")), 1),
             "notes.sjis.txt — mojiscope"
         );
-        assert_eq!(window_title(None), "mojiscope");
+        assert_eq!(
+            window_title(Some(Path::new("/some/dir/log.txt")), 2),
+            "log.txt (2 encodings) — mojiscope"
+        );
+        assert_eq!(window_title(None, 0), "mojiscope");
         assert_eq!(percent(0.004), "<1%");
         assert_eq!(percent(1.0), "100%");
     }

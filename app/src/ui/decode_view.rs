@@ -14,6 +14,7 @@ use eframe::egui::{
 use mojiscope_core::{Detection, Encoding, Group};
 
 use crate::model::analysis::counts::ErrorCount;
+use crate::model::analysis::mixed::Parts;
 use crate::model::command::Command;
 use crate::model::session::Pane;
 use crate::ui::chooser::{Chooser, Entry};
@@ -42,6 +43,9 @@ pub struct PaneEnv<'a> {
     pub detection: Option<&'a Detection>,
     /// The encoding a UTF-16 byte order mark forces, if there is one.
     pub forced_by_bom: Option<&'static Encoding>,
+    /// The file's parts, when it is in several encodings (the chooser then
+    /// offers the Mixed reading).
+    pub parts: Option<&'a Parts>,
     /// Whether the pane may be removed.
     pub removable: bool,
     /// Whether the pane is the focused one (F8, Save as and Repair act on
@@ -129,7 +133,9 @@ impl DecodeView {
                 ui.label(RichText::new(text).color(colour));
                 let analysis = Arc::clone(analysis);
                 self.errors.ui(ui, ctx, index, &analysis, commands);
+                // Detection ranks encodings; the Mixed reading is not one.
                 if env.detection.is_some()
+                    && pane.parts.is_none()
                     && ui
                         .small_button("Why?")
                         .on_hover_text("How detection ranks this encoding, and the evidence")
@@ -205,31 +211,91 @@ fn chooser_row_ui(
             egui::TextStyle::Button.resolve(ui.style()),
             palette.pane_tag_fg,
         );
-        let shown = pane.analysis.as_ref().map_or(pane.encoding, |a| a.encoding);
+        let shown = match &pane.parts {
+            Some(parts) => mixed_name(parts),
+            None => pane
+                .analysis
+                .as_ref()
+                .map_or(pane.encoding, |a| a.encoding)
+                .name()
+                .to_owned(),
+        };
         let name = format!(
-            "Pane {} encoding: {}{}",
+            "Pane {} encoding: {shown}{}",
             index + 1,
-            shown.name(),
             errors.map(|e| format!(", {e}")).unwrap_or_default()
         );
         let width = (ui.available_width() - 4.0).max(60.0);
-        let entries = encoding_entries(env.counts, env.detection);
-        let mut chosen = pane.encoding;
+        let mut entries = Vec::new();
+        if let Some(parts) = env.parts {
+            entries.push(Entry::Heading("Each part in its own encoding".to_owned()));
+            entries.push(Entry::Choice {
+                value: Reading::Mixed,
+                text: mixed_name(parts),
+                keywords: "mixed segments parts several encodings".to_owned(),
+            });
+        }
+        entries.extend(
+            encoding_entries(env.counts, env.detection)
+                .into_iter()
+                .map(|entry| match entry {
+                    Entry::Heading(heading) => Entry::Heading(heading),
+                    Entry::Choice {
+                        value,
+                        text,
+                        keywords,
+                    } => Entry::Choice {
+                        value: Reading::Encoding(value),
+                        text,
+                        keywords,
+                    },
+                }),
+        );
+        let current = if pane.parts.is_some() {
+            Reading::Mixed
+        } else {
+            Reading::Encoding(pane.encoding)
+        };
+        let mut chosen = current;
         let id = Id::unique(("encoding chooser", index));
-        let chooser = Chooser::new(id, name, shown.name().to_owned(), &entries)
+        let chooser = Chooser::new(id, name, shown, &entries)
             .width(width)
             .enabled(env.forced_by_bom.is_none());
         let response = chooser.ui(ui, &mut chosen);
-        if response.changed() && chosen != pane.encoding {
-            commands.push(Command::SetEncoding {
-                pane: index,
-                encoding: chosen,
+        if response.changed() && chosen != current {
+            commands.push(match chosen {
+                Reading::Mixed => Command::SetMixed {
+                    pane: index,
+                    mixed: true,
+                },
+                Reading::Encoding(encoding) => Command::SetEncoding {
+                    pane: index,
+                    encoding,
+                },
             });
         }
         if response.clicked() || response.gained_focus() {
             commands.push(Command::FocusPane(index));
         }
     });
+}
+
+/// What a pane's chooser sets: one encoding, or the Mixed reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    Encoding(&'static Encoding),
+    Mixed,
+}
+
+/// The Mixed reading's name: "Mixed: UTF-8 + windows-1252".
+pub fn mixed_name(parts: &Parts) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for part in parts.iter() {
+        if !names.contains(&part.encoding.name()) {
+            names.push(part.encoding.name());
+        }
+    }
+    format!("Mixed: {}", names.join(" + "))
 }
 
 /// The chooser's entries: the override choices under the standard's

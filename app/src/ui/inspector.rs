@@ -204,7 +204,7 @@ fn pane_details(
         items.push("…".to_owned());
     }
     PaneDetails {
-        encoding: analysis.encoding,
+        encoding: analysis.encoding_at(span.start),
         items,
         position: lines.map(|lines| display_column(analysis, lines, bytes, span.start)),
     }

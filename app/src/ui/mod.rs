@@ -18,6 +18,7 @@ pub mod reinterpret;
 pub mod repair_view;
 pub mod rows;
 pub mod save_dialog;
+pub mod segment_strip;
 pub mod teaching;
 pub mod why;
 

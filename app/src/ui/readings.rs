@@ -595,14 +595,16 @@ impl Readings {
         for (index, pane) in env.panes.iter().enumerate() {
             let id = ui.scope_id().with(("pane text", index));
             self.pane_ids.push(id);
-            let name = format!(
-                "Decoded text, pane {}: {}",
-                index + 1,
-                pane.analysis
+            let reading = match &pane.parts {
+                Some(parts) => crate::ui::decode_view::mixed_name(parts),
+                None => pane
+                    .analysis
                     .as_ref()
                     .map_or(pane.encoding, |a| a.encoding)
                     .name()
-            );
+                    .to_owned(),
+            };
+            let name = format!("Decoded text, pane {}: {reading}", index + 1);
             let response = ui.interact(visible.viewport, id, Sense::focusable_noninteractive());
             response.widget_info(|| WidgetInfo::labeled(Role::Document, true, &name));
             if response.gained_focus() {

@@ -26,7 +26,10 @@
 //!
 //! Inputs up to 2 MiB are examined whole; longer ones in windows spread
 //! from start to end, and a boundary that falls between two windows is
-//! found by bisecting the gap. Input that is not text (control bytes,
+//! found by bisecting the gap. A part that lies entirely between two
+//! windows (a run of lines shorter than the gap, at most 1/64 of the
+//! input, with the same reading on both sides of it) is not seen: it is
+//! read as the segment around it. Input that is not text (control bytes,
 //! random bytes) or that would split into hundreds of segments is kept
 //! whole, with a note saying why.
 

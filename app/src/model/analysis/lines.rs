@@ -7,6 +7,15 @@ use mojiscope_core::{ByteSpan, DecodeErrorKind, DecodeSink, SkipReason};
 /// Rows longer than this many bytes are cut into pieces (see [`LineIndex`]).
 pub const MAX_ROW_BYTES: u64 = 512;
 
+/// The bit of a row's stored length that says it ends with a line feed
+/// (lengths are at most [`MAX_ROW_BYTES`], far below it).
+const LINE_FEED: u16 = 0x8000;
+
+/// A row's length without its [`LINE_FEED`] bit.
+fn length(stored: u16) -> u64 {
+    u64::from(stored & !LINE_FEED)
+}
+
 /// Rows per block of a [`LineIndex`]: the start of each block's first row
 /// is stored, the others follow from the rows' lengths.
 const ROWS_PER_BLOCK: usize = 1024;
@@ -21,8 +30,8 @@ const ROWS_PER_BLOCK: usize = 1024;
 /// `MAX_ROW_BYTES`, which only the replacement decoder's unread bytes could
 /// make, is cut inside.)
 ///
-/// Each row costs two bytes (its length; rows are at most `MAX_ROW_BYTES`
-/// long), plus eight for every 1024 rows: a 1 GiB file of
+/// Each row costs two bytes (its length, rows being at most `MAX_ROW_BYTES`
+/// long, and whether it ends a line), plus sixteen for every 1024 rows: a 1 GiB file of
 /// 60-byte lines needs about 36 MB rather than the 140 MB of one `u64` per
 /// row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,6 +40,8 @@ pub struct LineIndex {
     lengths: Vec<u16>,
     /// The start of rows 0, `ROWS_PER_BLOCK`, 2 × `ROWS_PER_BLOCK`, ...
     block_starts: Vec<u64>,
+    /// The line feeds before each of those rows.
+    block_lines: Vec<u64>,
     /// The bytes the rows cover: the file, or the part indexed so far.
     byte_len: u64,
     /// Whether the rows cover the whole file (else more may follow the last).
@@ -69,9 +80,9 @@ impl LineIndex {
         let start = self.block_starts[block]
             + self.lengths[first..index]
                 .iter()
-                .map(|&len| u64::from(len))
+                .map(|&len| length(len))
                 .sum::<u64>();
-        ByteSpan::new(start, start + u64::from(self.lengths[index]))
+        ByteSpan::new(start, start + length(self.lengths[index]))
     }
 
     /// The spans of rows `rows`, in order (cheaper than one
@@ -86,7 +97,7 @@ impl LineIndex {
             let len = usize::try_from(row)
                 .ok()
                 .and_then(|row| self.lengths.get(row))
-                .map_or(0, |&len| u64::from(len));
+                .map_or(0, |&len| length(len));
             spans.push(ByteSpan::new(start, start + len));
             start += len;
         }
@@ -104,12 +115,30 @@ impl LineIndex {
         let mut start = self.block_starts.get(block).copied().unwrap_or(0);
         let end = self.lengths.len().min(first + ROWS_PER_BLOCK);
         for index in first..end {
-            start += u64::from(self.lengths[index]);
+            start += length(self.lengths[index]);
             if byte_offset < start {
                 return index as u64;
             }
         }
         self.row_count().saturating_sub(1)
+    }
+
+    /// The line byte `byte_offset` is in, counting from 0: how many line
+    /// feeds the rows before its row end with (for an offset past what is
+    /// indexed, the last row's line).
+    pub fn line_of(&self, byte_offset: u64) -> u64 {
+        let row = usize::try_from(self.row_of(byte_offset)).unwrap_or(usize::MAX);
+        let block = row / ROWS_PER_BLOCK;
+        let first = block * ROWS_PER_BLOCK;
+        let before = self.block_lines.get(block).copied().unwrap_or(0);
+        let in_block = self
+            .lengths
+            .get(first..row.min(self.lengths.len()))
+            .unwrap_or_default()
+            .iter()
+            .filter(|&&len| len & LINE_FEED != 0)
+            .count();
+        before + in_block as u64
     }
 }
 
@@ -118,6 +147,9 @@ pub(super) struct RowSink {
     /// Lengths of the rows that ended.
     lengths: Vec<u16>,
     block_starts: Vec<u64>,
+    block_lines: Vec<u64>,
+    /// Line feeds so far.
+    line_feeds: u64,
     row_start: u64,
 }
 
@@ -126,6 +158,8 @@ impl RowSink {
         Self {
             lengths: Vec::new(),
             block_starts: vec![0],
+            block_lines: vec![0],
+            line_feeds: 0,
             row_start: 0,
         }
     }
@@ -142,16 +176,25 @@ impl RowSink {
         LineIndex {
             lengths,
             block_starts: self.block_starts.clone(),
+            block_lines: self.block_lines.clone(),
             byte_len,
             complete,
         }
     }
 
-    fn new_row(&mut self, start: u64) {
+    /// Ends the open row before `start`; `line_feed` when it ends with one.
+    fn new_row(&mut self, start: u64, line_feed: bool) {
         // Rows are at most MAX_ROW_BYTES long.
-        self.lengths.push((start - self.row_start) as u16);
+        let len = (start - self.row_start) as u16;
+        if line_feed {
+            self.lengths.push(len | LINE_FEED);
+            self.line_feeds += 1;
+        } else {
+            self.lengths.push(len);
+        }
         if self.lengths.len().is_multiple_of(ROWS_PER_BLOCK) {
             self.block_starts.push(start);
+            self.block_lines.push(self.line_feeds);
         }
         self.row_start = start;
     }
@@ -159,14 +202,14 @@ impl RowSink {
     /// One item; `is_line_feed` when it decoded to U+000A.
     fn item(&mut self, span: ByteSpan, is_line_feed: bool) {
         if span.start > self.row_start && span.end - self.row_start > MAX_ROW_BYTES {
-            self.new_row(span.start);
+            self.new_row(span.start, false);
         }
         // Not an item boundary, but no row may be longer.
         while span.end - self.row_start > MAX_ROW_BYTES {
-            self.new_row(self.row_start + MAX_ROW_BYTES);
+            self.new_row(self.row_start + MAX_ROW_BYTES, false);
         }
         if is_line_feed {
-            self.new_row(span.end);
+            self.new_row(span.end, true);
         }
     }
 
@@ -193,10 +236,10 @@ impl RowSink {
                 while cut > 0 && !is_boundary(cut) {
                     cut -= 1;
                 }
-                self.new_row(start + cut as u64);
+                self.new_row(start + cut as u64, false);
             }
             match next_line_feed {
-                Some(_) => self.new_row(segment_end),
+                Some(_) => self.new_row(segment_end, true),
                 None => break,
             }
         }
@@ -292,6 +335,15 @@ mod tests {
             assert!(!pair[0].is_empty());
             assert!(pair[0].len() <= MAX_ROW_BYTES, "{encoding} row {row}");
             assert!(boundaries.contains(&pair[1].start), "{encoding} row {row}");
+        }
+        let line_ends: Vec<u64> = items
+            .iter()
+            .filter(|item| item.kind == TraceKind::Scalar('\n'))
+            .map(|item| item.span.end)
+            .collect();
+        for span in &rows {
+            let lines = line_ends.partition_point(|&end| end <= span.start) as u64;
+            assert_eq!(index.line_of(span.start), lines, "{encoding}");
         }
         for (row, span) in (0u64..).zip(&rows) {
             assert_eq!(index.row_of(span.start), row);

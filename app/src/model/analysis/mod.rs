@@ -7,6 +7,8 @@
 //! - [`lines`]: where the rows start ([`lines::LineIndex`]),
 //!   built in the same pass as the primary pane's analysis.
 //! - [`counts`]: error counts of every candidate encoding at once.
+//! - [`mixed`]: the parts of a file in several encodings, and the Mixed
+//!   reading that decodes each with its own.
 //!
 //! Everything here is synchronous and pure: it runs on whatever thread calls
 //! it (the document's jobs in [`crate::model::document_jobs`] call it on
@@ -16,6 +18,7 @@
 
 pub mod counts;
 pub mod lines;
+pub mod mixed;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod window;
@@ -24,11 +27,11 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use mojiscope_core::{
-    BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding,
-    SkipReason,
+    BomHandling, ByteSpan, DecodeErrorKind, DecodeSink, Decoder, Encoding, SkipReason,
 };
 
 use self::lines::{LineIndex, RowSink};
+use self::mixed::{Parts, Reader};
 
 /// Bytes between two decoder checkpoints.
 pub const CHECKPOINT_INTERVAL: u64 = 64 * 1024;
@@ -52,6 +55,9 @@ pub struct EncodingAnalysis {
     pub encoding: &'static Encoding,
     /// The byte order mark handling of the decode.
     pub bom_handling: BomHandling,
+    /// The parts of the Mixed reading, each decoded with its own encoding
+    /// (`encoding` is then the first part's); `None` for one encoding.
+    pub parts: Option<Parts>,
     /// How many errors the whole file has.
     pub errors: u64,
     /// The start offset of every error, in order; at most
@@ -74,6 +80,7 @@ impl fmt::Debug for EncodingAnalysis {
         f.debug_struct("EncodingAnalysis")
             .field("encoding", &self.encoding)
             .field("bom_handling", &self.bom_handling)
+            .field("parts", &self.parts.as_ref().map(|parts| parts.len()))
             .field("errors", &self.errors)
             .field("error_offsets", &self.error_offsets.len())
             .field("error_offsets_truncated", &self.error_offsets_truncated)
@@ -129,7 +136,9 @@ pub fn analyse_with_rows(
 /// [`snapshot`](Self::snapshot) tells what is known so far, so that a huge
 /// file shows its first screen long before it is analysed whole.
 pub struct Analyser {
-    decoder: Decoder,
+    decoder: Reader,
+    encoding: &'static Encoding,
+    parts: Option<Parts>,
     errors: ErrorOffsets,
     checkpoints: Vec<Decoder>,
     rows: Option<RowSink>,
@@ -143,8 +152,25 @@ impl Analyser {
     /// Starts analysing with `encoding`; with `rows`, also builds the line
     /// index.
     pub fn new(encoding: &'static Encoding, bom_handling: BomHandling, rows: bool) -> Self {
+        Self::reading(encoding, bom_handling, None, rows)
+    }
+
+    /// Starts analysing the Mixed reading of `parts` (each part decoded
+    /// with its own encoding), or with `encoding` when there are none.
+    pub fn reading(
+        encoding: &'static Encoding,
+        bom_handling: BomHandling,
+        parts: Option<Parts>,
+        rows: bool,
+    ) -> Self {
+        let encoding = parts
+            .as_ref()
+            .and_then(|p| p.first())
+            .map_or(encoding, |p| p.encoding);
         Self {
-            decoder: Decoder::new(encoding, DecodeErrorMode::Replacement, bom_handling),
+            decoder: Reader::new(encoding, bom_handling, parts.as_ref()),
+            encoding,
+            parts,
             errors: ErrorOffsets::new(MAX_ERROR_OFFSETS),
             checkpoints: Vec::new(),
             rows: rows.then(RowSink::new),
@@ -167,13 +193,12 @@ impl Analyser {
         }
         let stop = bytes.len().min(self.done + WORK_CHUNK);
         loop {
-            self.checkpoints.push(self.decoder.clone());
+            self.checkpoints.push(self.decoder.current().clone());
             let start = self.done;
             let end = bytes.len().min(start + INTERVAL);
             let last = end == bytes.len();
             let piece = &bytes[start..end];
-            // Replacement mode consumes every byte.
-            let _ = match &mut self.rows {
+            match &mut self.rows {
                 Some(rows) => self.decoder.decode(
                     piece,
                     last,
@@ -183,7 +208,7 @@ impl Analyser {
                     },
                 ),
                 None => self.decoder.decode(piece, last, &mut self.errors),
-            };
+            }
             self.done = end;
             if last {
                 self.finished = true;
@@ -200,8 +225,9 @@ impl Analyser {
     /// in them. Costs a copy of both.
     pub fn snapshot(&self) -> (EncodingAnalysis, Option<LineIndex>) {
         let analysis = EncodingAnalysis {
-            encoding: self.decoder.encoding(),
+            encoding: self.decoded_encoding(),
             bom_handling: self.bom_handling,
+            parts: self.parts.clone(),
             errors: self.errors.errors,
             error_offsets: self.errors.offsets.clone(),
             error_offsets_truncated: self.errors.truncated,
@@ -222,8 +248,9 @@ impl Analyser {
         debug_assert!(self.finished, "finish before the last step");
         let byte_len = bytes.len() as u64;
         let analysis = EncodingAnalysis {
-            encoding: self.decoder.encoding(),
+            encoding: self.decoded_encoding(),
             bom_handling: self.bom_handling,
+            parts: self.parts,
             errors: self.errors.errors,
             error_offsets: self.errors.offsets,
             error_offsets_truncated: self.errors.truncated,
@@ -233,6 +260,17 @@ impl Analyser {
         };
         let rows = self.rows.map(|rows| rows.index(byte_len, true));
         (analysis, rows)
+    }
+}
+
+impl Analyser {
+    /// The encoding decoded: the one asked for, or the one a byte order
+    /// mark picked; for the Mixed reading, its first part's.
+    fn decoded_encoding(&self) -> &'static Encoding {
+        match &self.decoder {
+            Reader::Plain(decoder) => decoder.encoding(),
+            Reader::Parts(_) => self.encoding,
+        }
     }
 }
 

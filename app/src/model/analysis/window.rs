@@ -9,9 +9,11 @@
 //! bytes it was asked for.
 
 use mojiscope_core::{
-    ByteSpan, DecodeErrorKind, DecodeSink, Decoder, SkipReason, Trace, TraceKind,
+    ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding, SkipReason, Trace,
+    TraceKind,
 };
 
+use super::mixed::{Part, Reader};
 use super::{CHECKPOINT_INTERVAL, EncodingAnalysis, INTERVAL};
 
 /// Bytes fed at a time past the end of a window, to finish the item that
@@ -62,7 +64,7 @@ impl EncodingAnalysis {
         let Some(checkpoint) = self.checkpoints.get(index) else {
             return sink.trace;
         };
-        let mut decoder = checkpoint.clone();
+        let mut decoder = Reader::resume(checkpoint, self.parts.as_ref());
         let mut position = index * INTERVAL;
         // `end <= len`, which fits in usize.
         let end = usize::try_from(end).unwrap_or(len);
@@ -76,7 +78,7 @@ impl EncodingAnalysis {
                 break;
             };
             let last = piece_end == len;
-            let _ = decoder.decode(piece, last, &mut sink);
+            decoder.decode(piece, last, &mut sink);
             position = piece_end;
             // Items are contiguous: once they cover `end`, every item that
             // starts before it has been seen.
@@ -92,13 +94,44 @@ impl EncodingAnalysis {
     /// whole-file decode, which goes on from there exactly as that decode
     /// did (the teaching views explain its steps from it). `None` for an
     /// offset this analysis has not reached (a snapshot's, or past the end).
-    pub fn decoder_at(&self, byte_offset: u64) -> Option<(u64, &Decoder)> {
+    ///
+    /// The third value is where that decoder's input ends for the Mixed
+    /// reading, the end of the part the offset is in (the next part has a
+    /// decoder of its own); `u64::MAX` for one encoding.
+    pub fn decoder_at(&self, byte_offset: u64) -> Option<(u64, Decoder, u64)> {
         if byte_offset >= self.byte_len {
             return None;
         }
         let index = usize::try_from(byte_offset / CHECKPOINT_INTERVAL).ok()?;
         let decoder = self.checkpoints.get(index)?;
-        Some((index as u64 * CHECKPOINT_INTERVAL, decoder))
+        let checkpoint = index as u64 * CHECKPOINT_INTERVAL;
+        match self.part_at(byte_offset) {
+            // The part began after the checkpoint: its decoder starts there.
+            Some(part) if part.span.start > checkpoint => Some((
+                part.span.start,
+                Decoder::starting_at(part.encoding, DecodeErrorMode::Replacement, part.span.start),
+                part.span.end,
+            )),
+            Some(part) => Some((checkpoint, decoder.clone(), part.span.end)),
+            None => Some((checkpoint, decoder.clone(), u64::MAX)),
+        }
+    }
+
+    /// The Mixed reading's part that byte `byte_offset` is in (`None` for
+    /// one encoding).
+    pub fn part_at(&self, byte_offset: u64) -> Option<Part> {
+        let parts = self.parts.as_ref()?;
+        let index = parts
+            .partition_point(|part| part.span.end <= byte_offset)
+            .min(parts.len().saturating_sub(1));
+        parts.get(index).copied()
+    }
+
+    /// The encoding that decodes byte `byte_offset`: the analysis's, or
+    /// for the Mixed reading that of the part the byte is in.
+    pub fn encoding_at(&self, byte_offset: u64) -> &'static Encoding {
+        self.part_at(byte_offset)
+            .map_or(self.encoding, |part| part.encoding)
     }
 
     /// The span and kind of the error that starts at `byte_offset`, from a
@@ -292,9 +325,13 @@ mod tests {
         bytes.extend_from_slice(b"\x82\xA0 and more");
         let analysis = analysed(&bytes, SHIFT_JIS, BomHandling::None);
         let second = CHECKPOINT_INTERVAL;
-        assert_eq!(analysis.decoder_at(0).map(|(at, _)| at), Some(0));
-        assert_eq!(analysis.decoder_at(second - 1).map(|(at, _)| at), Some(0));
-        let (at, decoder) = analysis.decoder_at(second).unwrap();
+        assert_eq!(analysis.decoder_at(0).map(|(at, _, _)| at), Some(0));
+        assert_eq!(
+            analysis.decoder_at(second - 1).map(|(at, _, _)| at),
+            Some(0)
+        );
+        let (at, decoder, limit) = analysis.decoder_at(second).unwrap();
+        assert_eq!(limit, u64::MAX, "one encoding: no part ends");
         assert_eq!(at, second);
         let explanation =
             decoder.explain_span(&bytes[INTERVAL..], true, ByteSpan::new(second, second + 1));

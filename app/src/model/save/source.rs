@@ -3,11 +3,9 @@
 
 use std::sync::Arc;
 
-use mojiscope_core::{
-    BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding,
-    SkipReason,
-};
+use mojiscope_core::{BomHandling, ByteSpan, DecodeErrorKind, DecodeSink, Encoding, SkipReason};
 
+use crate::model::analysis::mixed::{Parts, Reader};
 use crate::model::document::FileBytes;
 
 /// Source bytes (or text bytes) read at a time.
@@ -31,6 +29,17 @@ pub enum TextSource {
         /// The pane's byte order mark handling.
         bom_handling: BomHandling,
     },
+    /// The Mixed reading of a file in several encodings: each part decoded
+    /// with its own encoding in replacement mode. Source offsets are
+    /// offsets in `bytes`.
+    Mixed {
+        /// The document's bytes.
+        bytes: FileBytes,
+        /// The parts, covering the file.
+        parts: Parts,
+        /// The first part's byte order mark handling (the pane's).
+        bom_handling: BomHandling,
+    },
     /// Text already in memory. Source offsets are its UTF-8 offsets.
     Text(Arc<str>),
     /// The repaired text of the Repair window: a decode with the changes
@@ -51,7 +60,9 @@ impl TextSource {
     /// The size of the source (bytes), which progress counts up to.
     pub fn len(&self) -> u64 {
         match self {
-            TextSource::Decode { bytes, .. } => bytes.len() as u64,
+            TextSource::Decode { bytes, .. } | TextSource::Mixed { bytes, .. } => {
+                bytes.len() as u64
+            }
             TextSource::Text(text) | TextSource::Repaired { text, .. } => text.len() as u64,
         }
     }
@@ -68,10 +79,15 @@ impl TextSource {
                 encoding,
                 bom_handling,
                 ..
-            } => Some(Decoder::new(
-                encoding,
-                DecodeErrorMode::Replacement,
+            } => Some(Reader::new(encoding, *bom_handling, None)),
+            TextSource::Mixed {
+                parts,
+                bom_handling,
+                ..
+            } => Some(Reader::new(
+                mojiscope_core::UTF_8,
                 *bom_handling,
+                Some(parts),
             )),
             TextSource::Text(_) | TextSource::Repaired { .. } => None,
         };
@@ -159,7 +175,7 @@ impl DecodeSink for Chunk {
 /// Reads a [`TextSource`] a chunk at a time.
 pub struct SourceReader<'a> {
     source: &'a TextSource,
-    decoder: Option<Decoder>,
+    decoder: Option<Reader>,
     /// Source bytes read so far.
     position: usize,
 }
@@ -170,12 +186,11 @@ impl SourceReader<'_> {
     pub fn next_chunk(&mut self, chunk: &mut Chunk) -> bool {
         chunk.clear();
         match (self.source, &mut self.decoder) {
-            (TextSource::Decode { bytes, .. }, Some(decoder)) => {
+            (TextSource::Decode { bytes, .. } | TextSource::Mixed { bytes, .. }, Some(decoder)) => {
                 let end = bytes.len().min(self.position + CHUNK_BYTES);
                 let last = end == bytes.len();
                 let piece = bytes.get(self.position..end).unwrap_or_default();
-                // Replacement mode consumes every byte.
-                let _ = decoder.decode(piece, last, chunk);
+                decoder.decode(piece, last, chunk);
                 self.position = end;
                 last
             }
@@ -201,7 +216,7 @@ impl SourceReader<'_> {
                 self.position = end;
                 end == text.len()
             }
-            (TextSource::Decode { .. }, None) => true,
+            (TextSource::Decode { .. } | TextSource::Mixed { .. }, None) => true,
         }
     }
 
@@ -211,9 +226,13 @@ impl SourceReader<'_> {
     }
 
     /// The encoding decoded, for a decode: the one asked for, or the one a
-    /// byte order mark picked (known once the first chunk is read).
+    /// byte order mark picked (known once the first chunk is read); `None`
+    /// for the Mixed reading, which has one per part.
     pub fn decoded_encoding(&self) -> Option<&'static Encoding> {
-        self.decoder.as_ref().map(Decoder::encoding)
+        match &self.decoder {
+            Some(Reader::Plain(decoder)) => Some(decoder.encoding()),
+            Some(Reader::Parts(_)) | None => None,
+        }
     }
 }
 

@@ -58,7 +58,9 @@ pub fn explain_selection(
         .end
         .min(span.start.saturating_add(MAX_EXPLAINED_BYTES))
         .min(len);
-    let (checkpoint, decoder) = analysis.decoder_at(span.start)?;
+    let (checkpoint, decoder, limit) = analysis.decoder_at(span.start)?;
+    let len = len.min(limit);
+    let end = end.min(len);
     let input_end = len.min(end + TAIL);
     let input = bytes.get(usize::try_from(checkpoint).ok()?..usize::try_from(input_end).ok()?)?;
     let explanation = decoder.explain_span(input, input_end == len, ByteSpan::new(span.start, end));
@@ -190,7 +192,10 @@ impl ExplainSection {
         bytes: &[u8],
         span: ByteSpan,
     ) {
-        let title = format!("Steps of the {} decoder", analysis.encoding.name());
+        let title = format!(
+            "Steps of the {} decoder",
+            analysis.encoding_at(span.start).name()
+        );
         let requested = self.open_request == Some(pane);
         if requested {
             self.open_request = None;
