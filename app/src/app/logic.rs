@@ -33,15 +33,7 @@ const MAX_EVENTS_PER_FRAME: usize = 256;
 impl InspectorApp {
     /// Drains job events, the dialog's answer, dropped files and shortcuts.
     pub(super) fn logic(&mut self, ctx: &Context) {
-        for _ in 0..MAX_EVENTS_PER_FRAME {
-            let Some(event) = self.jobs.try_recv() else {
-                break;
-            };
-            self.handle_event(event);
-        }
-        while let Some((dialog, answer)) = self.dialogs.try_recv() {
-            self.dialog_answered(dialog, answer);
-        }
+        self.drain(ctx);
         self.watch_logic(ctx);
         let dropped = ctx.input(|i| {
             i.raw
@@ -64,6 +56,27 @@ impl InspectorApp {
             ctx.request_repaint();
         }
         self.shortcuts(ctx);
+    }
+
+    /// Drains the jobs' events and the file dialogs' answers into the
+    /// session: the part of a frame that needs no ui, which eframe also runs
+    /// on its own while the window is hidden, minimised or covered (see
+    /// [`InspectorApp::logic_only`]).
+    pub(super) fn drain(&mut self, ctx: &Context) {
+        let mut handled = 0;
+        while let Some(event) = self.jobs.try_recv() {
+            self.handle_event(event);
+            handled += 1;
+            if handled == MAX_EVENTS_PER_FRAME {
+                // The rest at the next frame, which must come: the jobs
+                // asked for a repaint before this one began.
+                ctx.request_repaint();
+                break;
+            }
+        }
+        while let Some((dialog, answer)) = self.dialogs.try_recv() {
+            self.dialog_answered(dialog, answer);
+        }
     }
 
     fn handle_event(&mut self, event: JobEvent) {

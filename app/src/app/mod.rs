@@ -153,6 +153,16 @@ impl InspectorApp {
                 .is_waiting(self.session.document.as_ref().map(|d| d.generation))
     }
 
+    /// What eframe runs instead of a frame while the window is not shown
+    /// (minimised, covered, or on Wayland not given frames): the jobs'
+    /// events are received all the same. Without it a job with a result
+    /// waits for room in the full channel until the window is shown again,
+    /// and a huge file's analysis stands still.
+    pub fn logic_only(&mut self, ctx: &Context) {
+        self.context.get_or_init(|| ctx.clone());
+        self.drain(ctx);
+    }
+
     /// One frame: the whole app inside `ui`. Tests drive this directly.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         self.context.get_or_init(|| ui.ctx().clone());
@@ -166,6 +176,10 @@ impl InspectorApp {
 }
 
 impl eframe::App for InspectorApp {
+    fn logic(&mut self, ctx: &Context, _frame: &mut eframe::Frame) {
+        self.logic_only(ctx);
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         InspectorApp::ui(self, ui);
     }
