@@ -18,6 +18,7 @@ use mojiscope::app::InspectorApp;
 use mojiscope::model::settings::Settings;
 use mojiscope_core::UTF_8;
 
+#[expect(dead_code, reason = "this suite uses part of the shared helpers")]
 mod common;
 
 /// Log lines made of the README's lines (real English text), with a
@@ -75,7 +76,13 @@ fn a_large_file_is_analysed_while_the_window_is_hidden() {
             started.elapsed() < Duration::from_mins(2),
             "the analysis stood still while the window was hidden: {} errors so far after {} \
              runs of the logic",
-            harness.state().session.panes.first().and_then(|p| p.analysis.as_ref()).map_or(0, |a| a.errors),
+            harness
+                .state()
+                .session
+                .panes
+                .first()
+                .and_then(|p| p.analysis.as_ref())
+                .map_or(0, |a| a.errors),
             logic_runs
         );
         if ctx.has_requested_repaint() {
@@ -96,6 +103,10 @@ fn a_large_file_is_analysed_while_the_window_is_hidden() {
         .expect("a UTF-8 pane, analysed");
     assert!(utf8.is_complete());
     assert_eq!(utf8.errors, invalid);
+    // No progress left standing: progress that found the channel full was
+    // dropped, the results were not.
+    assert_eq!(session.progress, None);
+    assert!(session.panes.iter().all(|pane| pane.progress.is_none()));
     let index = session.lines.as_ref().expect("the rows");
     assert!(index.is_complete());
     assert_eq!(index.row_count(), lines);

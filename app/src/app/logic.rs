@@ -108,6 +108,8 @@ impl InspectorApp {
             }
             JobEvent::Counts { counts, .. } => {
                 session.counts = Some(counts);
+                // Its last progress may have been dropped on a full channel.
+                session.progress = None;
                 // Detection chooses the panes; only without it do the counts.
                 if !session.panes_settled && session.failed.detection {
                     self.panes_from_counts();

@@ -339,6 +339,7 @@ impl InspectorApp {
                 detection: detection.as_deref(),
                 forced,
                 focused,
+                lines: lines.as_deref(),
             };
             headers.ui(ui, &ctx, pane_views, commands);
             ui.separator();
@@ -434,6 +435,7 @@ struct PaneHeaders<'a> {
     detection: Option<&'a mojiscope_core::Detection>,
     forced: Option<&'static mojiscope_core::Encoding>,
     focused: usize,
+    lines: Option<&'a crate::model::analysis::lines::LineIndex>,
 }
 
 impl PaneHeaders<'_> {
@@ -463,6 +465,7 @@ impl PaneHeaders<'_> {
                 forced_by_bom: self.forced,
                 removable: count > MIN_PANES,
                 focused: index == self.focused && count > 1,
+                lines: self.lines,
             };
             height = height.max(view.header_ui(ui, rect, ctx, pane, &env, commands));
         }

@@ -22,15 +22,23 @@ const ROWS_PER_BLOCK: usize = 1024;
 /// make, is cut inside.)
 ///
 /// Each row costs two bytes (its length; rows are at most `MAX_ROW_BYTES`
-/// long), plus eight for every 1024 rows: a 1 GiB file of
-/// 60-byte lines needs about 36 MB rather than the 140 MB of one `u64` per
-/// row.
+/// long) and a bit (whether a line feed ends it), plus 24 for every 1024
+/// rows: a 1 GiB file of 60-byte lines needs about 38 MB rather than the
+/// 140 MB of one `u64` per row.
+///
+/// Lines are what the line feeds delimit: a line cut into several rows is
+/// one line. [`line_of`](Self::line_of) tells the line and column of a byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
     /// The length of each row.
     lengths: Vec<u16>,
     /// The start of rows 0, `ROWS_PER_BLOCK`, 2 × `ROWS_PER_BLOCK`, ...
     block_starts: Vec<u64>,
+    /// Bit `i % 64` of word `i / 64`: a line feed ends row `i`.
+    line_ends: Vec<u64>,
+    /// For each block: the line feeds before its first row, and where the
+    /// line its first row is part of starts.
+    block_lines: Vec<(u64, u64)>,
     /// The bytes the rows cover: the file, or the part indexed so far.
     byte_len: u64,
     /// Whether the rows cover the whole file (else more may follow the last).
@@ -93,6 +101,34 @@ impl LineIndex {
         spans
     }
 
+    /// Whether a line feed ends row `row`.
+    fn ends_line(&self, row: usize) -> bool {
+        self.line_ends
+            .get(row / 64)
+            .is_some_and(|word| word & (1 << (row % 64)) != 0)
+    }
+
+    /// The line byte `byte_offset` is in, counted from 1, and where that
+    /// line starts; `None` past the bytes indexed so far (the rows of an
+    /// index still being built may not reach it yet).
+    pub fn line_of(&self, byte_offset: u64) -> Option<(u64, u64)> {
+        if byte_offset >= self.byte_len {
+            return None;
+        }
+        let row = usize::try_from(self.row_of(byte_offset)).ok()?;
+        let block = row / ROWS_PER_BLOCK;
+        let first = block * ROWS_PER_BLOCK;
+        let &(lines_before, block_line_start) = self.block_lines.get(block)?;
+        let ended = (first..row).filter(|&r| self.ends_line(r)).count() as u64;
+        // The line starts after the last row before `row` that a line feed
+        // ends, or where the block's first line started.
+        let start = (first..row)
+            .rev()
+            .find(|&r| self.ends_line(r))
+            .map_or(block_line_start, |r| self.row_span(r as u64).end);
+        Some((lines_before + ended + 1, start))
+    }
+
     /// The row that byte `byte_offset` is in (the last row for offsets at or
     /// past the end).
     pub fn row_of(&self, byte_offset: u64) -> u64 {
@@ -118,7 +154,13 @@ pub(super) struct RowSink {
     /// Lengths of the rows that ended.
     lengths: Vec<u16>,
     block_starts: Vec<u64>,
+    line_ends: Vec<u64>,
+    block_lines: Vec<(u64, u64)>,
     row_start: u64,
+    /// Line feeds so far.
+    lines: u64,
+    /// Where the current line starts.
+    line_start: u64,
 }
 
 impl RowSink {
@@ -126,7 +168,11 @@ impl RowSink {
         Self {
             lengths: Vec::new(),
             block_starts: vec![0],
+            line_ends: Vec::new(),
+            block_lines: vec![(0, 0)],
             row_start: 0,
+            lines: 0,
+            line_start: 0,
         }
     }
 
@@ -142,16 +188,32 @@ impl RowSink {
         LineIndex {
             lengths,
             block_starts: self.block_starts.clone(),
+            line_ends: self.line_ends.clone(),
+            block_lines: self.block_lines.clone(),
             byte_len,
             complete,
         }
     }
 
-    fn new_row(&mut self, start: u64) {
+    /// Ends the open row at `start`, where the next begins; `line_feed`
+    /// when a line feed ends it.
+    fn new_row(&mut self, start: u64, line_feed: bool) {
+        let row = self.lengths.len();
         // Rows are at most MAX_ROW_BYTES long.
         self.lengths.push((start - self.row_start) as u16);
+        if row.is_multiple_of(64) {
+            self.line_ends.push(0);
+        }
+        if line_feed {
+            if let Some(word) = self.line_ends.last_mut() {
+                *word |= 1 << (row % 64);
+            }
+            self.lines += 1;
+            self.line_start = start;
+        }
         if self.lengths.len().is_multiple_of(ROWS_PER_BLOCK) {
             self.block_starts.push(start);
+            self.block_lines.push((self.lines, self.line_start));
         }
         self.row_start = start;
     }
@@ -159,14 +221,14 @@ impl RowSink {
     /// One item; `is_line_feed` when it decoded to U+000A.
     fn item(&mut self, span: ByteSpan, is_line_feed: bool) {
         if span.start > self.row_start && span.end - self.row_start > MAX_ROW_BYTES {
-            self.new_row(span.start);
+            self.new_row(span.start, false);
         }
         // Not an item boundary, but no row may be longer.
         while span.end - self.row_start > MAX_ROW_BYTES {
-            self.new_row(self.row_start + MAX_ROW_BYTES);
+            self.new_row(self.row_start + MAX_ROW_BYTES, false);
         }
         if is_line_feed {
-            self.new_row(span.end);
+            self.new_row(span.end, true);
         }
     }
 
@@ -193,10 +255,10 @@ impl RowSink {
                 while cut > 0 && !is_boundary(cut) {
                     cut -= 1;
                 }
-                self.new_row(start + cut as u64);
+                self.new_row(start + cut as u64, false);
             }
             match next_line_feed {
-                Some(_) => self.new_row(segment_end),
+                Some(_) => self.new_row(segment_end, true),
                 None => break,
             }
         }
@@ -300,6 +362,24 @@ mod tests {
             }
         }
         assert_eq!(index.row_spans(0..index.row_count()), rows);
+        // Lines: 1 + the line feeds that end before the byte, starting after
+        // the last of them.
+        let line_feed_ends: Vec<u64> = items
+            .iter()
+            .filter(|item| item.kind == TraceKind::Scalar('\n'))
+            .map(|item| item.span.end)
+            .collect();
+        let step = (bytes.len() / 4000).max(1);
+        for byte in (0..len).step_by(step) {
+            let before = line_feed_ends.partition_point(|&end| end <= byte);
+            let start = before.checked_sub(1).map_or(0, |i| line_feed_ends[i]);
+            assert_eq!(
+                index.line_of(byte),
+                Some((before as u64 + 1, start)),
+                "{encoding} byte {byte}"
+            );
+        }
+        assert_eq!(index.line_of(len), None);
         if let Some(middle) = rows.len().checked_div(2) {
             let middle = middle as u64;
             assert_eq!(
@@ -372,6 +452,18 @@ mod tests {
         assert_eq!(index.row_span(0), ByteSpan::new(0, 511));
         // The replacement decoder's bytes are one item each.
         check_rows(&[b'x'; 2000], REPLACEMENT, BomHandling::None);
+    }
+
+    #[test]
+    fn a_line_cut_into_many_rows_is_one_line() {
+        // 2000 rows of one line (past a block of 1024 rows), then two more.
+        let mut bytes = vec![b'x'; 2000 * 512];
+        bytes.extend_from_slice(b"\nab\ncd");
+        let index = check_rows(&bytes, UTF_8, BomHandling::None);
+        assert_eq!(index.line_of(1_500 * 512), Some((1, 0)));
+        let first_end = 2000 * 512 + 1;
+        assert_eq!(index.line_of(first_end + 1), Some((2, first_end)));
+        assert_eq!(index.line_of(first_end + 3), Some((3, first_end + 3)));
     }
 
     #[test]
