@@ -45,6 +45,15 @@ impl InspectorApp {
         if let Some(path) = dropped {
             self.commands.push(Command::Open(path));
         }
+        // Back where it came from when what opened over the panes closes.
+        let open = self.about.is_open()
+            || self.save.is_open()
+            || self.repair_window.is_open()
+            || eframe::egui::Popup::is_any_open(ctx);
+        let focused = ctx.memory(eframe::egui::Memory::focused);
+        if let Some(id) = self.focus_return.frame(open, focused) {
+            self.views.focus_next.get_or_insert(id);
+        }
         // Once no modal box holds the focus to itself any more.
         if self.views.focus_next.is_some()
             && ctx.memory(eframe::egui::Memory::top_modal_layer).is_none()

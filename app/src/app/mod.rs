@@ -9,6 +9,7 @@
 //! apply those commands once.
 
 mod dialogs;
+mod focus;
 mod keys;
 mod logic;
 mod menus;
@@ -23,6 +24,7 @@ use std::sync::{Arc, OnceLock};
 use eframe::egui::{self, Context};
 
 use self::dialogs::FileDialogs;
+use self::focus::FocusReturn;
 use self::views::DocumentViews;
 use crate::model::command::Command;
 use crate::model::document_jobs::DocumentJobs;
@@ -72,6 +74,8 @@ pub struct InspectorApp {
     menu_to_open: Option<char>,
     /// The window's title, as last set.
     pub title: String,
+    /// Where the focus goes back to when a popup or dialog closes.
+    focus_return: FocusReturn,
 }
 
 impl InspectorApp {
@@ -102,6 +106,7 @@ impl InspectorApp {
             save: SaveAs::default(),
             menu_to_open: None,
             title: String::new(),
+            focus_return: FocusReturn::default(),
         };
         if let Some(file) = file {
             app.open(file);
