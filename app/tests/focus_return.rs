@@ -1,6 +1,7 @@
 //! The keyboard focus goes back where it came from when a popup, Save as,
 //! the About box or the Repair window closes: to the pane that had it.
 
+#[expect(dead_code, reason = "this suite uses part of the shared helpers")]
 mod common;
 
 use std::path::{Path, PathBuf};
