@@ -303,6 +303,7 @@ impl InspectorApp {
             | Command::SetDarkMode(_) => self.apply_setting(&command),
             Command::CancelJobs => self.cancel_jobs(),
             Command::ShowAbout => self.about.open(),
+            Command::ResizeInspector(taller) => self.views.inspector_resize = Some(taller),
             Command::ShowWhy(encoding) => self.views.why = Some(encoding),
             Command::ShowLesson(lesson) => self.teaching.open(lesson),
             Command::Repair => self.repair_focused_pane(false),
