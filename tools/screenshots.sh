@@ -111,17 +111,18 @@ shot() {
 
 # UTF-8 with four errors; F8 twice selects the second in every view.
 shot utf8-errors "$fixtures/utf8-errors.txt" F8 F8
-# Shift_JIS: detection puts the Shift_JIS pane first; a click focuses the
+# Shift_JIS: detection puts the Shift_JIS pane first; Ctrl+2 focuses the
 # UTF-8 pane beside it, where F8 selects its first error in every view.
-shot shift-jis "$fixtures/shift_jis.txt" click:1020,68 F8
+shot shift-jis "$fixtures/shift_jis.txt" ctrl+2 F8
 # UTF-16LE with a byte order mark: no override.
 shot utf16le-bom "$fixtures/utf16le-bom.txt"
 # Mixed scripts in UTF-8: CJK, Cyrillic and Greek side by side.
 shot utf8-scripts "$fixtures/utf8.txt"
 # The teaching views. The decoder's steps: の (0x82 0xCC) selected in the
-# Shift_JIS pane, the inspector dragged taller, each pane's steps opened.
-shot explain "$fixtures/shift_jis.txt" click:1127,122 drag:640,688:640,300 \
-  click:866,372 click:440,372 click:16,405
+# Shift_JIS pane, the inspector made taller (View ▸ Grow the inspector, three
+# steps), each pane's steps opened.
+shot explain "$fixtures/shift_jis.txt" click:1127,122 ctrl+shift+Up ctrl+shift+Up \
+  ctrl+shift+Up click:866,372 click:440,372 click:16,405
 # Learn ▸ Code page chart: windows-1252 against ISO-8859-15.
 shot code-page-chart "$fixtures/shift_jis.txt" click:161,12 click:210,39
 # Learn ▸ Index browser: index jis0208 as Shift_JIS lays it out, 熙 found.

@@ -27,6 +27,21 @@ const ZOOM_IN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key:
 const ZOOM_IN_PLUS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Plus);
 const ZOOM_OUT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Minus);
 const ZOOM_RESET: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
+/// View ▸ Grow the inspector (Ctrl+Shift+Up) and Shrink it (Ctrl+Shift+Down).
+const INSPECTOR_TALLER: KeyboardShortcut = KeyboardShortcut::new(
+    Modifiers {
+        shift: true,
+        ..Modifiers::COMMAND
+    },
+    Key::ArrowUp,
+);
+const INSPECTOR_SHORTER: KeyboardShortcut = KeyboardShortcut::new(
+    Modifiers {
+        shift: true,
+        ..Modifiers::COMMAND
+    },
+    Key::ArrowDown,
+);
 const SAVE_AS_UTF8: KeyboardShortcut = KeyboardShortcut::new(
     Modifiers {
         shift: true,
@@ -173,6 +188,12 @@ impl InspectorApp {
             }
             if input.consume_shortcut(&ZOOM_RESET) {
                 self.commands.push(Command::Zoom(1.0));
+            }
+            if input.consume_shortcut(&INSPECTOR_TALLER) {
+                self.commands.push(Command::ResizeInspector(true));
+            }
+            if input.consume_shortcut(&INSPECTOR_SHORTER) {
+                self.commands.push(Command::ResizeInspector(false));
             }
             if input.consume_shortcut(&OPEN) {
                 self.commands.push(Command::OpenDialog);

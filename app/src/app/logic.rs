@@ -34,15 +34,7 @@ const MAX_EVENTS_PER_FRAME: usize = 256;
 impl InspectorApp {
     /// Drains job events, the dialog's answer, dropped files and shortcuts.
     pub(super) fn logic(&mut self, ctx: &Context) {
-        for _ in 0..MAX_EVENTS_PER_FRAME {
-            let Some(event) = self.jobs.try_recv() else {
-                break;
-            };
-            self.handle_event(event);
-        }
-        while let Some((dialog, answer)) = self.dialogs.try_recv() {
-            self.dialog_answered(dialog, answer);
-        }
+        self.drain(ctx);
         self.watch_logic(ctx);
         let dropped = ctx.input(|i| {
             i.raw
@@ -53,6 +45,15 @@ impl InspectorApp {
         });
         if let Some(path) = dropped {
             self.commands.push(Command::Open(path));
+        }
+        // Back where it came from when what opened over the panes closes.
+        let open = self.about.is_open()
+            || self.save.is_open()
+            || self.repair_window.is_open()
+            || eframe::egui::Popup::is_any_open(ctx);
+        let focused = ctx.memory(eframe::egui::Memory::focused);
+        if let Some(id) = self.focus_return.frame(open, focused) {
+            self.views.focus_next.get_or_insert(id);
         }
         // Once no modal box holds the focus to itself any more.
         if self.views.focus_next.is_some()
@@ -65,6 +66,27 @@ impl InspectorApp {
             ctx.request_repaint();
         }
         self.shortcuts(ctx);
+    }
+
+    /// Drains the jobs' events and the file dialogs' answers into the
+    /// session: the part of a frame that needs no ui, which eframe also runs
+    /// on its own while the window is hidden, minimised or covered (see
+    /// [`InspectorApp::logic_only`]).
+    pub(super) fn drain(&mut self, ctx: &Context) {
+        let mut handled = 0;
+        while let Some(event) = self.jobs.try_recv() {
+            self.handle_event(event);
+            handled += 1;
+            if handled == MAX_EVENTS_PER_FRAME {
+                // The rest at the next frame, which must come: the jobs
+                // asked for a repaint before this one began.
+                ctx.request_repaint();
+                break;
+            }
+        }
+        while let Some((dialog, answer)) = self.dialogs.try_recv() {
+            self.dialog_answered(dialog, answer);
+        }
     }
 
     fn handle_event(&mut self, event: JobEvent) {
@@ -96,6 +118,8 @@ impl InspectorApp {
             }
             JobEvent::Counts { counts, .. } => {
                 session.counts = Some(counts);
+                // Its last progress may have been dropped on a full channel.
+                session.progress = None;
                 // Detection chooses the panes; only without it do the counts.
                 if !session.panes_settled && session.failed.detection {
                     self.panes_from_counts();
@@ -294,6 +318,7 @@ impl InspectorApp {
             | Command::SetDarkMode(_) => self.apply_setting(&command),
             Command::CancelJobs => self.cancel_jobs(),
             Command::ShowAbout => self.about.open(),
+            Command::ResizeInspector(taller) => self.views.inspector_resize = Some(taller),
             Command::ShowWhy(encoding) => self.views.why = Some(encoding),
             Command::ShowLesson(lesson) => self.teaching.open(lesson),
             Command::Repair => self.repair_focused_pane(false),

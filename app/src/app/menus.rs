@@ -93,6 +93,24 @@ impl InspectorApp {
             commands.push(Command::Zoom(1.0));
         }
         ui.separator();
+        let has_document = self.session.document.is_some();
+        if menu::item(
+            ui,
+            "&Grow the inspector",
+            Some("Ctrl+Shift+↑"),
+            has_document,
+        ) {
+            commands.push(Command::ResizeInspector(true));
+        }
+        if menu::item(
+            ui,
+            "Shrin&k the inspector",
+            Some("Ctrl+Shift+↓"),
+            has_document,
+        ) {
+            commands.push(Command::ResizeInspector(false));
+        }
+        ui.separator();
         ui.label("Panes");
         for (arrangement, label) in
             Arrangement::ALL

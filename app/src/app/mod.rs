@@ -10,6 +10,7 @@
 
 mod dialogs;
 mod hand_repair;
+mod focus;
 mod keys;
 mod logic;
 mod menus;
@@ -24,6 +25,7 @@ use std::sync::{Arc, OnceLock};
 use eframe::egui::{self, Context};
 
 use self::dialogs::FileDialogs;
+use self::focus::FocusReturn;
 use self::views::DocumentViews;
 use crate::model::command::Command;
 use crate::model::document_jobs::DocumentJobs;
@@ -81,6 +83,8 @@ pub struct InspectorApp {
     reinterpret_return: Option<egui::Id>,
     /// The selection the Mojibake lab's text came from.
     lab_link: Option<crate::ui::reinterpret::Span>,
+    /// Where the focus goes back to when a popup or dialog closes.
+    focus_return: FocusReturn,
 }
 
 impl InspectorApp {
@@ -115,6 +119,7 @@ impl InspectorApp {
             reinterpret: None,
             reinterpret_return: None,
             lab_link: None,
+            focus_return: FocusReturn::default(),
         };
         if let Some(file) = file {
             app.open(file);
@@ -166,6 +171,16 @@ impl InspectorApp {
                 .is_waiting(self.session.document.as_ref().map(|d| d.generation))
     }
 
+    /// What eframe runs instead of a frame while the window is not shown
+    /// (minimised, covered, or on Wayland not given frames): the jobs'
+    /// events are received all the same. Without it a job with a result
+    /// waits for room in the full channel until the window is shown again,
+    /// and a huge file's analysis stands still.
+    pub fn logic_only(&mut self, ctx: &Context) {
+        self.context.get_or_init(|| ctx.clone());
+        self.drain(ctx);
+    }
+
     /// One frame: the whole app inside `ui`. Tests drive this directly.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         self.context.get_or_init(|| ui.ctx().clone());
@@ -179,6 +194,10 @@ impl InspectorApp {
 }
 
 impl eframe::App for InspectorApp {
+    fn logic(&mut self, ctx: &Context, _frame: &mut eframe::Frame) {
+        self.logic_only(ctx);
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         InspectorApp::ui(self, ui);
     }

@@ -288,6 +288,8 @@ impl InspectorApp {
             pane_position,
             inspector,
             hex_width,
+            inspector_resize,
+            inspector_height,
             ..
         } = &mut self.views;
         // One view per pane, whatever happened to the panes.
@@ -304,14 +306,9 @@ impl InspectorApp {
             palette,
         };
         let analyses: Vec<_> = panes.iter().map(|p| p.analysis.clone()).collect();
-        let inspector_height = (ui.available_height() * 0.22).clamp(90.0, 220.0);
-        Panel::bottom("inspector")
-            .resizable(true)
-            .min_size(80.0)
-            .default_size(inspector_height)
-            .show(ui, |ui| {
-                inspector.ui(ui, &ctx, &analyses, lines.as_ref());
-            });
+        inspector_panel_ui(ui, inspector_resize, inspector_height, palette, |ui| {
+            inspector.ui(ui, &ctx, &analyses, lines.as_ref());
+        });
         // The hex view is as wide as its rows: the bytes a row shows are
         // the setting's, or as many as fit in its share of the window.
         let column = ui.fonts_mut(|f| f.glyph_width(&crate::ui::hex_view::font(ui), '0'));
@@ -349,6 +346,7 @@ impl InspectorApp {
                 forced,
                 parts: parts.as_ref(),
                 focused,
+                lines: lines.as_deref(),
             };
             headers.ui(ui, &ctx, pane_views, commands);
             ui.separator();
@@ -419,6 +417,69 @@ impl InspectorApp {
     }
 }
 
+/// The inspector's least height.
+const INSPECTOR_MIN_HEIGHT: f32 = 80.0;
+
+/// The most of the window's height the inspector may take (on a projector,
+/// its decoder steps want most of it).
+const INSPECTOR_MAX_SHARE: f32 = 0.8;
+
+/// How much taller a step of View ▸ Grow the inspector makes it.
+const INSPECTOR_STEP: f32 = 1.5;
+
+/// The inspector's panel at the bottom: as tall as it was dragged to, or a
+/// step taller or shorter when `resize` asks (taken), never above
+/// [`INSPECTOR_MAX_SHARE`] of the room; `height` learns its height.
+fn inspector_panel_ui(
+    ui: &mut Ui,
+    resize: &mut Option<bool>,
+    height: &mut f32,
+    palette: &Palette,
+    contents: impl FnOnce(&mut Ui),
+) {
+    let default_height = (ui.available_height() * 0.22).clamp(90.0, 220.0);
+    let tallest = (ui.available_height() * INSPECTOR_MAX_SHARE).max(INSPECTOR_MIN_HEIGHT);
+    let mut panel = Panel::bottom("inspector")
+        .resizable(true)
+        .min_size(INSPECTOR_MIN_HEIGHT)
+        .max_size(tallest)
+        .default_size(default_height);
+    if let Some(taller) = resize.take() {
+        // A step at a time; the new height is kept as if dragged to.
+        let step = if taller {
+            *height * INSPECTOR_STEP
+        } else {
+            *height / INSPECTOR_STEP
+        };
+        panel = panel.exact_size(step.clamp(INSPECTOR_MIN_HEIGHT, tallest));
+    }
+    let shown = panel.show(ui, |ui| {
+        // The panel is as tall as what it holds: holding its whole
+        // height, it keeps the height it was given (dragged, or a step).
+        ui.set_min_height(ui.available_height());
+        contents(ui);
+    });
+    *height = shown.response.rect.height();
+    inspector_handle_ui(ui, shown.response.rect, palette);
+}
+
+/// The grip on the inspector's top edge: the edge can be dragged, and this
+/// shows where.
+fn inspector_handle_ui(ui: &Ui, inspector: egui::Rect, palette: &Palette) {
+    // Just inside the edge, in the panel's top margin: the panel above
+    // paints over anything past it.
+    let centre = egui::pos2(inspector.center().x, inspector.top() + 4.0);
+    let grip = egui::Rect::from_center_size(centre, egui::vec2(56.0, 6.0));
+    ui.painter().rect_filled(grip, 3.0, palette.weak_fg);
+    for offset in [-8.0, 0.0, 8.0] {
+        ui.painter().circle_filled(
+            centre + egui::vec2(offset, 0.0),
+            1.2,
+            ui.visuals().panel_fill,
+        );
+    }
+}
+
 /// How many whole columns `column` pixels wide fit in `width`.
 fn columns_in(width: f32, column: f32) -> usize {
     let columns = (width / column.max(1.0)).floor().max(0.0);
@@ -445,6 +506,7 @@ struct PaneHeaders<'a> {
     forced: Option<&'static mojiscope_core::Encoding>,
     parts: Option<&'a crate::model::analysis::mixed::Parts>,
     focused: usize,
+    lines: Option<&'a crate::model::analysis::lines::LineIndex>,
 }
 
 impl PaneHeaders<'_> {
@@ -475,6 +537,7 @@ impl PaneHeaders<'_> {
                 parts: self.parts,
                 removable: count > MIN_PANES,
                 focused: index == self.focused && count > 1,
+                lines: self.lines,
             };
             height = height.max(view.header_ui(ui, rect, ctx, pane, &env, commands));
         }

@@ -42,6 +42,11 @@ pub struct DocumentViews {
     pub pending_pane_top: Option<u64>,
     /// The inspector's state.
     pub inspector: Inspector,
+    /// A step taller (`true`) or shorter the inspector is to take, at the
+    /// next frame (View ▸ Grow the inspector).
+    pub inspector_resize: Option<bool>,
+    /// The inspector's height at the last frame.
+    pub inspector_height: f32,
     /// The Go to offset box's text, while it is open.
     pub goto: Option<String>,
     /// Whether the Go to offset box was drawn since it opened (its field

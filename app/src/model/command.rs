@@ -93,6 +93,8 @@ pub enum Command {
     SetAlignBytes(bool),
     /// Draw everything this much larger than usual.
     Zoom(f32),
+    /// Make the inspector taller (`true`) or shorter, a step at a time.
+    ResizeInspector(bool),
     /// Light or dark.
     SetDarkMode(bool),
     /// Stop the background jobs.

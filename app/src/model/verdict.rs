@@ -248,10 +248,11 @@ impl Place {
     /// `None` for an empty span.
     fn of(span: ByteSpan, lines: Option<&LineIndex>) -> Option<Place> {
         let last = span.end.checked_sub(1).filter(|&last| last >= span.start)?;
-        Some(match lines.filter(|lines| lines.is_complete()) {
-            Some(lines) => Place::Lines(lines.line_of(span.start) + 1, lines.line_of(last) + 1),
-            None => Place::Bytes(span.start, last),
-        })
+        let line = |lines: &LineIndex, offset| lines.line_of(offset).map(|(line, _)| line);
+        let in_lines = lines
+            .filter(|lines| lines.is_complete())
+            .and_then(|lines| Some(Place::Lines(line(lines, span.start)?, line(lines, last)?)));
+        Some(in_lines.unwrap_or(Place::Bytes(span.start, last)))
     }
 
     fn range(self) -> String {

@@ -15,6 +15,7 @@ use mojiscope_core::{Detection, Encoding, Group};
 
 use crate::model::analysis::counts::ErrorCount;
 use crate::model::analysis::mixed::Parts;
+use crate::model::analysis::lines::LineIndex;
 use crate::model::command::Command;
 use crate::model::session::Pane;
 use crate::ui::chooser::{Chooser, Entry};
@@ -51,6 +52,8 @@ pub struct PaneEnv<'a> {
     /// Whether the pane is the focused one (F8, Save as and Repair act on
     /// it).
     pub focused: bool,
+    /// The rows, as far as they are indexed: the error list's lines.
+    pub lines: Option<&'a LineIndex>,
 }
 
 impl DecodeView {
@@ -132,7 +135,8 @@ impl DecodeView {
                 };
                 ui.label(RichText::new(text).color(colour));
                 let analysis = Arc::clone(analysis);
-                self.errors.ui(ui, ctx, index, &analysis, commands);
+                self.errors
+                    .ui(ui, ctx, index, &analysis, env.lines, commands);
                 // Detection ranks encodings; the Mixed reading is not one.
                 if env.detection.is_some()
                     && pane.parts.is_none()

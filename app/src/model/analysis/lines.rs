@@ -7,15 +7,6 @@ use mojiscope_core::{ByteSpan, DecodeErrorKind, DecodeSink, SkipReason};
 /// Rows longer than this many bytes are cut into pieces (see [`LineIndex`]).
 pub const MAX_ROW_BYTES: u64 = 512;
 
-/// The bit of a row's stored length that says it ends with a line feed
-/// (lengths are at most [`MAX_ROW_BYTES`], far below it).
-const LINE_FEED: u16 = 0x8000;
-
-/// A row's length without its [`LINE_FEED`] bit.
-fn length(stored: u16) -> u64 {
-    u64::from(stored & !LINE_FEED)
-}
-
 /// Rows per block of a [`LineIndex`]: the start of each block's first row
 /// is stored, the others follow from the rows' lengths.
 const ROWS_PER_BLOCK: usize = 1024;
@@ -30,18 +21,24 @@ const ROWS_PER_BLOCK: usize = 1024;
 /// `MAX_ROW_BYTES`, which only the replacement decoder's unread bytes could
 /// make, is cut inside.)
 ///
-/// Each row costs two bytes (its length, rows being at most `MAX_ROW_BYTES`
-/// long, and whether it ends a line), plus sixteen for every 1024 rows: a 1 GiB file of
-/// 60-byte lines needs about 36 MB rather than the 140 MB of one `u64` per
-/// row.
+/// Each row costs two bytes (its length; rows are at most `MAX_ROW_BYTES`
+/// long) and a bit (whether a line feed ends it), plus 24 for every 1024
+/// rows: a 1 GiB file of 60-byte lines needs about 38 MB rather than the
+/// 140 MB of one `u64` per row.
+///
+/// Lines are what the line feeds delimit: a line cut into several rows is
+/// one line. [`line_of`](Self::line_of) tells the line and column of a byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
     /// The length of each row.
     lengths: Vec<u16>,
     /// The start of rows 0, `ROWS_PER_BLOCK`, 2 × `ROWS_PER_BLOCK`, ...
     block_starts: Vec<u64>,
-    /// The line feeds before each of those rows.
-    block_lines: Vec<u64>,
+    /// Bit `i % 64` of word `i / 64`: a line feed ends row `i`.
+    line_ends: Vec<u64>,
+    /// For each block: the line feeds before its first row, and where the
+    /// line its first row is part of starts.
+    block_lines: Vec<(u64, u64)>,
     /// The bytes the rows cover: the file, or the part indexed so far.
     byte_len: u64,
     /// Whether the rows cover the whole file (else more may follow the last).
@@ -80,9 +77,9 @@ impl LineIndex {
         let start = self.block_starts[block]
             + self.lengths[first..index]
                 .iter()
-                .map(|&len| length(len))
+                .map(|&len| u64::from(len))
                 .sum::<u64>();
-        ByteSpan::new(start, start + length(self.lengths[index]))
+        ByteSpan::new(start, start + u64::from(self.lengths[index]))
     }
 
     /// The spans of rows `rows`, in order (cheaper than one
@@ -97,11 +94,39 @@ impl LineIndex {
             let len = usize::try_from(row)
                 .ok()
                 .and_then(|row| self.lengths.get(row))
-                .map_or(0, |&len| length(len));
+                .map_or(0, |&len| u64::from(len));
             spans.push(ByteSpan::new(start, start + len));
             start += len;
         }
         spans
+    }
+
+    /// Whether a line feed ends row `row`.
+    fn ends_line(&self, row: usize) -> bool {
+        self.line_ends
+            .get(row / 64)
+            .is_some_and(|word| word & (1 << (row % 64)) != 0)
+    }
+
+    /// The line byte `byte_offset` is in, counted from 1, and where that
+    /// line starts; `None` past the bytes indexed so far (the rows of an
+    /// index still being built may not reach it yet).
+    pub fn line_of(&self, byte_offset: u64) -> Option<(u64, u64)> {
+        if byte_offset >= self.byte_len {
+            return None;
+        }
+        let row = usize::try_from(self.row_of(byte_offset)).ok()?;
+        let block = row / ROWS_PER_BLOCK;
+        let first = block * ROWS_PER_BLOCK;
+        let &(lines_before, block_line_start) = self.block_lines.get(block)?;
+        let ended = (first..row).filter(|&r| self.ends_line(r)).count() as u64;
+        // The line starts after the last row before `row` that a line feed
+        // ends, or where the block's first line started.
+        let start = (first..row)
+            .rev()
+            .find(|&r| self.ends_line(r))
+            .map_or(block_line_start, |r| self.row_span(r as u64).end);
+        Some((lines_before + ended + 1, start))
     }
 
     /// The row that byte `byte_offset` is in (the last row for offsets at or
@@ -115,30 +140,12 @@ impl LineIndex {
         let mut start = self.block_starts.get(block).copied().unwrap_or(0);
         let end = self.lengths.len().min(first + ROWS_PER_BLOCK);
         for index in first..end {
-            start += length(self.lengths[index]);
+            start += u64::from(self.lengths[index]);
             if byte_offset < start {
                 return index as u64;
             }
         }
         self.row_count().saturating_sub(1)
-    }
-
-    /// The line byte `byte_offset` is in, counting from 0: how many line
-    /// feeds the rows before its row end with (for an offset past what is
-    /// indexed, the last row's line).
-    pub fn line_of(&self, byte_offset: u64) -> u64 {
-        let row = usize::try_from(self.row_of(byte_offset)).unwrap_or(usize::MAX);
-        let block = row / ROWS_PER_BLOCK;
-        let first = block * ROWS_PER_BLOCK;
-        let before = self.block_lines.get(block).copied().unwrap_or(0);
-        let in_block = self
-            .lengths
-            .get(first..row.min(self.lengths.len()))
-            .unwrap_or_default()
-            .iter()
-            .filter(|&&len| len & LINE_FEED != 0)
-            .count();
-        before + in_block as u64
     }
 }
 
@@ -147,10 +154,13 @@ pub(super) struct RowSink {
     /// Lengths of the rows that ended.
     lengths: Vec<u16>,
     block_starts: Vec<u64>,
-    block_lines: Vec<u64>,
-    /// Line feeds so far.
-    line_feeds: u64,
+    line_ends: Vec<u64>,
+    block_lines: Vec<(u64, u64)>,
     row_start: u64,
+    /// Line feeds so far.
+    lines: u64,
+    /// Where the current line starts.
+    line_start: u64,
 }
 
 impl RowSink {
@@ -158,9 +168,11 @@ impl RowSink {
         Self {
             lengths: Vec::new(),
             block_starts: vec![0],
-            block_lines: vec![0],
-            line_feeds: 0,
+            line_ends: Vec::new(),
+            block_lines: vec![(0, 0)],
             row_start: 0,
+            lines: 0,
+            line_start: 0,
         }
     }
 
@@ -176,25 +188,32 @@ impl RowSink {
         LineIndex {
             lengths,
             block_starts: self.block_starts.clone(),
+            line_ends: self.line_ends.clone(),
             block_lines: self.block_lines.clone(),
             byte_len,
             complete,
         }
     }
 
-    /// Ends the open row before `start`; `line_feed` when it ends with one.
+    /// Ends the open row at `start`, where the next begins; `line_feed`
+    /// when a line feed ends it.
     fn new_row(&mut self, start: u64, line_feed: bool) {
+        let row = self.lengths.len();
         // Rows are at most MAX_ROW_BYTES long.
-        let len = (start - self.row_start) as u16;
+        self.lengths.push((start - self.row_start) as u16);
+        if row.is_multiple_of(64) {
+            self.line_ends.push(0);
+        }
         if line_feed {
-            self.lengths.push(len | LINE_FEED);
-            self.line_feeds += 1;
-        } else {
-            self.lengths.push(len);
+            if let Some(word) = self.line_ends.last_mut() {
+                *word |= 1 << (row % 64);
+            }
+            self.lines += 1;
+            self.line_start = start;
         }
         if self.lengths.len().is_multiple_of(ROWS_PER_BLOCK) {
             self.block_starts.push(start);
-            self.block_lines.push(self.line_feeds);
+            self.block_lines.push((self.lines, self.line_start));
         }
         self.row_start = start;
     }
@@ -336,15 +355,6 @@ mod tests {
             assert!(pair[0].len() <= MAX_ROW_BYTES, "{encoding} row {row}");
             assert!(boundaries.contains(&pair[1].start), "{encoding} row {row}");
         }
-        let line_ends: Vec<u64> = items
-            .iter()
-            .filter(|item| item.kind == TraceKind::Scalar('\n'))
-            .map(|item| item.span.end)
-            .collect();
-        for span in &rows {
-            let lines = line_ends.partition_point(|&end| end <= span.start) as u64;
-            assert_eq!(index.line_of(span.start), lines, "{encoding}");
-        }
         for (row, span) in (0u64..).zip(&rows) {
             assert_eq!(index.row_of(span.start), row);
             if !span.is_empty() {
@@ -352,6 +362,24 @@ mod tests {
             }
         }
         assert_eq!(index.row_spans(0..index.row_count()), rows);
+        // Lines: 1 + the line feeds that end before the byte, starting after
+        // the last of them.
+        let line_feed_ends: Vec<u64> = items
+            .iter()
+            .filter(|item| item.kind == TraceKind::Scalar('\n'))
+            .map(|item| item.span.end)
+            .collect();
+        let step = (bytes.len() / 4000).max(1);
+        for byte in (0..len).step_by(step) {
+            let before = line_feed_ends.partition_point(|&end| end <= byte);
+            let start = before.checked_sub(1).map_or(0, |i| line_feed_ends[i]);
+            assert_eq!(
+                index.line_of(byte),
+                Some((before as u64 + 1, start)),
+                "{encoding} byte {byte}"
+            );
+        }
+        assert_eq!(index.line_of(len), None);
         if let Some(middle) = rows.len().checked_div(2) {
             let middle = middle as u64;
             assert_eq!(
@@ -424,6 +452,18 @@ mod tests {
         assert_eq!(index.row_span(0), ByteSpan::new(0, 511));
         // The replacement decoder's bytes are one item each.
         check_rows(&[b'x'; 2000], REPLACEMENT, BomHandling::None);
+    }
+
+    #[test]
+    fn a_line_cut_into_many_rows_is_one_line() {
+        // 2000 rows of one line (past a block of 1024 rows), then two more.
+        let mut bytes = vec![b'x'; 2000 * 512];
+        bytes.extend_from_slice(b"\nab\ncd");
+        let index = check_rows(&bytes, UTF_8, BomHandling::None);
+        assert_eq!(index.line_of(1_500 * 512), Some((1, 0)));
+        let first_end = 2000 * 512 + 1;
+        assert_eq!(index.line_of(first_end + 1), Some((2, first_end)));
+        assert_eq!(index.line_of(first_end + 3), Some((3, first_end + 3)));
     }
 
     #[test]

@@ -20,6 +20,10 @@ use super::{View, citation_ui, describe_drawn, drawn};
 use crate::model::wording::plural;
 use crate::theme::Palette;
 
+/// The lowest a row of the chart gets to fit the window: the byte in the
+/// corner and the character under it still apart.
+const MIN_CELL_HEIGHT: f32 = 30.0;
+
 /// The comparisons the chart offers with one click.
 pub const PRESETS: [(&Encoding, &Encoding); 5] = [
     (WINDOWS_1252, ISO_8859_15),
@@ -291,12 +295,15 @@ impl CodePageChart {
         ui.add(egui::Label::new(RichText::new(summary).color(palette.weak_fg)).wrap());
     }
 
-    fn grid_ui(&self, ui: &mut Ui, palette: &Palette) {
+    /// The chart, its 16 rows within `fit` pixels of height when they can
+    /// be (the window's room below the summary: rows 0–F all in view on a
+    /// 1280×800 screen).
+    fn grid_ui(&self, ui: &mut Ui, palette: &Palette, fit: f32) {
         let label_width = 28.0;
         let cell_width = ((ui.available_width() - label_width) / 16.0)
             .floor()
             .clamp(34.0, 54.0);
-        let cell_height = 42.0;
+        let cell_height = ((fit - 16.0) / 16.0).floor().clamp(MIN_CELL_HEIGHT, 42.0);
         let small = FontId::proportional(10.0);
         let (rect, _) = ui.allocate_exact_size(
             vec2(label_width + cell_width * 16.0, 16.0 + cell_height * 16.0),
@@ -486,11 +493,12 @@ impl View for CodePageChart {
         self.choosers_ui(ui);
         self.summary_ui(ui, palette);
         ui.separator();
+        let fit = ui.available_height();
         ScrollArea::vertical()
             .id_salt("code page chart")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                self.grid_ui(ui, palette);
+                self.grid_ui(ui, palette, fit);
                 self.note_ui(ui, palette);
             });
     }

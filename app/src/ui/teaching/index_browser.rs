@@ -5,7 +5,7 @@
 
 use eframe::egui::{
     self, Align2, ComboBox, FontId, Key, Rect, RichText, Role, ScrollArea, Sense, Stroke,
-    StrokeKind, TextEdit, Ui, WidgetInfo, vec2,
+    StrokeKind, TextEdit, Ui, WidgetInfo, pos2, vec2,
 };
 use mojiscope_core::{ISO_2022_JP, Index, IndexLayout};
 
@@ -18,6 +18,13 @@ const CELL: f32 = 30.0;
 
 /// The width of the row labels at the left.
 const LABEL_WIDTH: f32 = 120.0;
+
+/// The strip above each line's cells that names their trailing bytes
+/// (the columns' headers).
+const HEADER: f32 = 14.0;
+
+/// A line: its header strip and its cells.
+const LINE: f32 = CELL + HEADER;
 
 /// What the search box looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,17 +360,17 @@ impl IndexBrowser {
             .auto_shrink([false, false]);
         if let Some(pointer) = self.scroll_to.take() {
             // The found line in the middle of the view.
-            let above = (ui.available_height() / (CELL + spacing) / 2.0).floor();
+            let above = (ui.available_height() / (LINE + spacing) / 2.0).floor();
             #[expect(
                 clippy::cast_precision_loss,
                 reason = "at most 123758 lines: exact in f32"
             )]
             let line = (lines.line_of(pointer) as f32 - above).max(0.0);
-            area = area.vertical_scroll_offset(line * (CELL + spacing));
+            area = area.vertical_scroll_offset(line * (LINE + spacing));
         }
         let total = usize::try_from(lines.count()).unwrap_or(usize::MAX);
         let mut clicked = None;
-        area.show_rows(ui, CELL, total, |ui, range| {
+        area.show_rows(ui, LINE, total, |ui, range| {
             for line in range {
                 if let Some(pointer) = self.line_ui(ui, palette, layout, lines, line as u64) {
                     clicked = Some(pointer);
@@ -385,18 +392,18 @@ impl IndexBrowser {
         line: u64,
     ) -> Option<u32> {
         let (row, first) = lines.start(line);
-        let (rect, _) = ui.allocate_exact_size(
-            vec2(LABEL_WIDTH + CELL * small_f32(lines.columns), CELL),
+        let (whole, _) = ui.allocate_exact_size(
+            vec2(LABEL_WIDTH + CELL * small_f32(lines.columns), LINE),
             Sense::hover(),
         );
+        // The header strip on top, the cells under it.
+        let (strip, rect) = whole.split_top_bottom_at_y(whole.top() + HEADER);
         let painter = ui.painter();
         let row_start = row.saturating_mul(lines.row_len);
+        // The row's header: its leading bytes (all but the last byte of its
+        // first pointer), on its first line; the first pointer on the others.
         if first == row_start {
-            // The row's leading bytes: all but the last byte of its first pointer.
-            let leading = layout
-                .bytes(row_start)
-                .map(|bytes| hex(&bytes[..bytes.len().saturating_sub(1)]))
-                .unwrap_or_default();
+            let leading = lead_bytes(layout, row_start);
             painter.text(
                 rect.left_center() + vec2(2.0, 0.0),
                 Align2::LEFT_CENTER,
@@ -413,6 +420,17 @@ impl IndexBrowser {
                 palette.weak_fg,
             );
         }
+        painter.text(
+            strip.left_center() + vec2(LABEL_WIDTH - 8.0, 0.0),
+            Align2::RIGHT_CENTER,
+            if first == row_start {
+                "lead ↓  trail →"
+            } else {
+                "trail →"
+            },
+            FontId::proportional(10.0),
+            palette.weak_fg,
+        );
         let mut clicked = None;
         for column in 0..lines.columns {
             let pointer = first + column;
@@ -423,6 +441,16 @@ impl IndexBrowser {
                 rect.left_top() + vec2(LABEL_WIDTH + CELL * small_f32(column), 0.0),
                 vec2(CELL, CELL),
             );
+            // The column's header: the cell's last (trailing) byte.
+            if let Some(trail) = trail_byte(layout, pointer) {
+                ui.painter().text(
+                    pos2(cell.center().x, strip.center().y),
+                    Align2::CENTER_CENTER,
+                    format!("{trail:02X}"),
+                    FontId::monospace(10.0),
+                    palette.weak_fg,
+                );
+            }
             if self.cell_ui(ui, palette, pointer, cell) {
                 clicked = Some(pointer);
             }
@@ -483,6 +511,24 @@ impl IndexBrowser {
         });
         response.clicked()
     }
+}
+
+/// A row's header: the leading bytes of its pointers (all but the last
+/// byte of its first pointer), spaced hex.
+pub fn lead_bytes(layout: IndexLayout, row_start: u32) -> String {
+    layout
+        .bytes(row_start)
+        .map(|bytes| hex(&bytes[..bytes.len().saturating_sub(1)]))
+        .unwrap_or_default()
+}
+
+/// A column's header: the trailing (last) byte of `pointer`'s bytes.
+pub fn trail_byte(layout: IndexLayout, pointer: u32) -> Option<u8> {
+    layout
+        .bytes(pointer)
+        .as_deref()
+        .and_then(<[u8]>::last)
+        .copied()
 }
 
 /// A count of cells as an `f32`: at most a row's worth (190).
@@ -603,6 +649,22 @@ mod tests {
         let lines = Lines::new(layout(Index::Gb18030Ranges, GB18030), 30);
         assert_eq!(lines.count(), 123_758);
         assert_eq!(lines.line_of(189_000), 18_900);
+    }
+
+    #[test]
+    fn rows_and_columns_are_headed_by_their_lead_and_trail_bytes() {
+        // あ is pointer 283: Shift_JIS 82 A0, EUC-JP A4 A2.
+        let shift_jis = layout(Index::Jis0208, SHIFT_JIS);
+        let row_start = 283 / shift_jis.row_len() * shift_jis.row_len();
+        assert_eq!(lead_bytes(shift_jis, row_start), "82");
+        assert_eq!(trail_byte(shift_jis, 283), Some(0xA0));
+        // Shift_JIS's trailing bytes skip 0x7F: the row's 64th cell is 0x80.
+        assert_eq!(trail_byte(shift_jis, row_start), Some(0x40));
+        assert_eq!(trail_byte(shift_jis, row_start + 63), Some(0x80));
+        let euc_jp = layout(Index::Jis0208, EUC_JP);
+        let euc_row_start = 283 / euc_jp.row_len() * euc_jp.row_len();
+        assert_eq!(lead_bytes(euc_jp, euc_row_start), "A4");
+        assert_eq!(trail_byte(euc_jp, 283), Some(0xA2));
     }
 
     #[test]

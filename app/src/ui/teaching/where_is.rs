@@ -1,18 +1,22 @@
 //! Learn ▸ Where is this character?: a character's bytes in every encoding
 //! that has an encoder, or that it cannot be encoded there and what html
-//! mode writes instead.
+//! mode writes instead. Each distinct outcome is one row, naming every
+//! encoding that shares it.
 
-use eframe::egui::{Button, Grid, RichText, ScrollArea, TextEdit, Ui};
+use eframe::egui::{Button, Grid, Label, RichText, ScrollArea, TextEdit, Ui};
+
+/// The most characters of encoding names on one line of a row.
+const NAMES_LINE: usize = 40;
 use mojiscope_core::{CharacterBytes, character_bytes};
 
 use super::{View, describe_drawn, hex, parse_character};
 use crate::theme::Palette;
 
-/// One row of the table.
+/// One row of the table: one outcome, and the encodings that share it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
-    /// The encoding's name.
-    pub encoding: &'static str,
+    /// The encodings' names, in the standard's order.
+    pub encodings: Vec<&'static str>,
     /// The bytes, spaced hex (what html mode writes, when it cannot encode
     /// the character).
     pub hex: String,
@@ -22,41 +26,72 @@ pub struct Row {
     pub encodable: bool,
 }
 
-/// The rows for `c`: every encoding with an encoder, those that can
-/// encode it first, each part in the standard's order.
+/// The rows for `c`: one for each distinct outcome over every encoding
+/// with an encoder (the same bytes, or the same "cannot be encoded"),
+/// those that encode it first, each part in the standard's order of its
+/// first encoding.
 pub fn rows(c: char) -> Vec<Row> {
-    let mut rows: Vec<Row> = character_bytes(c)
-        .into_iter()
-        .map(
-            |CharacterBytes {
-                 encoding,
-                 bytes,
-                 encodable,
-                 ..
-             }| {
-                let note = if encodable {
-                    match bytes.len() {
-                        1 => "1 byte".to_owned(),
-                        len => format!("{len} bytes"),
-                    }
-                } else {
-                    format!(
-                        "cannot be encoded: html mode writes {}",
-                        String::from_utf8_lossy(&bytes)
-                    )
-                };
-                Row {
-                    encoding: encoding.name(),
-                    hex: hex(&bytes),
-                    note,
-                    encodable,
+    let mut rows: Vec<Row> = Vec::new();
+    let outcomes = character_bytes(c).into_iter().map(
+        |CharacterBytes {
+             encoding,
+             bytes,
+             encodable,
+             ..
+         }| {
+            let note = if encodable {
+                match bytes.len() {
+                    1 => "1 byte".to_owned(),
+                    len => format!("{len} bytes"),
                 }
-            },
-        )
-        .collect();
+            } else {
+                format!(
+                    "cannot be encoded: html mode writes {}",
+                    String::from_utf8_lossy(&bytes)
+                )
+            };
+            Row {
+                encodings: vec![encoding.name()],
+                hex: hex(&bytes),
+                note,
+                encodable,
+            }
+        },
+    );
+    for outcome in outcomes {
+        match rows
+            .iter_mut()
+            .find(|row| row.hex == outcome.hex && row.encodable == outcome.encodable)
+        {
+            Some(row) => row.encodings.extend(outcome.encodings),
+            None => rows.push(outcome),
+        }
+    }
     // A stable sort: the standard's order within each part.
     rows.sort_by_key(|row| !row.encodable);
     rows
+}
+
+/// The names of a row's encodings, comma-separated, broken into lines of
+/// at most [`NAMES_LINE`] characters (a name longer stays whole).
+pub fn names_text(names: &[&str]) -> String {
+    let mut text = String::new();
+    let mut line = 0;
+    for (index, name) in names.iter().enumerate() {
+        if index > 0 {
+            text.push(',');
+            if line + 2 + name.len() > NAMES_LINE {
+                text.push('\n');
+                line = 0;
+            } else {
+                text.push(' ');
+                line += 2;
+            }
+        }
+        text.push_str(name);
+        line += name.len();
+    }
+    text
 }
 
 /// The "Where is this character?" window.
@@ -166,7 +201,7 @@ impl View for WhereIs {
                     .num_columns(3)
                     .show(ui, |ui| {
                         for row in rows {
-                            ui.label(row.encoding);
+                            ui.add(Label::new(names_text(&row.encodings)).extend());
                             let bytes = RichText::new(&row.hex).monospace();
                             if ui
                                 .add(Button::new(bytes).frame(false))
@@ -197,13 +232,63 @@ mod tests {
     use super::*;
 
     fn row<'a>(rows: &'a [Row], encoding: &str) -> &'a Row {
-        rows.iter().find(|row| row.encoding == encoding).unwrap()
+        rows.iter()
+            .find(|row| row.encodings.contains(&encoding))
+            .unwrap()
+    }
+
+    #[test]
+    fn each_outcome_is_one_row_naming_the_encodings_that_share_it() {
+        let hiragana = rows('あ');
+        // Every encoding with an encoder, once.
+        let mut named: Vec<&str> = hiragana
+            .iter()
+            .flat_map(|row| row.encodings.iter().copied())
+            .collect();
+        assert_eq!(named.len(), 37);
+        named.sort_unstable();
+        named.dedup();
+        assert_eq!(named.len(), 37);
+        // No two rows say the same.
+        for (i, a) in hiragana.iter().enumerate() {
+            for b in &hiragana[i + 1..] {
+                assert!(
+                    (&a.hex, a.encodable) != (&b.hex, b.encodable),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+        // The single-byte encodings cannot encode it, all alike: one row.
+        let cannot = row(&hiragana, "windows-1252");
+        assert!(cannot.encodings.contains(&"ISO-8859-2"));
+        assert!(cannot.encodings.contains(&"KOI8-R"));
+        assert_eq!(
+            hiragana.iter().filter(|row| !row.encodable).count(),
+            1,
+            "{hiragana:?}"
+        );
+        // gb18030 and GBK write the same bytes: one row for both.
+        assert_eq!(row(&hiragana, "GBK"), row(&hiragana, "gb18030"));
+        assert!(hiragana.len() < 12, "{}", hiragana.len());
+    }
+
+    #[test]
+    fn names_break_into_short_lines() {
+        assert_eq!(names_text(&["UTF-8"]), "UTF-8");
+        assert_eq!(names_text(&["GBK", "gb18030"]), "GBK, gb18030");
+        let cannot = row(&rows('あ'), "windows-1252").encodings.clone();
+        let text = names_text(&cannot);
+        assert!(text.lines().count() > 3, "{text}");
+        assert!(
+            text.lines().all(|line| line.len() <= NAMES_LINE + 1),
+            "{text}"
+        );
+        assert_eq!(text.replace('\n', " "), cannot.join(", "));
     }
 
     #[test]
     fn rows_give_the_bytes_or_what_html_mode_writes() {
         let hiragana = rows('あ');
-        assert_eq!(hiragana.len(), 37);
         let shift_jis = row(&hiragana, "Shift_JIS");
         assert_eq!(
             (shift_jis.hex.as_str(), shift_jis.encodable),
