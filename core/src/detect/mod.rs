@@ -424,30 +424,51 @@ pub fn detect(bytes: &[u8]) -> Detection {
     // The decoders and the language models read the evidence: the lines
     // that hold bytes beyond ASCII first, up to a budget.
     let histograms = sample::histograms(bytes, &windows);
-    let runs = sample::evidence(bytes, &windows, &histograms, sample::EVIDENCE_BUDGET);
+    // Windows that are valid UTF-8 with a byte beyond ASCII make every
+    // evidence drawn from them so (its runs start and end on character
+    // boundaries): the full evidence need not be drawn to know it.
+    let utf8_windows = windows
+        .iter()
+        .all(|w| simdutf8::basic::from_utf8(&bytes[w.clone()]).is_ok())
+        && windows.iter().any(|w| !bytes[w.clone()].is_ascii());
+    let all_evidence = || sample::evidence(bytes, &windows, &histograms, sample::EVIDENCE_BUDGET);
+    let runs = (!utf8_windows).then(all_evidence);
     let heads = sample::heads(&windows);
-    let ranking = if is_utf8_beyond_ascii(bytes, &runs) {
+    let ranking = if utf8_windows
+        || runs
+            .as_ref()
+            .is_some_and(|r| is_utf8_beyond_ascii(bytes, r))
+    {
         // UTF-8 ranks first whatever the others read (and the bytes are no
         // UTF-16): they are weighed on less of it.
         let fewer = sample::evidence(bytes, &windows, &histograms, sample::SETTLED_BUDGET);
         let runs = if is_utf8_beyond_ascii(bytes, &fewer) {
             fewer
         } else {
-            runs
+            runs.unwrap_or_else(all_evidence)
         };
         rank(bytes, &runs, &histograms, None, declaration.as_ref())
     } else {
+        let runs = runs.unwrap_or_else(all_evidence);
         let utf16 = utf16::looks_like(bytes, &heads)
             .map(|(encoding, strong)| (encoding, strong, heads.as_slice()));
         // Most text settles its encoding within its first lines: rank on
         // less evidence first, and on all of it unless that settled it.
+        // The less stands when it holds every byte beyond ASCII the windows
+        // hold (then every decode reads them all), or when its best decode
+        // is not byte by byte and reads all of the evidence without error
+        // (Shift_JIS clean over the sample: no byte the less left out can
+        // make a byte-by-byte decode read better by the margin).
         let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
-        let fewer = (evidence_len > sample::SETTLED_BUDGET * 2)
+        (evidence_len > sample::SETTLED_BUDGET * 2)
             .then(|| sample::evidence(bytes, &windows, &histograms, sample::SETTLED_BUDGET))
-            .filter(|fewer| covers(bytes, fewer, &histograms));
-        fewer
-            .map(|fewer| rank(bytes, &fewer, &histograms, utf16, declaration.as_ref()))
-            .filter(Ranking::is_settled)
+            .and_then(|fewer| {
+                let covered = covers(bytes, &fewer, &histograms);
+                let ranking = rank(bytes, &fewer, &histograms, utf16, declaration.as_ref());
+                let stands =
+                    ranking.is_settled() && (covered || ranking.best_reads_clean(bytes, &runs));
+                stands.then_some(ranking)
+            })
             .unwrap_or_else(|| rank(bytes, &runs, &histograms, utf16, declaration.as_ref()))
     };
     if let Some(encoding) = ranking.utf16 {
@@ -489,6 +510,18 @@ impl Ranking {
             .find(|c| c.group != best.group)
             .map_or(f64::NEG_INFINITY, |c| c.log_likelihood);
         best.stats.ranking_errors() == 0 && best.log_likelihood - runner_up >= SETTLED_MARGIN
+    }
+
+    /// Whether the best candidate decodes not byte by byte, and decodes
+    /// every one of `runs` without error (a sequence cut by the end aside).
+    fn best_reads_clean(&self, bytes: &[u8], runs: &[Range<usize>]) -> bool {
+        let Some(best) = self.ranked.first() else {
+            return false;
+        };
+        if best.decoding.is_some() || !best.encoding.is_ascii_compatible() {
+            return false;
+        }
+        text::decodes_clean(best.encoding, bytes, runs)
     }
 }
 

@@ -571,6 +571,36 @@ fn decode_stats_with(
     sink.finish()
 }
 
+/// Counts the errors of a decode, but a sequence cut by the end.
+struct ErrorSink(u64);
+
+impl DecodeSink for ErrorSink {
+    fn ascii(&mut self, _run: &[u8], _start: u64) {}
+    fn scalar(&mut self, _c: char, _span: ByteSpan) {}
+    fn scalar_pair(&mut self, _first: char, _second: char, _span: ByteSpan) {}
+    fn error(&mut self, kind: DecodeErrorKind, _span: ByteSpan) {
+        if kind != DecodeErrorKind::TruncatedSequence {
+            self.0 += 1;
+        }
+    }
+    fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
+}
+
+/// Whether `encoding` decodes each of `runs` without error (a sequence cut
+/// by a run's end aside).
+pub(crate) fn decodes_clean(
+    encoding: &'static Encoding,
+    bytes: &[u8],
+    runs: &[Range<usize>],
+) -> bool {
+    runs.iter().all(|run| {
+        let mut sink = ErrorSink(0);
+        let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+        let _ = decoder.decode(&bytes[run.clone()], true, &mut sink);
+        sink.0 == 0
+    })
+}
+
 /// How a byte decodes in an encoding whose bytes decode one at a time.
 pub(crate) type ByteTable = [Option<char>; 256];
 
