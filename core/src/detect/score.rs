@@ -164,10 +164,23 @@ impl<'a> Scorer<'a> {
         } else {
             &counts.ascii_pairs
         };
+        // The symbol of each ASCII character, looked up once.
+        let mut symbols = [u16::MAX; 128];
         let mut cost = 0u64;
         let mut chars = 0u64;
         for &(left, right, n) in pairs {
-            let pair = self.pair_cost(&costs, u32::from(left), u32::from(right));
+            let (l, r) = (u32::from(left), u32::from(right));
+            for (c, id) in [(left, l), (right, r)] {
+                if symbols[usize::from(c & 0x7F)] == u16::MAX {
+                    symbols[usize::from(c & 0x7F)] = self.symbol(index, id);
+                }
+            }
+            let pair = costs.cost(
+                self.chars.info(l),
+                symbols[usize::from(left & 0x7F)],
+                self.chars.info(r),
+                symbols[usize::from(right & 0x7F)],
+            );
             cost += u64::from(pair) * u64::from(n);
             chars += u64::from(n);
         }
