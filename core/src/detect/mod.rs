@@ -399,17 +399,67 @@ pub enum Note {
 /// }
 /// ```
 pub fn detect(bytes: &[u8]) -> Detection {
+    detect_windows(bytes, bytes.len(), sample::windows(bytes.len()))
+}
+
+/// [`detect`] of an input of `byte_len` bytes from only the bytes it
+/// examines: `examined` holds the ranges [`examined_ranges`]`(byte_len)`
+/// gives, one after the other. A caller holding a file too long to read
+/// whole reads just those (a few hundred KiB whatever the file's length)
+/// and gets the same detection as [`detect`] of the whole. If `examined`
+/// is not as long as those ranges, it is taken for the whole input.
+///
+/// ```
+/// use mojiscope_core::{detect, detect_examined, examined_ranges};
+///
+/// let bytes: Vec<u8> = b"caf\xE9 cr\xE8me br\xFBl\xE9e\n".repeat(40_000);
+/// let examined: Vec<u8> = examined_ranges(bytes.len())
+///     .into_iter()
+///     .flat_map(|range| bytes[range].to_vec())
+///     .collect();
+/// assert!(examined.len() < bytes.len() / 2);
+/// let (whole, sample) = (detect(&bytes), detect_examined(bytes.len(), &examined));
+/// assert_eq!(whole.best(), sample.best());
+/// assert_eq!(whole.notes, sample.notes);
+/// ```
+pub fn detect_examined(byte_len: usize, examined: &[u8]) -> Detection {
+    let ranges = examined_ranges(byte_len);
+    if ranges.iter().map(ExactSizeIterator::len).sum::<usize>() != examined.len() {
+        return detect(examined);
+    }
+    // Each window lies within one of the ranges: its place in `examined`
+    // is its place in that range, after the ranges before it.
+    let windows = sample::windows(byte_len)
+        .into_iter()
+        .filter_map(|window| {
+            let mut offset = 0;
+            for range in &ranges {
+                if range.start <= window.start && window.end <= range.end {
+                    let start = offset + (window.start - range.start);
+                    return Some(start..start + window.len());
+                }
+                offset += range.len();
+            }
+            None
+        })
+        .collect();
+    detect_windows(examined, byte_len, windows)
+}
+
+/// [`detect`] of an input of `byte_len` bytes, given the bytes that hold
+/// its start and its `windows` (as places in `bytes`).
+fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> Detection {
     let declaration = declared(bytes);
     if let Some(encoding) = bom_sniff(bytes) {
         return bom_detection(bytes, encoding, declaration);
     }
-    let windows: Vec<_> = sample::windows(bytes.len())
+    let windows: Vec<_> = windows
         .into_iter()
         .map(|window| sample::align(bytes, window))
         .collect();
     let bytes_examined: u64 = windows.iter().map(|w| w.len() as u64).sum();
     let mut notes = Vec::new();
-    if bytes.is_empty() {
+    if byte_len == 0 {
         notes.push(Note::Empty);
     } else if windows.iter().all(|w| bytes[w.clone()].is_ascii()) {
         notes.push(Note::AsciiOnly);
@@ -418,7 +468,7 @@ pub fn detect(bytes: &[u8]) -> Detection {
         notes.push(Note::Sampled {
             windows: windows.len(),
             bytes_examined,
-            byte_len: bytes.len() as u64,
+            byte_len: byte_len as u64,
         });
     }
     // The decoders and the language models read the evidence: the lines
@@ -1808,6 +1858,18 @@ mod tests {
         };
         assert_eq!(ranking(&whole), ranking(&part));
         assert_eq!(whole.notes, part.notes);
+        // The same from the examined bytes alone, one after the other.
+        let examined: Vec<u8> = examined_ranges(bytes.len())
+            .into_iter()
+            .flat_map(|range| bytes[range].to_vec())
+            .collect();
+        let alone = detect_examined(bytes.len(), &examined);
+        assert_eq!(ranking(&whole), ranking(&alone));
+        assert_eq!(whole.notes, alone.notes);
+        assert_eq!(whole.bytes_examined, alone.bytes_examined);
+        // Bytes that are not those ranges are taken for the whole input.
+        let short = detect_examined(bytes.len(), &examined[..100]);
+        assert_eq!(ranking(&short), ranking(&detect(&examined[..100])));
     }
 
     #[test]
