@@ -654,6 +654,18 @@ impl DecodeSink for TableSink {
 }
 
 fn build_byte_table(encoding: &'static Encoding) -> ByteTable {
+    // A single-byte encoding reads its index directly (the decoder's steps
+    // 2 to 5: ASCII as itself, the others through the index), which is
+    // what its decoder gives and far cheaper than running it.
+    if let Some(index) = mojiscope_indexes::single_byte::for_encoding(encoding.name())
+        .filter(|_| encoding.is_single_byte())
+    {
+        return std::array::from_fn(|b| match u8::try_from(b) {
+            Ok(byte) if byte.is_ascii() => Some(char::from(byte)),
+            Ok(byte) => index.code_point(byte - 0x80),
+            Err(_) => None,
+        });
+    }
     let bytes: [u8; 256] = std::array::from_fn(|b| b as u8);
     let mut sink = TableSink([None; 256]);
     let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
