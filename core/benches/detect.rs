@@ -13,7 +13,8 @@
 //! - `detect`, in process, on the bytes in memory;
 //! - a command: by default this benchmark's own executable run as a process
 //!   (`--detect-file FILE`), which starts, reads what detection examines
-//!   ([`mojiscope_core::examined_ranges`]) and ranks, as `mojiscope detect
+//!   ([`mojiscope_core::examined_ranges`], one range after the other) and
+//!   ranks them ([`mojiscope_core::detect_examined`]), as `mojiscope detect
 //!   FILE` would; with `--binary PATH`, the real `PATH detect FILE` instead;
 //! - `uchardet FILE`, when uchardet is installed (`apt-get install
 //!   uchardet`): it is a peer to compare with, never a dependency.
@@ -33,7 +34,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use mojiscope_core::{
-    EUC_KR, Encoding, SHIFT_JIS, UTF_8, WINDOWS_1251, WINDOWS_1252, detect, examined_ranges,
+    EUC_KR, Encoding, SHIFT_JIS, UTF_8, WINDOWS_1251, WINDOWS_1252, detect, detect_examined,
+    examined_ranges,
 };
 
 const TEXTS: [(&Encoding, &str); 5] = [
@@ -89,20 +91,21 @@ impl Options {
     }
 }
 
-/// Reads what detection examines of the file at `path` into a buffer of
-/// the file's length (zeros elsewhere, which are never looked at), ranks,
-/// and prints the best encoding: what `mojiscope detect FILE` does, with no
-/// more reading than detection needs.
+/// Reads what detection examines of the file at `path`, one range after
+/// the other, ranks, and prints the best encoding: what `mojiscope detect
+/// FILE` does, with no more reading than detection needs.
 fn detect_file(path: &Path) -> std::io::Result<()> {
     let mut file = std::fs::File::open(path)?;
     let len = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
-    // Zeroed memory is mapped lazily: the pages never read cost nothing.
-    let mut bytes = vec![0u8; len];
-    for range in examined_ranges(len) {
+    let ranges = examined_ranges(len);
+    let mut bytes = vec![0u8; ranges.iter().map(ExactSizeIterator::len).sum()];
+    let mut at = 0;
+    for range in ranges {
         file.seek(SeekFrom::Start(range.start as u64))?;
-        file.read_exact(&mut bytes[range])?;
+        file.read_exact(&mut bytes[at..at + range.len()])?;
+        at += range.len();
     }
-    let detection = detect(&bytes);
+    let detection = detect_examined(len, &bytes);
     println!("{}", detection.best().name());
     Ok(())
 }

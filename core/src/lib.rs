@@ -104,8 +104,8 @@ pub use code_page::{CharacterBytes, CodePage, character_bytes};
 pub use decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 pub use detect::{
     Candidate, Declaration, DeclarationSource, Detection, Evidence, Note, PRESCAN_BYTES, Segment,
-    SegmentNote, Segmentation, declared, detect, examined_ranges, prescan, segments,
-    segments_with_detection,
+    SegmentNote, Segmentation, declared, detect, detect_examined, examined_ranges, prescan,
+    segments, segments_with_detection,
 };
 pub use encoder::{EncodeErrorMode, Encoder, EncoderResult, Unmappable};
 pub use encoding::*;

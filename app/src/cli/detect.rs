@@ -3,16 +3,17 @@
 //! UTF-16 without a byte order mark, what the file declares and whether the
 //! bytes agree, weak evidence) as the summary for standard error.
 //!
-//! A file is examined as detection examines any buffer: whole up to 256 KiB,
-//! else a few windows of it (its pages are mapped, and only the windows are
-//! read). Standard input is read to its end through a bounded sample (see
+//! A regular file is examined as detection examines any buffer: whole up
+//! to 256 KiB, else its start and a few windows of it, and only those bytes
+//! are read from it, whatever its length. Standard input is read to its end through a bounded sample (see
 //! [`super::sample`]).
 
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
-use mojiscope_core::{Detection, Note, detect};
+use mojiscope_core::{Detection, Note, detect, detect_examined, examined_ranges};
 
 use super::error::{CliError, display_name};
 use super::input::{Input, open_input};
@@ -40,6 +41,13 @@ pub fn run(
         return super::segments::run_detect(&args.input, stdin, stdout);
     }
     let file = display_name(&args.input);
+    if let Some(opened) = regular_file(&args.input) {
+        let detection = read_examined(opened).map_err(|source| CliError::Read {
+            file: file.clone(),
+            source,
+        })?;
+        return report(&file, &detection, stdout);
+    }
     let detection = match open_input(&args.input, stdin)? {
         Input::Bytes(bytes) => detect(&bytes),
         Input::Stream(mut reader) => {
@@ -50,6 +58,40 @@ pub fn run(
             detect_sample(&sample)
         }
     };
+    report(&file, &detection, stdout)
+}
+
+/// `path` opened, with its length, if it is a regular file (not standard
+/// input, a pipe or a device); anything else, and a file that cannot be
+/// opened, goes the common way, which reports it.
+fn regular_file(path: &Path) -> Option<(File, u64)> {
+    if path.as_os_str() == "-" {
+        return None;
+    }
+    let file = File::open(path).ok()?;
+    let metadata = file.metadata().ok()?;
+    metadata.is_file().then_some((file, metadata.len()))
+}
+
+/// Detection of a regular file from the bytes it examines alone
+/// ([`examined_ranges`]: the whole file up to 256 KiB, else its start and
+/// four windows), read where they lie: a file of any length costs the same
+/// few reads.
+fn read_examined((mut file, len): (File, u64)) -> io::Result<Detection> {
+    let len = usize::try_from(len).map_err(|_| io::Error::from(io::ErrorKind::FileTooLarge))?;
+    let ranges = examined_ranges(len);
+    let mut bytes = vec![0u8; ranges.iter().map(ExactSizeIterator::len).sum()];
+    let mut at = 0;
+    for range in ranges {
+        file.seek(SeekFrom::Start(range.start as u64))?;
+        file.read_exact(&mut bytes[at..at + range.len()])?;
+        at += range.len();
+    }
+    Ok(detect_examined(len, &bytes))
+}
+
+/// Prints the ranking and gives the notes as the summary.
+fn report(file: &str, detection: &Detection, stdout: &mut dyn Write) -> Result<Success, CliError> {
     for candidate in &detection.candidates {
         writeln!(
             stdout,

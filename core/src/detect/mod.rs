@@ -399,17 +399,67 @@ pub enum Note {
 /// }
 /// ```
 pub fn detect(bytes: &[u8]) -> Detection {
+    detect_windows(bytes, bytes.len(), sample::windows(bytes.len()))
+}
+
+/// [`detect`] of an input of `byte_len` bytes from only the bytes it
+/// examines: `examined` holds the ranges [`examined_ranges`]`(byte_len)`
+/// gives, one after the other. A caller holding a file too long to read
+/// whole reads just those (a few hundred KiB whatever the file's length)
+/// and gets the same detection as [`detect`] of the whole. If `examined`
+/// is not as long as those ranges, it is taken for the whole input.
+///
+/// ```
+/// use mojiscope_core::{detect, detect_examined, examined_ranges};
+///
+/// let bytes: Vec<u8> = b"caf\xE9 cr\xE8me br\xFBl\xE9e\n".repeat(40_000);
+/// let examined: Vec<u8> = examined_ranges(bytes.len())
+///     .into_iter()
+///     .flat_map(|range| bytes[range].to_vec())
+///     .collect();
+/// assert!(examined.len() < bytes.len() / 2);
+/// let (whole, sample) = (detect(&bytes), detect_examined(bytes.len(), &examined));
+/// assert_eq!(whole.best(), sample.best());
+/// assert_eq!(whole.notes, sample.notes);
+/// ```
+pub fn detect_examined(byte_len: usize, examined: &[u8]) -> Detection {
+    let ranges = examined_ranges(byte_len);
+    if ranges.iter().map(ExactSizeIterator::len).sum::<usize>() != examined.len() {
+        return detect(examined);
+    }
+    // Each window lies within one of the ranges: its place in `examined`
+    // is its place in that range, after the ranges before it.
+    let windows = sample::windows(byte_len)
+        .into_iter()
+        .filter_map(|window| {
+            let mut offset = 0;
+            for range in &ranges {
+                if range.start <= window.start && window.end <= range.end {
+                    let start = offset + (window.start - range.start);
+                    return Some(start..start + window.len());
+                }
+                offset += range.len();
+            }
+            None
+        })
+        .collect();
+    detect_windows(examined, byte_len, windows)
+}
+
+/// [`detect`] of an input of `byte_len` bytes, given the bytes that hold
+/// its start and its `windows` (as places in `bytes`).
+fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> Detection {
     let declaration = declared(bytes);
     if let Some(encoding) = bom_sniff(bytes) {
         return bom_detection(bytes, encoding, declaration);
     }
-    let windows: Vec<_> = sample::windows(bytes.len())
+    let windows: Vec<_> = windows
         .into_iter()
         .map(|window| sample::align(bytes, window))
         .collect();
     let bytes_examined: u64 = windows.iter().map(|w| w.len() as u64).sum();
     let mut notes = Vec::new();
-    if bytes.is_empty() {
+    if byte_len == 0 {
         notes.push(Note::Empty);
     } else if windows.iter().all(|w| bytes[w.clone()].is_ascii()) {
         notes.push(Note::AsciiOnly);
@@ -418,36 +468,57 @@ pub fn detect(bytes: &[u8]) -> Detection {
         notes.push(Note::Sampled {
             windows: windows.len(),
             bytes_examined,
-            byte_len: bytes.len() as u64,
+            byte_len: byte_len as u64,
         });
     }
     // The decoders and the language models read the evidence: the lines
     // that hold bytes beyond ASCII first, up to a budget.
     let histograms = sample::histograms(bytes, &windows);
-    let runs = sample::evidence(bytes, &windows, &histograms, sample::EVIDENCE_BUDGET);
+    // Windows that are valid UTF-8 with a byte beyond ASCII make every
+    // evidence drawn from them so (its runs start and end on character
+    // boundaries): the full evidence need not be drawn to know it.
+    let utf8_windows = windows
+        .iter()
+        .all(|w| simdutf8::basic::from_utf8(&bytes[w.clone()]).is_ok())
+        && windows.iter().any(|w| !bytes[w.clone()].is_ascii());
+    let all_evidence = || sample::evidence(bytes, &windows, &histograms, sample::EVIDENCE_BUDGET);
+    let runs = (!utf8_windows).then(all_evidence);
     let heads = sample::heads(&windows);
-    let ranking = if is_utf8_beyond_ascii(bytes, &runs) {
+    let ranking = if utf8_windows
+        || runs
+            .as_ref()
+            .is_some_and(|r| is_utf8_beyond_ascii(bytes, r))
+    {
         // UTF-8 ranks first whatever the others read (and the bytes are no
         // UTF-16): they are weighed on less of it.
         let fewer = sample::evidence(bytes, &windows, &histograms, sample::SETTLED_BUDGET);
         let runs = if is_utf8_beyond_ascii(bytes, &fewer) {
             fewer
         } else {
-            runs
+            runs.unwrap_or_else(all_evidence)
         };
         rank(bytes, &runs, &histograms, None, declaration.as_ref())
     } else {
+        let runs = runs.unwrap_or_else(all_evidence);
         let utf16 = utf16::looks_like(bytes, &heads)
             .map(|(encoding, strong)| (encoding, strong, heads.as_slice()));
         // Most text settles its encoding within its first lines: rank on
         // less evidence first, and on all of it unless that settled it.
+        // The less stands when it holds every byte beyond ASCII the windows
+        // hold (then every decode reads them all), or when its best decode
+        // is not byte by byte and reads all of the evidence without error
+        // (Shift_JIS clean over the sample: no byte the less left out can
+        // make a byte-by-byte decode read better by the margin).
         let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
-        let fewer = (evidence_len > sample::SETTLED_BUDGET * 2)
+        (evidence_len > sample::SETTLED_BUDGET * 2)
             .then(|| sample::evidence(bytes, &windows, &histograms, sample::SETTLED_BUDGET))
-            .filter(|fewer| covers(bytes, fewer, &histograms));
-        fewer
-            .map(|fewer| rank(bytes, &fewer, &histograms, utf16, declaration.as_ref()))
-            .filter(Ranking::is_settled)
+            .and_then(|fewer| {
+                let covered = covers(bytes, &fewer, &histograms);
+                let ranking = rank(bytes, &fewer, &histograms, utf16, declaration.as_ref());
+                let stands =
+                    ranking.is_settled() && (covered || ranking.best_reads_clean(bytes, &runs));
+                stands.then_some(ranking)
+            })
             .unwrap_or_else(|| rank(bytes, &runs, &histograms, utf16, declaration.as_ref()))
     };
     if let Some(encoding) = ranking.utf16 {
@@ -489,6 +560,18 @@ impl Ranking {
             .find(|c| c.group != best.group)
             .map_or(f64::NEG_INFINITY, |c| c.log_likelihood);
         best.stats.ranking_errors() == 0 && best.log_likelihood - runner_up >= SETTLED_MARGIN
+    }
+
+    /// Whether the best candidate decodes not byte by byte, and decodes
+    /// every one of `runs` without error (a sequence cut by the end aside).
+    fn best_reads_clean(&self, bytes: &[u8], runs: &[Range<usize>]) -> bool {
+        let Some(best) = self.ranked.first() else {
+            return false;
+        };
+        if best.decoding.is_some() || !best.encoding.is_ascii_compatible() {
+            return false;
+        }
+        text::decodes_clean(best.encoding, bytes, runs)
     }
 }
 
@@ -1775,6 +1858,18 @@ mod tests {
         };
         assert_eq!(ranking(&whole), ranking(&part));
         assert_eq!(whole.notes, part.notes);
+        // The same from the examined bytes alone, one after the other.
+        let examined: Vec<u8> = examined_ranges(bytes.len())
+            .into_iter()
+            .flat_map(|range| bytes[range].to_vec())
+            .collect();
+        let alone = detect_examined(bytes.len(), &examined);
+        assert_eq!(ranking(&whole), ranking(&alone));
+        assert_eq!(whole.notes, alone.notes);
+        assert_eq!(whole.bytes_examined, alone.bytes_examined);
+        // Bytes that are not those ranges are taken for the whole input.
+        let short = detect_examined(bytes.len(), &examined[..100]);
+        assert_eq!(ranking(&short), ranking(&detect(&examined[..100])));
     }
 
     #[test]

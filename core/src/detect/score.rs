@@ -70,6 +70,10 @@ pub(super) struct Scorer<'a> {
     /// The cost and count of the ASCII pairs, per language: of the words
     /// without bytes beyond ASCII, and of those with.
     pub(super) ascii_costs: Vec<[Option<(u64, u64)>; 2]>,
+    /// The cost and count of the ASCII pairs alone, per language they are
+    /// read in ([`ascii_language`]): every language not written in Latin
+    /// script reads them in English, which is summed once for all of them.
+    pub(super) ascii_pair_sums: Vec<[Option<(u64, u64)>; 2]>,
     /// The symbol of each character, per language (`u16::MAX` until
     /// looked up).
     pub(super) symbols: Vec<Vec<u16>>,
@@ -93,6 +97,7 @@ impl<'a> Scorer<'a> {
             chars,
             letter_scale,
             ascii_costs: vec![[None; 2]; LANGUAGES.len()],
+            ascii_pair_sums: vec![[None; 2]; LANGUAGES.len()],
             symbols: vec![Vec::new(); LANGUAGES.len()],
             right_bytes,
         }
@@ -132,24 +137,54 @@ impl<'a> Scorer<'a> {
         if let Some(cost) = self.ascii_costs[index][usize::from(words)] {
             return cost;
         }
-        let costs = PairCosts::of(ascii_language(index));
-        let counts = self.counts;
-        let (pairs, letters) = if words {
-            (&counts.word_pairs, counts.word_letters)
+        let (mut cost, chars) = self.ascii_pair_sum(ascii_language(index), words);
+        let letters = if words {
+            self.counts.word_letters
         } else {
-            (&counts.ascii_pairs, counts.ascii_letters)
+            self.counts.ascii_letters
         };
-        let mut cost = 0u64;
-        let mut chars = 0u64;
-        for &(left, right, n) in pairs {
-            let pair = self.pair_cost(&costs, u32::from(left), u32::from(right));
-            cost += u64::from(pair) * u64::from(n);
-            chars += u64::from(n);
-        }
         if LANGUAGES[index].script != Script::Latin {
             cost += scaled(ASCII_LETTER_COST * letters, self.letter_scale);
         }
         self.ascii_costs[index][usize::from(words)] = Some((cost, chars));
+        (cost, chars)
+    }
+
+    /// The cost and count of the shared ASCII pairs in language `index`
+    /// alone, of the words without bytes beyond ASCII or (`words`) of those
+    /// with.
+    fn ascii_pair_sum(&mut self, index: usize, words: bool) -> (u64, u64) {
+        if let Some(sum) = self.ascii_pair_sums[index][usize::from(words)] {
+            return sum;
+        }
+        let costs = PairCosts::of(index);
+        let counts = self.counts;
+        let pairs = if words {
+            &counts.word_pairs
+        } else {
+            &counts.ascii_pairs
+        };
+        // The symbol of each ASCII character, looked up once.
+        let mut symbols = [u16::MAX; 128];
+        let mut cost = 0u64;
+        let mut chars = 0u64;
+        for &(left, right, n) in pairs {
+            let (l, r) = (u32::from(left), u32::from(right));
+            for (c, id) in [(left, l), (right, r)] {
+                if symbols[usize::from(c & 0x7F)] == u16::MAX {
+                    symbols[usize::from(c & 0x7F)] = self.symbol(index, id);
+                }
+            }
+            let pair = costs.cost(
+                self.chars.info(l),
+                symbols[usize::from(left & 0x7F)],
+                self.chars.info(r),
+                symbols[usize::from(right & 0x7F)],
+            );
+            cost += u64::from(pair) * u64::from(n);
+            chars += u64::from(n);
+        }
+        self.ascii_pair_sums[index][usize::from(words)] = Some((cost, chars));
         (cost, chars)
     }
 
@@ -308,12 +343,24 @@ impl<'a> Scorer<'a> {
         let mut cost = 0u64;
         let mut chars = 0u64;
         if let Some(ids) = &candidate.byte_ids {
+            // The symbol of each byte that occurs, looked up once.
+            let mut symbols = [0u16; 256];
+            for &b in &self.counts.present {
+                symbols[usize::from(b)] = self.symbol(index, ids[usize::from(b)]);
+            }
+            let chars_of = self.chars;
             for &(left, right, n) in &self.counts.high_pairs {
                 let (l, r) = (ids[usize::from(left)], ids[usize::from(right)]);
                 if l == u32::from(b' ') && r == u32::from(b' ') {
                     continue;
                 }
-                cost += u64::from(self.pair_cost(&costs, l, r)) * u64::from(n);
+                let pair = costs.cost(
+                    chars_of.info(l),
+                    symbols[usize::from(left)],
+                    chars_of.info(r),
+                    symbols[usize::from(right)],
+                );
+                cost += u64::from(pair) * u64::from(n);
                 chars += u64::from(n);
             }
             return (cost, chars);

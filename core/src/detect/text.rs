@@ -571,6 +571,36 @@ fn decode_stats_with(
     sink.finish()
 }
 
+/// Counts the errors of a decode, but a sequence cut by the end.
+struct ErrorSink(u64);
+
+impl DecodeSink for ErrorSink {
+    fn ascii(&mut self, _run: &[u8], _start: u64) {}
+    fn scalar(&mut self, _c: char, _span: ByteSpan) {}
+    fn scalar_pair(&mut self, _first: char, _second: char, _span: ByteSpan) {}
+    fn error(&mut self, kind: DecodeErrorKind, _span: ByteSpan) {
+        if kind != DecodeErrorKind::TruncatedSequence {
+            self.0 += 1;
+        }
+    }
+    fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
+}
+
+/// Whether `encoding` decodes each of `runs` without error (a sequence cut
+/// by a run's end aside).
+pub(crate) fn decodes_clean(
+    encoding: &'static Encoding,
+    bytes: &[u8],
+    runs: &[Range<usize>],
+) -> bool {
+    runs.iter().all(|run| {
+        let mut sink = ErrorSink(0);
+        let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+        let _ = decoder.decode(&bytes[run.clone()], true, &mut sink);
+        sink.0 == 0
+    })
+}
+
 /// How a byte decodes in an encoding whose bytes decode one at a time.
 pub(crate) type ByteTable = [Option<char>; 256];
 
@@ -624,6 +654,18 @@ impl DecodeSink for TableSink {
 }
 
 fn build_byte_table(encoding: &'static Encoding) -> ByteTable {
+    // A single-byte encoding reads its index directly (the decoder's steps
+    // 2 to 5: ASCII as itself, the others through the index), which is
+    // what its decoder gives and far cheaper than running it.
+    if let Some(index) = mojiscope_indexes::single_byte::for_encoding(encoding.name())
+        .filter(|_| encoding.is_single_byte())
+    {
+        return std::array::from_fn(|b| match u8::try_from(b) {
+            Ok(byte) if byte.is_ascii() => Some(char::from(byte)),
+            Ok(byte) => index.code_point(byte - 0x80),
+            Err(_) => None,
+        });
+    }
     let bytes: [u8; 256] = std::array::from_fn(|b| b as u8);
     let mut sink = TableSink([None; 256]);
     let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
