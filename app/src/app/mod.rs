@@ -9,8 +9,8 @@
 //! apply those commands once.
 
 mod dialogs;
-mod hand_repair;
 mod focus;
+mod hand_repair;
 mod keys;
 mod logic;
 mod menus;

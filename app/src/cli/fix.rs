@@ -1006,15 +1006,17 @@ mod tests {
         };
         for explain in [false, true] {
             let mut fixer = Fixer::new("in.txt", plan, explain);
-            let parts = [
-                (utf8, UTF_8, 0),
-                (&shift_jis[..], SHIFT_JIS, utf8.len()),
-            ]
-            .map(|(bytes, encoding, base)| Part {
-                input: Box::new(bytes),
-                decoder: Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None),
-                base: base as u64,
-            });
+            let parts = [(utf8, UTF_8, 0), (&shift_jis[..], SHIFT_JIS, utf8.len())].map(
+                |(bytes, encoding, base)| Part {
+                    input: Box::new(bytes),
+                    decoder: Decoder::new(
+                        encoding,
+                        DecodeErrorMode::Replacement,
+                        BomHandling::None,
+                    ),
+                    base: base as u64,
+                },
+            );
             let mut output = Vec::new();
             assert!(fixer.stream_parts(parts.into_iter(), &mut output).is_ok());
             assert_eq!(

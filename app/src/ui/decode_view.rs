@@ -14,8 +14,8 @@ use eframe::egui::{
 use mojiscope_core::{Detection, Encoding, Group};
 
 use crate::model::analysis::counts::ErrorCount;
-use crate::model::analysis::mixed::Parts;
 use crate::model::analysis::lines::LineIndex;
+use crate::model::analysis::mixed::Parts;
 use crate::model::command::Command;
 use crate::model::session::Pane;
 use crate::ui::chooser::{Chooser, Entry};
