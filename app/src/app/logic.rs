@@ -334,7 +334,7 @@ impl InspectorApp {
         }
     }
 
-    /// Opens a built-in sample, written out to the temporary directory.
+    /// Opens a built-in sample, written out to the user's cache directory.
     fn open_sample(&mut self, index: usize) {
         let Some(sample) = SAMPLES.get(index) else {
             return;

@@ -2,7 +2,7 @@
 //! each shows one thing the app is for. Their texts and licences are in
 //! `app/samples/SOURCES.md`; `tools/make-samples.py` writes them.
 
-use std::io;
+use std::io::{self, Write as _};
 use std::path::PathBuf;
 
 /// One sample file.
@@ -51,19 +51,40 @@ pub const SAMPLES: [Sample; 6] = [
 ];
 
 impl Sample {
-    /// Writes the sample to the system's temporary directory (the app opens
-    /// files by path) and returns where.
+    /// Writes the sample to the user's cache directory (the app opens files
+    /// by path) and returns where. A file already there with the same bytes
+    /// is left as it is, so that another window that has it open sees no
+    /// change; a new one appears whole (written beside it, then renamed).
     ///
     /// # Errors
     ///
     /// When the directory or the file cannot be written.
     pub fn write_out(&self) -> io::Result<PathBuf> {
-        let directory = std::env::temp_dir().join("mojiscope-samples");
+        let directory = samples_directory();
         std::fs::create_dir_all(&directory)?;
         let path = directory.join(self.name);
-        std::fs::write(&path, self.bytes)?;
+        if std::fs::read(&path).is_ok_and(|bytes| bytes == self.bytes) {
+            return Ok(path);
+        }
+        let mut file = tempfile::NamedTempFile::new_in(&directory)?;
+        file.write_all(self.bytes)?;
+        file.persist(&path).map_err(|error| error.error)?;
         Ok(path)
     }
+}
+
+/// Where the samples are written: `$XDG_CACHE_HOME/mojiscope/samples`
+/// (`~/.cache` by default), a directory of the user's own; without a home,
+/// a directory of this process's own in the system's temporary directory.
+fn samples_directory() -> PathBuf {
+    let set = |name| std::env::var_os(name).filter(|value| !value.is_empty());
+    let cache = set("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| set("HOME").map(|home| PathBuf::from(home).join(".cache")));
+    cache.map_or_else(
+        || std::env::temp_dir().join(format!("mojiscope-samples-{}", std::process::id())),
+        |cache| cache.join("mojiscope").join("samples"),
+    )
 }
 
 #[cfg(test)]
@@ -96,5 +117,17 @@ mod tests {
         let page = detect(sample("wrong-declaration.html"));
         assert_eq!(page.best(), WINDOWS_1251);
         assert_eq!(page.declaration.as_ref().map(|d| d.encoding), Some(UTF_8));
+    }
+
+    #[test]
+    fn a_sample_written_again_is_left_as_it_is() {
+        use std::os::unix::fs::MetadataExt as _;
+
+        let sample = &SAMPLES[0];
+        let path = sample.write_out().expect("written");
+        assert_eq!(std::fs::read(&path).expect("read"), sample.bytes);
+        let inode = std::fs::metadata(&path).expect("there").ino();
+        assert_eq!(sample.write_out().expect("written"), path);
+        assert_eq!(std::fs::metadata(&path).expect("there").ino(), inode);
     }
 }
