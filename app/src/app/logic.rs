@@ -42,6 +42,7 @@ impl InspectorApp {
         while let Some((dialog, answer)) = self.dialogs.try_recv() {
             self.dialog_answered(dialog, answer);
         }
+        self.folder.poll();
         self.watch_logic(ctx);
         let dropped = ctx.input(|i| {
             i.raw
@@ -51,7 +52,11 @@ impl InspectorApp {
                 .find(|path| !path.as_os_str().is_empty())
         });
         if let Some(path) = dropped {
-            self.commands.push(Command::Open(path));
+            self.commands.push(if path.is_dir() {
+                Command::OpenFolder(path)
+            } else {
+                Command::Open(path)
+            });
         }
         // Once no modal box holds the focus to itself any more.
         if self.views.focus_next.is_some()
@@ -201,6 +206,8 @@ impl InspectorApp {
         match command {
             Command::OpenDialog | Command::BrowseSaveTarget => self.show_file_dialog(&command),
             Command::Open(path) => self.load(&path),
+            Command::OpenFolderDialog => self.show_folder_dialog(),
+            Command::OpenFolder(path) => self.folder.scan_folder(path),
             Command::OpenSample(index) => self.open_sample(index),
             Command::Reload => self.reload(),
             Command::Close => {
@@ -408,6 +415,8 @@ impl InspectorApp {
         match (dialog, answer) {
             (FileDialog::Open, Ok(Some(path))) => self.commands.push(Command::Open(path)),
             (FileDialog::SaveTarget, Ok(Some(path))) => self.save.browsed(&path),
+            (FileDialog::Folder, Ok(Some(path))) => self.commands.push(Command::OpenFolder(path)),
+            (FileDialog::Folder, Err(message)) => self.folder.no_chooser(message),
             (_, Ok(None)) => {}
             (FileDialog::Open, Err(message)) => {
                 self.session.notice = Some(format!("cannot show the file dialog: {message}"));

@@ -9,6 +9,7 @@
 //! apply those commands once.
 
 mod dialogs;
+mod folder;
 mod keys;
 mod logic;
 mod menus;
@@ -33,6 +34,7 @@ use crate::model::session::Session;
 use crate::model::settings::Settings;
 use crate::model::watch::FileWatch;
 use crate::ui::about::About;
+use crate::ui::folder_view::FolderWindow;
 use crate::ui::repair_view::RepairView;
 use crate::ui::teaching::Teaching;
 
@@ -68,6 +70,8 @@ pub struct InspectorApp {
     pub repair_window: RepairView,
     /// File ▸ Save as.
     pub save: SaveAs,
+    /// File ▸ Open folder…: the folder's table and its conversions.
+    pub folder: FolderWindow,
     /// The menu Alt and its letter asked to open, at the next frame.
     menu_to_open: Option<char>,
     /// The window's title, as last set.
@@ -84,6 +88,7 @@ impl InspectorApp {
                 ctx.request_repaint();
             }
         });
+        let folder = FolderWindow::new(Arc::clone(&repaint));
         let mut app = Self {
             settings,
             session: Session::default(),
@@ -100,6 +105,7 @@ impl InspectorApp {
             repair: RepairTask::default(),
             repair_window: RepairView::default(),
             save: SaveAs::default(),
+            folder,
             menu_to_open: None,
             title: String::new(),
         };
@@ -148,6 +154,7 @@ impl InspectorApp {
         self.session.pending_jobs() == 0
             && self.save.is_idle()
             && self.dialogs.is_idle()
+            && self.folder.is_idle()
             && !self
                 .repair
                 .is_waiting(self.session.document.as_ref().map(|d| d.generation))
