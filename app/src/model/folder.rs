@@ -198,26 +198,38 @@ impl Column {
         }
     }
 
-    /// How two rows compare in this column, ascending; rows without a value
-    /// (entries not read) come last, and ties go by path.
-    fn compare(self, a: &FolderRow, b: &FolderRow) -> CmpOrdering {
-        fn missing_last<T: PartialOrd>(a: Option<T>, b: Option<T>) -> CmpOrdering {
-            match (a, b) {
-                (Some(a), Some(b)) => a.partial_cmp(&b).unwrap_or(CmpOrdering::Equal),
-                (Some(_), None) => CmpOrdering::Less,
-                (None, Some(_)) => CmpOrdering::Greater,
-                (None, None) => CmpOrdering::Equal,
+    /// How two rows compare in this column, ascending unless `descending`;
+    /// rows without a value (entries not read) come last either way, and
+    /// ties go by path.
+    fn compare(self, a: &FolderRow, b: &FolderRow, descending: bool) -> CmpOrdering {
+        let directed = |ordering: CmpOrdering| {
+            if descending {
+                ordering.reverse()
+            } else {
+                ordering
             }
-        }
+        };
+        let missing_last = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => directed(a.partial_cmp(&b).unwrap_or(CmpOrdering::Equal)),
+            (Some(_), None) => CmpOrdering::Less,
+            (None, Some(_)) => CmpOrdering::Greater,
+            (None, None) => CmpOrdering::Equal,
+        };
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "sizes and counts compared as f64: exact below 2^53"
+        )]
         let ordering = match self {
             Column::Path => CmpOrdering::Equal,
-            Column::Size => missing_last(a.size(), b.size()),
-            Column::Encoding => a.encoding_text().cmp(b.encoding_text()),
+            Column::Size => missing_last(a.size().map(|n| n as f64), b.size().map(|n| n as f64)),
+            Column::Encoding => directed(a.encoding_text().cmp(b.encoding_text())),
             Column::Confidence => missing_last(a.confidence(), b.confidence()),
-            Column::Errors => missing_last(a.errors(), b.errors()),
-            Column::Notes => a.notes_text().cmp(&b.notes_text()),
+            Column::Errors => {
+                missing_last(a.errors().map(|n| n as f64), b.errors().map(|n| n as f64))
+            }
+            Column::Notes => directed(a.notes_text().cmp(&b.notes_text())),
         };
-        ordering.then_with(|| a.name.cmp(&b.name))
+        ordering.then_with(|| directed(a.name.cmp(&b.name)))
     }
 }
 
@@ -358,14 +370,8 @@ impl FolderTable {
     fn sort_shown(&mut self) {
         let SortOrder { column, descending } = self.sort;
         let rows = &self.rows;
-        self.shown.sort_by(|&a, &b| {
-            let ordering = column.compare(&rows[a], &rows[b]);
-            if descending {
-                ordering.reverse()
-            } else {
-                ordering
-            }
-        });
+        self.shown
+            .sort_by(|&a, &b| column.compare(&rows[a], &rows[b], descending));
     }
 
     /// The selected rows, as indexes into [`rows`](Self::rows), in the
@@ -740,6 +746,12 @@ mod tests {
         assert_eq!(names(&table), ["a.txt", "d.txt", "b.txt", "c-pipe"]);
         table.sort_by(Column::Size);
         assert_eq!(names(&table), ["d.txt", "a.txt", "b.txt", "c-pipe"]);
+        table.sort_by(Column::Size);
+        assert_eq!(
+            names(&table),
+            ["b.txt", "a.txt", "d.txt", "c-pipe"],
+            "no size: last either way"
+        );
     }
 
     #[test]

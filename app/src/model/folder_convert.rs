@@ -161,18 +161,27 @@ impl ConvertFile {
 
     /// What converting this file loses, in words, once it is checked: its
     /// check's losses, and for a file in several encodings the parts read
-    /// in the wrong one.
+    /// in the wrong one ("mixed: its UTF-8 part comes out garbled").
     pub fn consequence(&self, target: &'static Encoding) -> Option<String> {
         let CheckState::Done(check) = &self.check else {
             return None;
         };
         let mut parts: Vec<String> = check.consequence(target).into_iter().collect();
-        if !self.mixed.is_empty() {
-            let names: Vec<&str> = self.mixed.iter().map(|e| e.name()).collect();
+        let garbled: Vec<&str> = self
+            .mixed
+            .iter()
+            .filter(|&&encoding| encoding != check.decoded_as)
+            .map(|encoding| encoding.name())
+            .collect();
+        if !garbled.is_empty() {
             parts.push(format!(
-                "the file is in {}: read whole as {}, the other parts come out garbled",
-                names.join(" and "),
-                check.decoded_as.name()
+                "mixed: its {} {} garbled",
+                garbled.join(" and "),
+                if garbled.len() == 1 {
+                    "part comes out"
+                } else {
+                    "parts come out"
+                }
             ));
         }
         (!parts.is_empty()).then(|| parts.join("; "))

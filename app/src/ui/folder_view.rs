@@ -33,6 +33,10 @@ use crate::ui::save_dialog::output_encoding_entries;
 /// Widths of the columns but the path's, in points.
 const WIDTHS: [f32; 5] = [90.0, 110.0, 90.0, 70.0, 230.0];
 
+/// The width of the conversion dialog's last column, where a consequence
+/// wraps.
+const CONSEQUENCE_WIDTH: f32 = 360.0;
+
 /// The least width of the path column.
 const MIN_PATH_WIDTH: f32 = 220.0;
 
@@ -107,7 +111,6 @@ impl FolderWindow {
         self.path_text = path.display().to_string();
         self.convert = None;
         self.scan.start(path);
-        self.focus = Some(Focus::Cursor);
     }
 
     /// Says why no folder chooser came, and puts the focus on the path.
@@ -347,6 +350,15 @@ impl FolderWindow {
             return;
         }
         // The table is one stop of Tab: the row the cursor is on.
+        let table_id = ui.scope_id().with("folder table");
+        let focused_row = ui
+            .memory(egui::Memory::focused)
+            .filter(|focused| shown.iter().any(|&index| *focused == table_id.with(index)));
+        // Before the rows: egui would take Space and Enter on the focused
+        // row for a click.
+        if let Some(focused) = focused_row {
+            self.table_keys(ui, focused, commands);
+        }
         let cursor = self
             .scan
             .table
@@ -354,10 +366,6 @@ impl FolderWindow {
             .filter(|cursor| shown.contains(cursor))
             .unwrap_or(shown[0]);
         let cursor_position = shown.iter().position(|&index| index == cursor);
-        let table_id = ui.scope_id().with("folder table");
-        let focused_row = ui
-            .memory(egui::Memory::focused)
-            .filter(|focused| shown.iter().any(|&index| *focused == table_id.with(index)));
         let mut scroll = ScrollArea::vertical()
             .id_salt("folder rows")
             .auto_shrink([false, false]);
@@ -398,7 +406,7 @@ impl FolderWindow {
                 let response = ui.interact(rect, table_id.with(index), sense);
                 let spoken = row.spoken();
                 response.widget_info(|| WidgetInfo::selected(Role::Row, true, selected, &spoken));
-                if index == cursor && focus_cursor && focused_row.is_some() {
+                if index == cursor && focus_cursor {
                     response.request_focus();
                 }
                 if let Some(clicked) = row_response(ui, &response, selected, palette) {
@@ -416,17 +424,13 @@ impl FolderWindow {
             Some((index, RowAction::Select(mode))) => {
                 self.scan.table.select(index, mode);
                 self.focus = Some(Focus::Cursor);
-                ui.memory_mut(|memory| memory.request_focus(table_id.with(index)));
             }
             None => {}
-        }
-        if let Some(focused) = focused_row {
-            self.table_keys(ui, table_id, focused, commands);
         }
     }
 
     /// The keys of the table, while one of its rows has the focus.
-    fn table_keys(&mut self, ui: &Ui, table_id: Id, focused: Id, commands: &mut Vec<Command>) {
+    fn table_keys(&mut self, ui: &Ui, focused: Id, commands: &mut Vec<Command>) {
         ui.memory_mut(|memory| {
             memory.set_focus_lock_filter(
                 focused,
@@ -477,8 +481,7 @@ impl FolderWindow {
                 open = table.cursor();
             }
         });
-        if moved && let Some(cursor) = self.scan.table.cursor() {
-            ui.memory_mut(|memory| memory.request_focus(table_id.with(cursor)));
+        if moved {
             self.focus = Some(Focus::Cursor);
         }
         if let Some(index) = open {
@@ -563,8 +566,7 @@ impl FolderWindow {
 enum Focus {
     /// The path field.
     Path,
-    /// The row the cursor is on, scrolled into view (if the table has the
-    /// focus).
+    /// The row the cursor is on, scrolled into view.
     Cursor,
 }
 
@@ -605,7 +607,23 @@ fn row_response(
     if !response.clicked() {
         return None;
     }
-    let modifiers = ui.input(|input| input.modifiers);
+    // The modifiers of the click itself: Ctrl may be up again by the
+    // end of the frame the click arrives in.
+    let modifiers = ui.input(|input| {
+        input
+            .events
+            .iter()
+            .rev()
+            .find_map(|event| match event {
+                egui::Event::PointerButton {
+                    pressed: false,
+                    modifiers,
+                    ..
+                } => Some(*modifiers),
+                _ => None,
+            })
+            .unwrap_or(input.modifiers)
+    });
     Some(RowAction::Select(if modifiers.shift {
         SelectMode::Range
     } else if modifiers.command {
@@ -791,17 +809,34 @@ fn convert_table_ui(ui: &mut Ui, palette: &Palette, convert: &mut BatchConvert) 
                         match consequence {
                             Some(loss) => {
                                 let label = format!("Convert anyway: {loss}");
-                                ui.add_enabled(
-                                    !writing,
-                                    Checkbox::new(&mut file.accept_loss, label),
-                                );
+                                ui.horizontal_top(|ui| {
+                                    ui.set_max_width(CONSEQUENCE_WIDTH);
+                                    let tick = ui.add_enabled(
+                                        !writing,
+                                        Checkbox::without_text(&mut file.accept_loss),
+                                    );
+                                    let ticked = file.accept_loss;
+                                    tick.widget_info(|| {
+                                        WidgetInfo::selected(
+                                            Role::CheckBox,
+                                            !writing,
+                                            ticked,
+                                            &label,
+                                        )
+                                    });
+                                    let text = ui
+                                        .add(egui::Label::new(&label).wrap().sense(Sense::click()));
+                                    if text.clicked() && !writing {
+                                        file.accept_loss = !file.accept_loss;
+                                    }
+                                });
                             }
                             None => match plan {
                                 Plan::Write => {
-                                    ui.label("written");
+                                    ui.label("will be written");
                                 }
                                 Plan::Skip(why) => {
-                                    ui.label(format!("skipped: {why}"));
+                                    ui.label(format!("will be skipped: {why}"));
                                 }
                             },
                         }
