@@ -50,6 +50,8 @@ pub struct FolderRow {
     pub name: String,
     /// What the scan found.
     pub kind: RowKind,
+    /// The notes column, made once: sorting and filtering read it often.
+    notes: String,
 }
 
 impl FolderRow {
@@ -74,10 +76,21 @@ impl FolderRow {
                 })
             }
         };
+        FolderRow::of(item.path, name, kind)
+    }
+
+    /// A row of `kind` for the entry at `path`, shown as `name`.
+    pub fn of(path: PathBuf, name: String, kind: RowKind) -> FolderRow {
+        let notes = match &kind {
+            RowKind::Scanned(scan) => scan.notes().join(" "),
+            RowKind::Skipped(why) => format!("skipped: {why}"),
+            RowKind::Unreadable(why) => why.clone(),
+        };
         FolderRow {
-            path: item.path,
+            path,
             name,
             kind,
+            notes,
         }
     }
 
@@ -115,19 +128,15 @@ impl FolderRow {
 
     /// The notes column: `mojiscope scan`'s notes, or why the entry was not
     /// read.
-    pub fn notes_text(&self) -> String {
-        match &self.kind {
-            RowKind::Scanned(scan) => scan.notes().join(" "),
-            RowKind::Skipped(why) => format!("skipped: {why}"),
-            RowKind::Unreadable(why) => why.clone(),
-        }
+    pub fn notes_text(&self) -> &str {
+        &self.notes
     }
 
     /// Whether the row shows something wrong or worth a look: decoding
     /// errors, any note, or an entry not read.
     pub fn has_errors_or_notes(&self) -> bool {
         match &self.kind {
-            RowKind::Scanned(scan) => scan.errors > 0 || !scan.notes().is_empty(),
+            RowKind::Scanned(scan) => scan.errors > 0 || !self.notes.is_empty(),
             RowKind::Skipped(_) | RowKind::Unreadable(_) => true,
         }
     }
@@ -227,7 +236,7 @@ impl Column {
             Column::Errors => {
                 missing_last(a.errors().map(|n| n as f64), b.errors().map(|n| n as f64))
             }
-            Column::Notes => directed(a.notes_text().cmp(&b.notes_text())),
+            Column::Notes => directed(a.notes_text().cmp(b.notes_text())),
         };
         ordering.then_with(|| directed(a.name.cmp(&b.name)))
     }
@@ -701,11 +710,7 @@ mod tests {
     use super::*;
 
     fn row(name: &str, kind: RowKind) -> FolderRow {
-        FolderRow {
-            path: PathBuf::from(name),
-            name: name.to_owned(),
-            kind,
-        }
+        FolderRow::of(PathBuf::from(name), name.to_owned(), kind)
     }
 
     fn table() -> FolderTable {

@@ -296,7 +296,7 @@ impl BatchConvert {
             let Some(encoding) = row.scan().and_then(|scan| scan.encoding) else {
                 let why = match row.scan() {
                     Some(_) => "not text".to_owned(),
-                    None => row.notes_text(),
+                    None => row.notes_text().to_owned(),
                 };
                 left_out.push((row.name.clone(), why));
                 continue;

@@ -682,7 +682,7 @@ fn paint_row(
             },
         ),
         (
-            row.notes_text(),
+            row.notes_text().to_owned(),
             Align2::LEFT_CENTER,
             if problem { warn } else { text_color },
         ),
