@@ -20,6 +20,7 @@ if [ -z "${MOJISCOPE_BIN:-}" ]; then
   cargo build -p mojiscope --profile test
   MOJISCOPE_BIN=target/debug/mojiscope
 fi
+MOJISCOPE_BIN=$(realpath "$MOJISCOPE_BIN")
 for tool in Xvfb xdotool import; do
   command -v "$tool" >/dev/null || { echo "screenshots.sh: needs $tool" >&2; exit 3; }
 done
@@ -61,15 +62,16 @@ settings() {
 
 # shot NAME FILE [ACTION...]: each action is xdotool key arguments ("F8",
 # "ctrl+g"), or click:X,Y (a left click at screen pixels X,Y), or
-# drag:X1,Y1:X2,Y2 (press at X1,Y1, move to X2,Y2, release), or type:TEXT
-# (TEXT typed as it is).
+# ctrl-click:X,Y (the same with Ctrl held), or drag:X1,Y1:X2,Y2 (press at
+# X1,Y1, move to X2,Y2, release), or type:TEXT (TEXT typed as it is), or
+# wait:S (S more seconds). The app runs in the directory SHOT_DIR if set.
 shot() {
   local name=$1 file=$2
   shift 2
   if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then
     return
   fi
-  "$MOJISCOPE_BIN" "$file" >"$home/$name.log" 2>&1 &
+  (cd "${SHOT_DIR:-.}" && exec "$MOJISCOPE_BIN" "$file") >"$home/$name.log" 2>&1 &
   app=$!
   local window=""
   for _ in $(seq 1 100); do
@@ -85,6 +87,9 @@ shot() {
       click:*)
         local at=${action#click:}
         xdotool mousemove --sync ${at/,/ } click 1 ;;
+      ctrl-click:*)
+        local at=${action#ctrl-click:}
+        xdotool mousemove --sync ${at/,/ } keydown ctrl click 1 keyup ctrl ;;
       drag:*)
         local from=${action#drag:}
         local to=${from#*:}
@@ -96,6 +101,8 @@ shot() {
         xdotool mouseup 1 ;;
       type:*)
         xdotool type --delay 80 -- "${action#type:}" ;;
+      wait:*)
+        sleep "${action#wait:}" ;;
       *)
         xdotool key "$action" ;;
     esac
@@ -151,3 +158,39 @@ shot repair "$fixtures/mojibake.txt" ctrl+shift+r click:390,337
 # Edit ▸ Reinterpret selection… (Ctrl+E) on the name line, selected from the
 # keyboard in pane 1: the readings ranked, the best beside the selection.
 shot reinterpret "$fixtures/mojibake.txt" ctrl+1 Down Down Home shift+End ctrl+e
+
+# File ▸ Open folder… (Ctrl+Shift+O) on a small tree under a neutral name,
+# typed as a relative path (no folder chooser on the server, as the notice
+# says): real encodings, a mixed file, a binary, an empty file, a FIFO.
+tree=$(mktemp -d -t mojiscope.XXXXXX)
+mkdir -p "$tree/archive/letters"
+printf 'Ch\xe8re H\xe9l\xe8ne,\nle caf\xe9 de la gare a ferm\xe9 ; nous irons \xe0 l\x27h\xf4tel pr\xe8s du march\xe9.\n\xc0 bient\xf4t, Fran\xe7ois\n' \
+  >"$tree/archive/letters/lettre.txt"
+printf 'Liebe Grüße aus Köln, die Straßenbahn fährt wieder über die Brücke.\n' \
+  >"$tree/archive/letters/gruesse.txt"
+cp "$fixtures/shift_jis.txt" "$tree/archive/memo-ja.txt"
+cp "$fixtures/utf16le-bom.txt" "$tree/archive/readme-utf16.txt"
+cp "$fixtures/mojibake.txt" "$tree/archive/client.txt"
+for _ in 1 2 3; do
+  printf 'Die Straßenbahn fährt über die Brücke, die Bäckerei öffnet früh.\n'
+done >"$tree/archive/letters/notiz.txt"
+printf 'Zwei Bytes sind verloren: \xe2\x80 und \xc3.\n' >>"$tree/archive/letters/notiz.txt"
+{
+  printf 'Name;Straße;Ort;Bemerkung\n'
+  printf 'Müller;Hauptstraße 5;München;Größe geprüft\n'
+  printf 'Schäfer;Bahnhofsweg 12;Düsseldorf;Lieferung über Köln\n'
+  printf 'Jäger;Gartenstraße 3;Nürnberg;Qualität sehr gut\n'
+  printf 'Lef\xe8vre;Rue de l\x27\xc9glise 8;Orl\xe9ans;livr\xe9 apr\xe8s l\x27\xe9t\xe9\n'
+  printf 'Fran\xe7ois;Place du March\xe9 2;Besan\xe7on;qualit\xe9 v\xe9rifi\xe9e\n'
+} >"$tree/archive/export.csv"
+head -c 3000 "$MOJISCOPE_BIN" >"$tree/archive/logo.bin"
+: >"$tree/archive/empty.txt"
+mkfifo "$tree/archive/pipe"
+# From the keyboard after a click: Ctrl+Down moves alone, Space selects.
+FOLDER_CLICKS=(wait:5 click:300,249 ctrl+Down ctrl+Down space ctrl+Down space ctrl+Down ctrl+Down space)
+CONVERT_CLICKS=(click:650,152)
+SHOT_DIR=$tree shot folder archive/letters/lettre.txt ctrl+shift+o type:archive Return \
+  "${FOLDER_CLICKS[@]}"
+SHOT_DIR=$tree shot folder-convert archive/letters/lettre.txt ctrl+shift+o type:archive Return \
+  "${FOLDER_CLICKS[@]}" "${CONVERT_CLICKS[@]}"
+rm -rf "$tree"

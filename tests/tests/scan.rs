@@ -437,3 +437,77 @@ fn an_unreadable_file_does_not_stop_the_scan() {
     );
     assert_eq!(run.code(), Some(2));
 }
+
+/// The lines of `bytes` up to about `limit` bytes, whole.
+fn whole_lines(bytes: &[u8], limit: usize) -> &[u8] {
+    let end = bytes[..limit.min(bytes.len())]
+        .iter()
+        .rposition(|&byte| byte == b'\n')
+        .map_or(0, |newline| newline + 1);
+    &bytes[..end]
+}
+
+#[test]
+fn a_file_in_two_encodings_is_mixed_with_the_segments_detect_finds() {
+    let Some(data) = detect_dev() else { return };
+    // Real French in UTF-8, then real German in windows-1252.
+    let french = fs::read(data.join("UTF-8/fr-gotext-candide-utf-8.txt")).expect("a real file");
+    let german = fs::read(data.join("windows-1252/de-emacs-TUTORIAL.de")).expect("a real file");
+    let mut bytes = whole_lines(&french, 6000).to_vec();
+    let boundary = bytes.len() as u64;
+    bytes.extend_from_slice(whole_lines(&german, 6000));
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mixed = dir.path().join("mixed.txt");
+    fs::write(&mixed, &bytes).expect("a file");
+    let plain = dir.path().join("plain.txt");
+    fs::write(&plain, whole_lines(&german, 6000)).expect("a file");
+
+    let text = scan(&[dir.path()]);
+    assert_eq!(text.code(), Some(0), "{}", text.stderr);
+    let lines = lines(&text);
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].notes.contains(&"mixed".to_owned()), "{lines:?}");
+    assert!(!lines[1].notes.contains(&"mixed".to_owned()), "{lines:?}");
+
+    let json = scan(&[Path::new("--json"), dir.path()]);
+    let objects: serde_json::Value =
+        serde_json::from_slice(&json.stdout).expect("one JSON document");
+    let segments: Vec<(u64, u64, String)> = objects[0]["segments"]
+        .as_array()
+        .expect("segments")
+        .iter()
+        .map(|segment| {
+            (
+                segment["start"].as_u64().expect("start"),
+                segment["end"].as_u64().expect("end"),
+                segment["encoding"].as_str().expect("encoding").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        segments,
+        [
+            (0, boundary, "UTF-8".to_owned()),
+            (boundary, bytes.len() as u64, "windows-1252".to_owned())
+        ]
+    );
+    // As `detect --segments` prints them.
+    let detect = run([Path::new("detect"), Path::new("--segments"), &mixed], b"");
+    let printed: Vec<(u64, u64, String)> = detect
+        .stdout_text()
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            (
+                fields[0].parse().expect("START"),
+                fields[1].parse().expect("END"),
+                fields[2].to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(segments, printed);
+    // A file in one encoding is one segment, the whole of it.
+    let size = objects[1]["size"].as_u64().expect("size");
+    assert_eq!(objects[1]["segments"][0]["end"], size);
+    assert_eq!(objects[1]["segments"].as_array().map(Vec::len), Some(1));
+}

@@ -18,6 +18,8 @@ pub enum FileDialog {
     Open,
     /// Save as's Browse: where to save.
     SaveTarget,
+    /// File ▸ Open folder…: a folder to scan.
+    Folder,
 }
 
 /// What a dialog answered: the file picked (`None` when the user
@@ -43,6 +45,12 @@ impl FileDialogs {
         self.show(FileDialog::Open, "file dialog", rfd::FileDialog::new());
     }
 
+    /// Shows File ▸ Open folder…'s folder chooser, unless it is open
+    /// already.
+    pub fn pick_folder(&mut self) {
+        self.show(FileDialog::Folder, "folder dialog", rfd::FileDialog::new());
+    }
+
     /// Shows the dialog that picks where to save, in `directory` with
     /// `name` filled in, unless it is open already.
     pub fn pick_save_target(&mut self, directory: PathBuf, name: String) {
@@ -59,7 +67,9 @@ impl FileDialogs {
 
     /// Whether no dialog is open.
     pub fn is_idle(&self) -> bool {
-        !self.is_open(FileDialog::Open) && !self.is_open(FileDialog::SaveTarget)
+        !self.is_open(FileDialog::Open)
+            && !self.is_open(FileDialog::SaveTarget)
+            && !self.is_open(FileDialog::Folder)
     }
 
     /// The answer of a dialog that closed, if one did. Never blocks.
@@ -79,8 +89,9 @@ impl FileDialogs {
                 let picked = match which {
                     FileDialog::Open => dialog.pick_file(),
                     FileDialog::SaveTarget => dialog.save_file(),
+                    FileDialog::Folder => dialog.pick_folder(),
                 };
-                worker.answer(answer_of(picked, started.elapsed()));
+                worker.answer(answer_of(which, picked, started.elapsed()));
             });
     }
 }
@@ -92,8 +103,13 @@ const NO_DIALOG: Duration = Duration::from_millis(300);
 /// What the dialog answered, `elapsed` after it was asked for. With neither
 /// a file chooser portal nor zenity, the dialog answers nothing at once,
 /// as if cancelled: that is said, rather than nothing happening.
-fn answer_of(picked: Option<PathBuf>, elapsed: Duration) -> Answer {
+fn answer_of(which: FileDialog, picked: Option<PathBuf>, elapsed: Duration) -> Answer {
     match picked {
+        None if elapsed < NO_DIALOG && which == FileDialog::Folder => Err(
+            "no folder chooser is available (it needs xdg-desktop-portal or zenity): type the \
+             folder's path above"
+                .to_owned(),
+        ),
         None if elapsed < NO_DIALOG => Err(
             "no file chooser is available (it needs xdg-desktop-portal or zenity); drag a file \
              onto the window or run: mojiscope FILE"
@@ -109,9 +125,15 @@ mod tests {
 
     #[test]
     fn an_instant_nothing_means_no_dialog() {
-        assert!(answer_of(None, Duration::from_millis(5)).is_err());
-        assert_eq!(answer_of(None, Duration::from_secs(3)), Ok(None));
+        assert!(answer_of(FileDialog::Open, None, Duration::from_millis(5)).is_err());
+        assert_eq!(
+            answer_of(FileDialog::Open, None, Duration::from_secs(3)),
+            Ok(None)
+        );
         let picked = Some(PathBuf::from("a.txt"));
-        assert_eq!(answer_of(picked.clone(), Duration::ZERO), Ok(picked));
+        assert_eq!(
+            answer_of(FileDialog::Folder, picked.clone(), Duration::ZERO),
+            Ok(picked)
+        );
     }
 }

@@ -9,6 +9,8 @@ use crate::model::cursor::Motion;
 use crate::model::layout::zoom_step;
 
 const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+const OPEN_FOLDER: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::O);
 const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
 const REPAIR: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
@@ -194,6 +196,10 @@ impl InspectorApp {
             }
             if input.consume_shortcut(&INSPECTOR_SHORTER) {
                 self.commands.push(Command::ResizeInspector(false));
+            }
+            // Ctrl+Shift+O first: Ctrl+O's shortcut would also match it.
+            if input.consume_shortcut(&OPEN_FOLDER) {
+                self.commands.push(Command::OpenFolderDialog);
             }
             if input.consume_shortcut(&OPEN) {
                 self.commands.push(Command::OpenDialog);

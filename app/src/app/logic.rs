@@ -44,7 +44,11 @@ impl InspectorApp {
                 .find(|path| !path.as_os_str().is_empty())
         });
         if let Some(path) = dropped {
-            self.commands.push(Command::Open(path));
+            self.commands.push(if path.is_dir() {
+                Command::OpenFolder(path)
+            } else {
+                Command::Open(path)
+            });
         }
         // Back where it came from when what opened over the panes closes.
         let open = self.about.is_open()
@@ -87,6 +91,7 @@ impl InspectorApp {
         while let Some((dialog, answer)) = self.dialogs.try_recv() {
             self.dialog_answered(dialog, answer);
         }
+        self.folder.poll();
     }
 
     fn handle_event(&mut self, event: JobEvent) {
@@ -234,6 +239,8 @@ impl InspectorApp {
         match command {
             Command::OpenDialog | Command::BrowseSaveTarget => self.show_file_dialog(&command),
             Command::Open(path) => self.load(&path),
+            Command::OpenFolderDialog => self.show_folder_dialog(),
+            Command::OpenFolder(path) => self.folder.scan_folder(path),
             Command::OpenSample(index) => self.open_sample(index),
             Command::Reload => self.reload(),
             Command::Close => {
@@ -449,6 +456,8 @@ impl InspectorApp {
         match (dialog, answer) {
             (FileDialog::Open, Ok(Some(path))) => self.commands.push(Command::Open(path)),
             (FileDialog::SaveTarget, Ok(Some(path))) => self.save.browsed(&path),
+            (FileDialog::Folder, Ok(Some(path))) => self.commands.push(Command::OpenFolder(path)),
+            (FileDialog::Folder, Err(message)) => self.folder.no_chooser(message),
             (_, Ok(None)) => {}
             (FileDialog::Open, Err(message)) => {
                 self.session.notice = Some(format!("cannot show the file dialog: {message}"));

@@ -64,6 +64,9 @@ impl InspectorApp {
                 }
             }
         });
+        if menu::item(ui, "Open &folder…", Some("Ctrl+Shift+O"), true) {
+            commands.push(Command::OpenFolderDialog);
+        }
         if menu::item(ui, "Re&load", Some("Ctrl+R"), has_document) {
             commands.push(Command::Reload);
         }

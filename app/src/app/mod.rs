@@ -10,6 +10,7 @@
 
 mod dialogs;
 mod focus;
+mod folder;
 mod hand_repair;
 mod keys;
 mod logic;
@@ -36,6 +37,7 @@ use crate::model::session::Session;
 use crate::model::settings::Settings;
 use crate::model::watch::FileWatch;
 use crate::ui::about::About;
+use crate::ui::folder_view::FolderWindow;
 use crate::ui::repair_view::RepairView;
 use crate::ui::teaching::Teaching;
 
@@ -71,6 +73,8 @@ pub struct InspectorApp {
     pub repair_window: RepairView,
     /// File ▸ Save as.
     pub save: SaveAs,
+    /// File ▸ Open folder…: the folder's table and its conversions.
+    pub folder: FolderWindow,
     /// The menu Alt and its letter asked to open, at the next frame.
     menu_to_open: Option<char>,
     /// The window's title, as last set.
@@ -97,6 +101,7 @@ impl InspectorApp {
                 ctx.request_repaint();
             }
         });
+        let folder = FolderWindow::new(Arc::clone(&repaint));
         let mut app = Self {
             settings,
             session: Session::default(),
@@ -113,6 +118,7 @@ impl InspectorApp {
             repair: RepairTask::default(),
             repair_window: RepairView::default(),
             save: SaveAs::default(),
+            folder,
             menu_to_open: None,
             title: String::new(),
             edits: crate::model::repair::manual::ManualEdits::default(),
@@ -166,6 +172,7 @@ impl InspectorApp {
         self.session.pending_jobs() == 0
             && self.save.is_idle()
             && self.dialogs.is_idle()
+            && self.folder.is_idle()
             && !self
                 .repair
                 .is_waiting(self.session.document.as_ref().map(|d| d.generation))

@@ -49,6 +49,7 @@ impl InspectorApp {
         self.repair_window
             .ui(ui.ctx(), &mut self.repair, &env, &mut self.commands);
         self.save_dialog_ui(ui);
+        self.folder_ui(ui, palette);
         if self.session.document.is_none() {
             CentralPanel::default().show(ui, |ui| self.welcome_ui(ui, palette));
             return;

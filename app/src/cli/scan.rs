@@ -25,8 +25,9 @@ use crate::model::wording::{plural, reason};
 #[derive(Debug, Args)]
 pub struct ScanArgs {
     /// Write one JSON array of objects, one for each file: its path, size,
-    /// encoding, confidence, errors, BOM and declaration, and whether it is
-    /// binary, mojibake, UTF-16 without a BOM, or weakly detected
+    /// encoding, confidence, errors, BOM and declaration, whether it is
+    /// binary, mojibake, UTF-16 without a BOM, or weakly detected, and its
+    /// segments (runs of lines in one encoding)
     #[arg(long)]
     json: bool,
     /// Files and directories to scan; directories are walked recursively,
@@ -48,8 +49,17 @@ struct FileReport<'a> {
     declared: Option<Declared<'a>>,
     binary: bool,
     mojibake: Option<Mojibake<'a>>,
+    segments: Vec<SegmentReport>,
     utf16_without_bom: bool,
     weak: bool,
+}
+
+/// One run of lines in one encoding, as `inspect --json` writes it.
+#[derive(Debug, Serialize)]
+struct SegmentReport {
+    start: u64,
+    end: u64,
+    encoding: &'static str,
 }
 
 /// What a file declares, as `inspect --json` writes it.
@@ -135,29 +145,13 @@ fn encoding_name(scan: &FileScan) -> &'static str {
 
 /// `PATH<TAB>ENCODING<TAB>CONFIDENCE<TAB>ERRORS<TAB>NOTES`.
 fn write_line(path: &str, scan: &FileScan, stdout: &mut dyn Write) -> io::Result<()> {
-    let mut notes: Vec<String> = Vec::new();
-    if scan.bom.is_some() {
-        notes.push("bom".to_owned());
-    }
-    if let Some(declared) = &scan.declared {
-        notes.push(format!("declared {}", declared.encoding.name()));
-    }
-    if scan.mojibake.is_some() {
-        notes.push("mojibake".to_owned());
-    }
-    if scan.utf16_without_bom {
-        notes.push("utf-16-no-bom".to_owned());
-    }
-    if scan.weak {
-        notes.push("weak".to_owned());
-    }
     writeln!(
         stdout,
         "{path}\t{}\t{:.4}\t{}\t{}",
         encoding_name(scan),
         scan.confidence,
         scan.errors,
-        notes.join(" ")
+        scan.notes().join(" ")
     )
 }
 
@@ -181,6 +175,15 @@ fn write_json(path: &str, scan: &FileScan, first: bool, stdout: &mut dyn Write) 
             damage: &mojibake.damage,
             changes: mojibake.changes,
         }),
+        segments: scan
+            .segments
+            .iter()
+            .map(|segment| SegmentReport {
+                start: segment.byte_span.start,
+                end: segment.byte_span.end,
+                encoding: segment.encoding.name(),
+            })
+            .collect(),
         utf16_without_bom: scan.utf16_without_bom,
         weak: scan.weak,
     };

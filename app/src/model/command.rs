@@ -17,6 +17,10 @@ pub enum Command {
     OpenDialog,
     /// Open a file.
     Open(PathBuf),
+    /// Show File ▸ Open folder…'s window and the native folder chooser.
+    OpenFolderDialog,
+    /// Scan a folder in the folder window.
+    OpenFolder(PathBuf),
     /// Open one of the built-in samples (`SAMPLES`'s index).
     OpenSample(usize),
     /// Read the open file again.

@@ -16,6 +16,8 @@ pub mod cursor;
 pub mod document;
 pub mod document_jobs;
 pub mod find;
+pub mod folder;
+pub mod folder_convert;
 pub mod hex;
 pub mod jobs;
 pub mod layout;

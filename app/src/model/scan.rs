@@ -36,8 +36,9 @@ use std::thread;
 
 use mojiscope_core::repair::check_text;
 use mojiscope_core::{
-    BomHandling, Declaration, DecodeErrorMode, Decoder, Detection, Encoding, ErrorCounter,
-    UTF_16BE, UTF_16LE, WINDOWS_1252, bom_sniff, detect,
+    BomHandling, ByteSpan, Declaration, DecodeErrorMode, Decoder, Detection, Encoding,
+    ErrorCounter, Note, Segment, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, bom_sniff, detect,
+    segments_with_detection,
 };
 
 use crate::model::document::{FileBytes, LoadError};
@@ -85,6 +86,43 @@ pub struct FileScan {
     /// looked for in a file that is not text or is UTF-16 without a byte
     /// order mark).
     pub mojibake: Option<Mojibake>,
+    /// The runs of lines in one encoding, covering the file in order: one
+    /// segment, the whole file in [`encoding`](Self::encoding), unless the
+    /// file may be mixed ([`may_be_mixed`]) and segmentation splits it;
+    /// none for a file that is not text.
+    pub segments: Vec<Segment>,
+}
+
+impl FileScan {
+    /// Whether the file is in more than one encoding.
+    pub fn is_mixed(&self) -> bool {
+        self.segments.len() > 1
+    }
+
+    /// The notes of `mojiscope scan`'s NOTES column, in its order: `bom`,
+    /// `declared NAME`, `mojibake`, `mixed`, `utf-16-no-bom`, `weak`.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = Vec::new();
+        if self.bom.is_some() {
+            notes.push("bom".to_owned());
+        }
+        if let Some(declared) = &self.declared {
+            notes.push(format!("declared {}", declared.encoding.name()));
+        }
+        if self.mojibake.is_some() {
+            notes.push("mojibake".to_owned());
+        }
+        if self.is_mixed() {
+            notes.push("mixed".to_owned());
+        }
+        if self.utf16_without_bom {
+            notes.push("utf-16-no-bom".to_owned());
+        }
+        if self.weak {
+            notes.push("weak".to_owned());
+        }
+        notes
+    }
 }
 
 /// Scans the bytes of one file.
@@ -101,6 +139,7 @@ pub fn scan_bytes(bytes: &[u8]) -> FileScan {
             declared: None,
             utf16_without_bom: false,
             mojibake: None,
+            segments: Vec::new(),
         };
     }
     let detection = detect(bytes);
@@ -139,18 +178,53 @@ pub fn scan_with_detection(bytes: &[u8], detection: &Detection) -> FileScan {
     } else {
         mojibake_in(&start)
     };
+    let errors = count_errors(bytes, encoding);
+    let bom = bom_sniff(bytes);
+    let segments = if binary {
+        Vec::new()
+    } else if may_be_mixed(detection, bom, errors) {
+        segments_with_detection(bytes, detection).segments
+    } else {
+        vec![Segment {
+            byte_span: ByteSpan::new(0, bytes.len() as u64),
+            encoding,
+            margin: f64::INFINITY,
+        }]
+    };
     FileScan {
         size: bytes.len() as u64,
         encoding: (!binary).then_some(encoding),
         binary,
         confidence: detection.confidence,
         weak: detection.is_weak,
-        errors: count_errors(bytes, encoding),
-        bom: bom_sniff(bytes),
+        errors,
+        bom,
         declared: detection.declaration.clone(),
         utf16_without_bom,
         mojibake,
+        segments,
     }
+}
+
+/// Whether a text file may be in more than one encoding, from what
+/// detection and the error count already tell: only then is it split into
+/// segments, which costs about another detection over the file's first
+/// 2 MiB (windows spread over the rest beyond that: bounded whatever the
+/// size). Not when a byte order mark decides the whole decode, when the
+/// bytes are UTF-16 without one (never split by lines), when every byte is
+/// ASCII (every reading is the same), nor when the file is UTF-8 without a
+/// single decoding error: valid UTF-8 throughout reads as UTF-8 line by
+/// line too. What is left is text in a legacy encoding with bytes beyond
+/// ASCII, and UTF-8 with errors: the files a part in another encoding
+/// would show up in.
+fn may_be_mixed(detection: &Detection, bom: Option<&'static Encoding>, errors: u64) -> bool {
+    let kept_whole = bom.is_some()
+        || detection.utf16_without_bom().is_some()
+        || detection
+            .notes
+            .iter()
+            .any(|note| matches!(note, Note::Empty | Note::AsciiOnly));
+    !kept_whole && (detection.best() != UTF_8 || errors > 0)
 }
 
 /// The errors of `encoding`'s decoder over all of `bytes`, a byte order

@@ -10,6 +10,7 @@ pub mod cells;
 pub mod chooser;
 pub mod decode_view;
 pub mod error_list;
+pub mod folder_view;
 pub mod hex_view;
 pub mod inspector;
 pub mod menu;

@@ -422,7 +422,7 @@ fn target_ui(form: &mut SaveAsForm, ui: &mut Ui, env: &DialogEnv<'_>, commands: 
 /// UTF-8 first.
 /// The encodings Save as can write (those with an encoder), under the
 /// standard's section headings, found also by their labels.
-fn output_encoding_entries() -> Vec<Entry<&'static Encoding>> {
+pub(crate) fn output_encoding_entries() -> Vec<Entry<&'static Encoding>> {
     let mut entries = Vec::new();
     for group in Group::ALL {
         let encodings: Vec<&'static Encoding> =
