@@ -243,16 +243,7 @@ impl InspectorApp {
             Command::OpenFolder(path) => self.folder.scan_folder(path),
             Command::OpenSample(index) => self.open_sample(index),
             Command::Reload => self.reload(),
-            Command::Close => {
-                self.remember_current();
-                self.jobs.cancel_all();
-                self.watch = None;
-                self.session = Session {
-                    generation: self.session.generation,
-                    ..Session::default()
-                };
-                self.views = DocumentViews::default();
-            }
+            Command::Close => self.close(),
             Command::SetMixed { pane, mixed } => {
                 self.session.set_mixed(&mut self.jobs, pane, mixed);
                 self.views.reset_panes();
@@ -301,23 +292,7 @@ impl InspectorApp {
                     self.views.open_goto(self.context.get());
                 }
             }
-            Command::GoTo(byte_offset) => {
-                if self.views.goto.is_some() {
-                    self.views.close_goto();
-                }
-                let len = self.document_len();
-                if byte_offset < len {
-                    self.session.selection = Some(Selection {
-                        span: ByteSpan::new(byte_offset, byte_offset + 1),
-                        origin: SelectionOrigin::Navigation,
-                    });
-                    self.reveal(byte_offset);
-                } else {
-                    self.session.notice = Some(format!(
-                        "offset {byte_offset} is past the end of the file ({len} bytes)"
-                    ));
-                }
-            }
+            Command::GoTo(byte_offset) => self.go_to(byte_offset),
             Command::SetHexWidth(_)
             | Command::SetArrangement(_)
             | Command::SetAlignBytes(_)
@@ -338,6 +313,37 @@ impl InspectorApp {
             Command::SaveAs => self.open_save_dialog(false),
             Command::SaveAsUtf8 => self.open_save_dialog(true),
             Command::HandRepair(command) => self.hand_repair(command),
+        }
+    }
+
+    /// Closes the file: the window shows the start screen again.
+    fn close(&mut self) {
+        self.remember_current();
+        self.jobs.cancel_all();
+        self.watch = None;
+        self.session = Session {
+            generation: self.session.generation,
+            ..Session::default()
+        };
+        self.views = DocumentViews::default();
+    }
+
+    /// Go to offset: selects the byte there and shows it.
+    fn go_to(&mut self, byte_offset: u64) {
+        if self.views.goto.is_some() {
+            self.views.close_goto();
+        }
+        let len = self.document_len();
+        if byte_offset < len {
+            self.session.selection = Some(Selection {
+                span: ByteSpan::new(byte_offset, byte_offset + 1),
+                origin: SelectionOrigin::Navigation,
+            });
+            self.reveal(byte_offset);
+        } else {
+            self.session.notice = Some(format!(
+                "offset {byte_offset} is past the end of the file ({len} bytes)"
+            ));
         }
     }
 
