@@ -88,7 +88,7 @@ pub struct FileScan {
     pub mojibake: Option<Mojibake>,
     /// The runs of lines in one encoding, covering the file in order: one
     /// segment, the whole file in [`encoding`](Self::encoding), unless the
-    /// file may be mixed ([`may_be_mixed`]) and segmentation splits it;
+    /// file may be mixed (`may_be_mixed`) and segmentation splits it;
     /// none for a file that is not text.
     pub segments: Vec<Segment>,
 }

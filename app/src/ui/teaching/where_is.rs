@@ -73,7 +73,7 @@ pub fn rows(c: char) -> Vec<Row> {
 }
 
 /// The names of a row's encodings, comma-separated, broken into lines of
-/// at most [`NAMES_LINE`] characters (a name longer stays whole).
+/// at most `NAMES_LINE` characters (a name longer stays whole).
 pub fn names_text(names: &[&str]) -> String {
     let mut text = String::new();
     let mut line = 0;
