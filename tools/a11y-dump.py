@@ -137,7 +137,7 @@ def main():
 
     def listener(event):
         name = event.source.name if event.source is not None else ""
-        heard.append(f"{event.type} {name!r} {str(event.any_data)[:120]!r}")
+        heard.append(f"{event.type} {event.detail1} {name!r} {str(event.any_data)[:120]!r}")
 
     try:
         accessible = find_app(pyatspi, "mojiscope", args.wait * 3)
@@ -156,11 +156,17 @@ def main():
             if window:
                 subprocess.run(["xdotool", "windowfocus", "--sync", window[0]], env=xenv, check=False)
             subprocess.run(["xdotool", "key", "--delay", "150"] + args.keys.split(), env=xenv, check=False)
-            # Let the events arrive.
+            # Let the events arrive: they are dispatched by GLib's main
+            # context, which nothing else iterates here.
+            from gi.repository import GLib
+
+            context = GLib.MainContext.default()
             end = time.time() + 3
             while time.time() < end:
+                while context.iteration(False):
+                    pass
                 pyatspi.Registry.pumpQueuedEvents()
-                time.sleep(0.1)
+                time.sleep(0.05)
         dump(accessible)
         if heard:
             print("\nHeard:")
