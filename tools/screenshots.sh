@@ -75,7 +75,7 @@ shot() {
   app=$!
   local window=""
   for _ in $(seq 1 100); do
-    window=$(xdotool search --name '^mojiscope' 2>/dev/null | head -1) && [ -n "$window" ] && break
+    window=$(xdotool search --name 'mojiscope$' 2>/dev/null | head -1) && [ -n "$window" ] && break
     sleep 0.2
   done
   [ -n "$window" ] || { echo "screenshots.sh: $name: no window (see $home/$name.log)" >&2; exit 5; }
@@ -145,12 +145,12 @@ shot mojibake-lab "$fixtures/shift_jis.txt" click:161,12 click:210,107 \
 # html mode remembered from an earlier save: every character windows-1252
 # cannot encode and its &#N;, the standard's warning, the round trip.
 settings '(recent: [], hex_width: 16, dark_mode: true, save: (encoding: "windows-1252", html: true, bom: false, backup: false))'
-# Save as shows the folder of the target: the file is opened from a scratch
-# directory so that no path of this checkout appears in the picture.
-scratch=$(mktemp -d -t mojiscope.XXXXXX)
-cp "$fixtures/utf8.txt" "$scratch/notes.txt"
-shot save-as "$scratch/notes.txt" ctrl+shift+s
-rm -rf "$scratch"
+# Save as shows the folder of the target, under the home folder as "~/…":
+# the file is opened from the run's own home, so that no path of this
+# machine appears in the picture.
+mkdir -p "$home/Documents/letters"
+cp "$fixtures/utf8.txt" "$home/Documents/letters/notes.txt"
+SHOT_DIR=$home/Documents shot save-as letters/notes.txt ctrl+shift+s
 # Repair ▸ Repair mojibake… (Ctrl+Shift+R) on a file with damaged names and
 # places among clean lines: the changes by chain, one clicked to see it in
 # context and its bytes selected in every view.

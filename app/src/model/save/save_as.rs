@@ -562,9 +562,23 @@ impl SaveAsForm {
             .is_none_or(|(known, _)| known != folder)
         {
             let shown = fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
-            self.folder_shown = Some((folder.to_path_buf(), format!("in {}", shown.display())));
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            let shown = with_tilde(&shown, home.as_deref());
+            self.folder_shown = Some((folder.to_path_buf(), format!("in {shown}")));
         }
         self.folder_shown.as_ref().map(|(_, shown)| shown.as_str())
+    }
+}
+
+/// `path` as people write it: under the home folder `home`, as `~/…`.
+fn with_tilde(path: &Path, home: Option<&Path>) -> String {
+    let under_home = home
+        .filter(|home| home.is_absolute() && home.parent().is_some())
+        .and_then(|home| path.strip_prefix(home).ok());
+    match under_home {
+        Some(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
+        Some(rest) => format!("~/{}", rest.display()),
+        None => path.display().to_string(),
     }
 }
 
@@ -633,6 +647,19 @@ mod tests {
     use mojiscope_core::WINDOWS_1252;
 
     use super::*;
+
+    #[test]
+    fn folders_under_home_are_shown_with_a_tilde() {
+        let home = Path::new("/home/ana");
+        let shown = |path: &str| with_tilde(Path::new(path), Some(home));
+        assert_eq!(shown("/home/ana/Documents/letters"), "~/Documents/letters");
+        assert_eq!(shown("/home/ana"), "~");
+        assert_eq!(shown("/home/anabel/notes"), "/home/anabel/notes");
+        assert_eq!(shown("/srv/data"), "/srv/data");
+        // A home of "/" or a relative one says nothing.
+        assert_eq!(with_tilde(Path::new("/srv"), Some(Path::new("/"))), "/srv");
+        assert_eq!(with_tilde(Path::new("/srv"), None), "/srv");
+    }
 
     /// Polls as the window does once a frame, until `done` holds.
     fn poll_until(save: &mut SaveAs, done: impl Fn(&mut SaveAs) -> bool) -> Option<Outcome> {
