@@ -128,8 +128,8 @@ shot utf8-scripts "$fixtures/utf8.txt"
 # The teaching views. The decoder's steps: の (0x82 0xCC) selected in the
 # Shift_JIS pane, the inspector made taller (View ▸ Grow the inspector, three
 # steps), each pane's steps opened.
-shot explain "$fixtures/shift_jis.txt" click:1127,122 ctrl+shift+Up ctrl+shift+Up \
-  ctrl+shift+Up click:866,372 click:440,372 click:16,405
+shot explain "$fixtures/shift_jis.txt" ctrl+shift+Up ctrl+shift+Up ctrl+shift+Up \
+  click:468,161 click:870,327 click:444,360 click:16,327
 # Learn ▸ Code page chart: windows-1252 against ISO-8859-15.
 shot code-page-chart "$fixtures/shift_jis.txt" click:161,12 click:210,39
 # Learn ▸ Index browser: index jis0208 as Shift_JIS lays it out, 熙 found.
