@@ -7,13 +7,19 @@
 //! the files are made here, so this is no figure on real files (that is
 //! `detect_dev.rs`).
 //!
+//! A few of the sentences are themselves damaged in the source (French and
+//! Norwegian ones with C1 controls where a quote was, Welsh ones with the
+//! UTF-8 of ŵ and â read as windows-1252): in those, another reading than
+//! the encoding's own gives the text as it was meant, so they are left out
+//! ([`is_damaged`]).
+//!
 //! `cargo test --release -p mojiscope-core --test detect_sentences -- --ignored --nocapture`
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use mojiscope_core::{ALL, Encoding, detect};
+use mojiscope_core::{ALL, Encoding, WINDOWS_1252, detect};
 use mojiscope_indexes::language::LANGUAGES;
 
 /// How a sample is wrapped.
@@ -45,6 +51,18 @@ fn wrap(style: &str, encoding: &Encoding, sentences: &[&str]) -> String {
     }
 }
 
+/// Whether a sentence was damaged before it reached the source: it holds a
+/// C1 control, or its windows-1252 bytes are valid UTF-8 beyond ASCII (the
+/// UTF-8 of its text was read as windows-1252 once already).
+fn is_damaged(sentence: &str) -> bool {
+    if sentence.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)) {
+        return true;
+    }
+    WINDOWS_1252
+        .encode_fatal(sentence)
+        .is_ok_and(|bytes| !bytes.is_ascii() && std::str::from_utf8(&bytes).is_ok())
+}
+
 /// (language, encoding, style, first 64 bytes only).
 type Key = (String, String, &'static str, bool);
 
@@ -59,7 +77,10 @@ fn evaluation_on_real_sentences() {
         let Ok(text) = std::fs::read_to_string(dir.join(format!("{}.txt", language.tag))) else {
             continue;
         };
-        let sentences: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        let sentences: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.is_empty() && !is_damaged(l))
+            .collect();
         for (position, encoding) in ALL.iter().enumerate() {
             if !encoding.is_override_choice() || !language.is_written_in(position) {
                 continue;
