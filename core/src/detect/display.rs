@@ -132,6 +132,12 @@ impl fmt::Display for Note {
                 plural(*errors),
                 plural(*non_ascii_chars)
             ),
+            Self::CutAtEnd { encoding, clean } => write!(
+                f,
+                "{encoding} ranks first although the input ends inside one of its sequences, its \
+                 only bytes beyond ASCII: a character cut short reads better than {clean}'s \
+                 clean decode of them"
+            ),
             Self::ImplausibleText { nats_per_char } => write!(
                 f,
                 "even the best reading is implausible text ({nats_per_char:.1} nats per character beyond ASCII)"

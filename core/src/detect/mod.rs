@@ -46,6 +46,32 @@ const CASE_BREAK_COST: f64 = 8.0;
 /// to Japanese, are ranked at least this many nats above any other decode.
 const STRUCTURE_LEAD: f64 = 10.0;
 
+/// What a sequence cut by the end costs a decode with nothing else beyond
+/// ASCII ([`TextStats::lone_cut`](text::TextStats::lone_cut)), in nats: one
+/// character the cut hides. Less than most single-byte readings of the same
+/// bytes pay when they make no sense where they stand ("regras â€",
+/// "confecciÃ"), more than a fitting letter ("café"). Dearer where the cut
+/// most likely hides an ideograph or a letter of a script the ASCII text
+/// before it does not suggest: a lone UTF-8 lead of a three- or four-byte
+/// sequence (a lone 0xE9 is "é" far more often than the start of a Han
+/// ideograph), and any cut in the other multi-byte encodings, whose lead
+/// bytes are any high byte.
+fn lone_cut_cost(encoding: &Encoding, bytes: &[u8], runs: &[Range<usize>]) -> f64 {
+    const CHEAP: f64 = 10.0;
+    const DEAR: f64 = 20.0;
+    if encoding != UTF_8 {
+        return DEAR;
+    }
+    let end = runs.last().map_or(bytes.len(), |run| run.end);
+    let tail = &bytes[..end];
+    // The cut sequence: its lead and the continuation bytes after it.
+    let lead_at = tail.iter().rposition(|&b| b & 0xC0 != 0x80);
+    match lead_at.map(|at| (tail[at], end - at)) {
+        Some((lead, 1)) if lead >= 0xE0 => DEAR,
+        _ => CHEAP,
+    }
+}
+
 /// Scores are probabilities from log-likelihoods divided by this: a
 /// character-pair model counts the same evidence more than once, and would
 /// be overconfident otherwise.
@@ -329,6 +355,16 @@ pub enum Note {
         errors: u64,
         /// The characters beyond ASCII it decodes.
         non_ascii_chars: u64,
+        /// The best candidate that decodes without error.
+        clean: &'static Encoding,
+    },
+    /// The best candidate's only error is a sequence cut by the end of the
+    /// input, its only bytes beyond ASCII (the first bytes of a file, cut
+    /// in its first such character): weighed as one hidden character, it
+    /// reads better than what a clean decode makes of those bytes.
+    CutAtEnd {
+        /// The best candidate.
+        encoding: &'static Encoding,
         /// The best candidate that decodes without error.
         clean: &'static Encoding,
     },
@@ -637,9 +673,16 @@ fn rank(
             - ERROR_COST * to_f64(candidate.stats.ranking_errors())
             - CASE_BREAK_COST * to_f64(candidate.stats.case_breaks)
             - FORMAT_IN_WORD_COST * to_f64(candidate.stats.formats_in_words)
-            - DIGIT_IN_WORD_COST * to_f64(candidate.stats.digits_in_words);
+            - DIGIT_IN_WORD_COST * to_f64(candidate.stats.digits_in_words)
+            - if candidate.stats.lone_cut() && !candidate.stats.cut_forgiven {
+                lone_cut_cost(candidate.encoding, bytes, runs)
+            } else {
+                0.0
+            };
     }
-    let weighed = weigh_declaration(&mut ranked, declaration);
+    let weighed = weigh_declaration(&mut ranked, declaration, |encoding| {
+        lone_cut_cost(encoding, bytes, runs)
+    });
     // Structure no other text has settles it: valid UTF-8 with non-ASCII
     // content, or ISO-2022-JP escape sequences that switch to text decoding
     // without error (the escape byte is a control character in every other
@@ -719,7 +762,12 @@ fn decode_candidates(
                     byte_ids = Some(ids);
                     stats
                 }
-                None => text::decode_stats(encoding, bytes, runs, chars),
+                None => {
+                    let mut stats = text::decode_stats(encoding, bytes, runs, chars);
+                    // ISO-2022-JP's cut sequence is an escape, no character.
+                    stats.cut_hides_text = encoding != ISO_2022_JP;
+                    stats
+                }
             };
             let mut candidate = Ranked::new(encoding, stats, decoding);
             candidate.byte_ids = byte_ids;
@@ -880,10 +928,15 @@ fn served_languages(encodings: impl Iterator<Item = &'static Encoding>) -> Vec<u
 /// Gives the candidates that decode the bytes as the declared encoding does
 /// [`DECLARED_PRIOR`] more, when the bytes do not contradict the
 /// declaration: its decode has no errors (but sequences cut by the end,
-/// which are then forgiven), and the bytes are not valid UTF-8 with
+/// which are then forgiven, refunding `lone_cut_cost` for a decode whose
+/// only beyond ASCII is the cut), and the bytes are not valid UTF-8 with
 /// non-ASCII content that the declared encoding reads otherwise.
 /// Returns whether the declaration was weighed.
-fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -> bool {
+fn weigh_declaration(
+    ranked: &mut [Ranked],
+    declaration: Option<&Declaration>,
+    lone_cut_cost: impl Fn(&Encoding) -> f64,
+) -> bool {
     let Some(declared) = declaration.and_then(|d| ranked.iter().find(|c| c.encoding == d.encoding))
     else {
         return false;
@@ -906,9 +959,16 @@ fn weigh_declaration(ranked: &mut [Ranked], declaration: Option<&Declaration>) -
     let encoding = declared.encoding;
     for candidate in ranked.iter_mut().filter(|c| c.text_key() == key) {
         let counted = candidate.stats.ranking_errors();
+        // A lone cut was weighed as an unknown character: the declaration
+        // says what it is.
+        let lone_cut = candidate
+            .stats
+            .lone_cut()
+            .then(|| lone_cut_cost(candidate.encoding));
         candidate.stats.cut_forgiven = true;
         let forgiven = counted - candidate.stats.ranking_errors();
-        candidate.log_likelihood += DECLARED_PRIOR + ERROR_COST * to_f64(forgiven);
+        candidate.log_likelihood +=
+            DECLARED_PRIOR + lone_cut.unwrap_or(ERROR_COST * to_f64(forgiven));
         if candidate.encoding == encoding {
             candidate.log_likelihood += PRIOR_SPAN;
         }
@@ -1082,6 +1142,15 @@ fn finish(
                 bytes_agree: declared_key == best_key,
                 weighed,
                 best: best.encoding,
+            });
+        }
+        if best.stats.lone_cut()
+            && !best.stats.cut_forgiven
+            && let Some(clean) = ranked.iter().find(|c| c.stats.error_count() == 0)
+        {
+            notes.push(Note::CutAtEnd {
+                encoding: best.encoding,
+                clean: clean.encoding,
             });
         }
         let errors = best.stats.ranking_errors();
@@ -1648,6 +1717,52 @@ mod tests {
                 .iter()
                 .all(|n| !matches!(n, Note::ErrorsOutweighed { .. }))
         );
+    }
+
+    /// The first 64 bytes of a file, cut in its first character beyond
+    /// ASCII: the cut character is weighed as one hidden character, so a
+    /// single-byte reading wins only where its letter fits.
+    #[test]
+    fn a_lone_sequence_cut_by_the_end_is_weighed_as_a_hidden_character() {
+        let cut = |text: &str| {
+            let bytes = text.as_bytes();
+            let end = (1..bytes.len())
+                .rev()
+                .find(|&i| !text.is_char_boundary(i))
+                .expect("a character beyond ASCII to cut");
+            bytes[..end].to_vec()
+        };
+        for text in [
+            "A Google reagiu logo a seguir, reafirmando que as suas regras \u{201c}",
+            "<!DOCTYPE html>\n<html><head><title>Especialistas en la confección",
+            "Alfa Romeo MiTo 1.4 TB 16V, 1368ccm, 114kW (155PS) Ako dosiahnuť",
+        ] {
+            let bytes = cut(text);
+            let detection = detect(&bytes);
+            check_ranking(&detection);
+            assert_eq!(detection.best(), UTF_8, "{text}");
+            let note = detection
+                .notes
+                .iter()
+                .find(|n| matches!(n, Note::CutAtEnd { .. }))
+                .expect("a note says why");
+            assert!(note.to_string().starts_with("UTF-8 ranks first although"));
+        }
+        // A letter that fits where it stands is no cut.
+        for bytes in [
+            &b"Le caf\xe9"[..],
+            b"Voici la maison de mon p\xe8",
+            b"Ele n\xe3",
+        ] {
+            let detection = detect(bytes);
+            assert_eq!(detection.best(), WINDOWS_1252, "{bytes:?}");
+            assert!(
+                detection
+                    .notes
+                    .iter()
+                    .all(|n| !matches!(n, Note::CutAtEnd { .. }))
+            );
+        }
     }
 
     // https://github.com/mojiscope/mojiscope/issues/16

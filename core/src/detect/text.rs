@@ -254,6 +254,10 @@ pub(crate) struct TextStats {
     /// beyond ASCII decoded: the file declares an encoding that reads as
     /// this one, and its text may well have been cut in a character.
     pub(crate) cut_forgiven: bool,
+    /// Whether a sequence cut by the end hides a character beyond ASCII
+    /// (any multi-byte encoding but ISO-2022-JP, whose sequences beyond
+    /// ASCII start with an escape).
+    pub(crate) cut_hides_text: bool,
     /// Pairs of characters (indexes into [`Chars`]) with at least one
     /// non-ASCII member (all pairs when `ascii_pairs_included`), sorted:
     /// (left, right, count). Empty for a decode byte by byte, whose pairs
@@ -286,12 +290,24 @@ impl TextStats {
     /// A decode with nothing beyond ASCII shows no text the cut could have
     /// split, so there every error counts.
     pub(crate) fn ranking_errors(&self) -> u64 {
-        let forgive_cuts = self.non_ascii > 0 || self.cut_forgiven;
+        let forgive_cuts = self.non_ascii > 0 || self.cut_forgiven || self.lone_cut();
         self.errors
             .iter()
             .filter(|(kind, _)| !forgive_cuts || *kind != DecodeErrorKind::TruncatedSequence)
             .map(|&(_, n)| n)
             .sum()
+    }
+
+    /// Whether the decode shows nothing beyond ASCII but one sequence cut by
+    /// the end: the first bytes of a file cut in its first character beyond
+    /// ASCII. The cut is no error then, but it is no text either: it is
+    /// weighed as one unknown character ([`super::LONE_CUT_COST`]) against
+    /// what the other decodes make of the same bytes.
+    pub(crate) fn lone_cut(&self) -> bool {
+        self.cut_hides_text
+            && self.non_ascii == 0
+            && self.errors.len() == 1
+            && self.errors[0] == (DecodeErrorKind::TruncatedSequence, 1)
     }
 
     /// Whether the only errors are sequences cut by the end of the input or
