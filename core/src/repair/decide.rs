@@ -255,6 +255,7 @@ pub(super) fn decide(
             words,
             edges,
             context,
+            (line, line_start),
         )?;
         Some(Reading {
             chain,
@@ -378,7 +379,12 @@ fn reading(
     words: &[Word],
     edges: &[Edges],
     context: &LineContext,
+    (line, line_start): (&str, usize),
 ) -> Option<f32> {
+    let word_text = |word: &Word| {
+        line.get(word.utf8_range.start - line_start..word.utf8_range.end - line_start)
+            .unwrap_or_default()
+    };
     // One damaged character led by a symbol ("×£" for "ף", "√π" for "ù")
     // is as likely two symbols: it is repaired only beside other words the
     // chain repairs.
@@ -405,14 +411,32 @@ fn reading(
         .last()
         .is_some_and(|step| step.decode_as.is_single_byte() && !step.undoes_c1());
     if single_byte {
+        // Words without letters say nothing ("───" into "ДДД": the box
+        // drawing of DOS is Cyrillic letters in Windows), nor do readings
+        // that are odd text still ("ВОRДT" is no "‚ЋR„T").
+        for (index, word) in words.iter().enumerate() {
+            let odd =
+                outcomes[index].is_some_and(|outcome| word.repairs.outcomes[outcome].cost > ODD);
+            if word.script.is_none() || odd {
+                outcomes[index] = None;
+                gains[index] = 0.0;
+            }
+        }
         // Latin letters turned into other Latin letters everywhere
         // ("mätesdì" into "mätesdě") say nothing: some repaired word must
         // have held a symbol ("Niewêg³owski"). (Latin letters turned into
         // Cyrillic ones, word after word, do.)
-        let symbols = words
-            .iter()
-            .zip(outcomes.iter())
-            .any(|(word, outcome)| outcome.is_some() && !word.letters_only);
+        // Nor does a word whose letters are no one language's ("ЏаЁўҐв":
+        // Serbian, Belarusian and Ukrainian letters) made into one
+        // language's ("Привет").
+        let symbols = words.iter().zip(outcomes.iter()).any(|(word, outcome)| {
+            outcome.is_some_and(|outcome| {
+                !word.letters_only
+                    || (word.cost >= SINGLE_BYTE_ALONE
+                        && score::Alphabet::of(word_text(word)).cost() > 0.0
+                        && word.repairs.outcomes[outcome].facts.alphabet.cost() == 0.0)
+            })
+        });
         // Nor do words of one letter ("Ù À È" into "Щ А И"): those of a
         // repaired line are repaired with it (`support`).
         for (index, word) in words.iter().enumerate() {
@@ -435,8 +459,17 @@ fn reading(
             // Letters turned into letters of the same script ("cz³owiek"
             // into "człowiek") need two words; into another script, three,
             // or the line's script.
+            // A word that is plainly damaged and that the chain makes
+            // plain text of, symbols and all ("╧ЁштхЄ" into "Привет"), is
+            // evidence enough on its own when the letters stay in their
+            // script: no single-byte page makes it of correct text.
+            let repaired_cost = word.repairs.outcomes[outcome].cost;
+            let explained = repaired == original
+                && symbols
+                && word.cost >= SINGLE_BYTE_ALONE
+                && repaired_cost <= PLAIN;
             let enough = if repaired == original {
-                viable >= MIN_SINGLE_BYTE_WORDS - 1
+                viable >= MIN_SINGLE_BYTE_WORDS - 1 || explained
             } else {
                 viable >= MIN_SINGLE_BYTE_WORDS
                     || (repaired.is_some() && repaired == context.script)
@@ -476,6 +509,14 @@ fn reading(
     };
     Some(score - chain.prior_cost() - line_cost - alphabet.cost())
 }
+
+/// A word costing this much is plainly damaged (see [`reading`]).
+const SINGLE_BYTE_ALONE: f32 = 7.0;
+/// A single-byte decode that leaves a word costing more than this leaves
+/// it odd.
+const ODD: f32 = 2.5;
+/// A repaired word costing at most this much is plain text.
+const PLAIN: f32 = 0.5;
 
 /// Confidence from the margin a decision won by: 0.5 at [`MIN_MARGIN`],
 /// towards 1 above it and towards 0 below.

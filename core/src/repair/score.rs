@@ -210,7 +210,10 @@ fn compute_info(c: char) -> Info {
             _ => Info::letter(Script::Cyrillic, 3.0),
         },
         0x531..=0x58A => Info::letter(Script::Armenian, 0.0),
-        0x591..=0x5C7 => Info::new(Kind::Mark, 0.5),
+        0x591..=0x5C7 => Info {
+            script: Script::Hebrew,
+            ..Info::new(Kind::Mark, 0.5)
+        },
         0x5D0..=0x5F4 => Info::letter(Script::Hebrew, 0.0),
         0x600..=0x6FF => match code {
             0x60C | 0x61B | 0x61F | 0x66A..=0x66D | 0x6D4 => Info::new(Kind::AsciiPunct, 0.0),
@@ -527,6 +530,12 @@ fn pair_cost(a: Info, b: Info) -> f32 {
         }
         (Kind::Strange, _) | (_, Kind::Strange) => cost += 1.0,
         (kind, Kind::Mark) if kind != Kind::Letter && kind != Kind::Mark => cost += 1.5,
+        // A script's own mark on a letter of another script: Hebrew points
+        // on Latin letters ("bezpe\u{5b4}nost" is windows-1255 made of
+        // "bezpeÄnost").
+        (Kind::Letter, Kind::Mark) if b.script != Script::None && a.script != b.script => {
+            cost += 3.0;
+        }
         _ => {}
     }
     // A capital that leads mojibake, followed by what a lead is followed by.

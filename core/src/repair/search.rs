@@ -6,6 +6,7 @@ use mojiscope_indexes::single_byte;
 
 use super::chain::{
     Chain, EncodeAs, LEGACY_SOURCES, MAX_MIXED_STEPS, MAX_STEPS, Step, UTF8_MISREADS,
+    legacy_sources,
 };
 use super::lossy::{self, Lost};
 use super::score;
@@ -241,14 +242,21 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
             encode_as,
             EncodeAs::Encoding(encoding) if encoding == WINDOWS_1252
         ) || encode_as == EncodeAs::Isomorphic;
+        // Other wrong decoders' legacy sources are tried where their bytes
+        // are not windows-1252's (whose decodes are known already).
         let decoders = if legacy_too {
             &DECODERS[..]
         } else {
             &DECODERS[..1]
         };
+        let others = if legacy_too || (last.is_some() && last_bytes == bytes) {
+            &[][..]
+        } else {
+            legacy_sources(encode_as)
+        };
         let known = last.filter(|_| legacy_too && last_bytes == bytes);
         let mut found = [None; DECODERS.len()];
-        for (number, &decode_as) in decoders.iter().enumerate() {
+        for (number, &decode_as) in decoders.iter().chain(others).enumerate() {
             let step = Step {
                 encode_as,
                 decode_as,
@@ -269,7 +277,9 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
             } else {
                 *shape.get_or_insert_with(|| utf8_shape(text))
             };
-            found[number] = Some(expansions.len());
+            if let Some(slot) = found.get_mut(number) {
+                *slot = Some(expansions.len());
+            }
             expansions.push(Expansion {
                 step,
                 decoded: text_out,

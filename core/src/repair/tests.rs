@@ -587,3 +587,87 @@ fn issue_17_a_misread_byte_order_mark_at_the_start_is_undone() {
     assert_unchanged("Hello ï»¿ world");
     assert_unchanged("Files that start with ï»¿ were saved with a byte order mark");
 }
+
+/// `text` written in `written` and read as `read` (independently of the
+/// engine).
+fn misread(
+    text: &str,
+    written: &'static encoding_rs::Encoding,
+    read: &'static encoding_rs::Encoding,
+) -> String {
+    let (bytes, _, unmappable) = written.encode(text);
+    assert!(!unmappable, "{text} in {}", written.name());
+    read.decode_without_bom_handling(&bytes).0.into_owned()
+}
+
+#[test]
+fn issue_17_utf8_read_as_windows_1256_is_undone() {
+    for text in [
+        "// تحميل البيانات من الخادم",
+        "label: 'نام کاربری'",
+        "error = \"لا يوجد اتصال\"",
+    ] {
+        let damaged = misread(text, encoding_rs::UTF_8, encoding_rs::WINDOWS_1256);
+        assert_ne!(damaged, text);
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+    }
+    // Arabic and Persian text as it is stays.
+    for text in ["سلام دنیا", "مرحبا بكم في الموقع", "گزارش کار"] {
+        assert_unchanged(text);
+    }
+}
+
+#[test]
+fn issue_17_cyrillic_pages_read_as_each_other_are_undone() {
+    // Windows text read as DOS (a console), and DOS text read as Windows.
+    for (text, written, read) in [
+        (
+            "print(\"Добрый вечер, друзья\")",
+            encoding_rs::WINDOWS_1251,
+            encoding_rs::IBM866,
+        ),
+        (
+            "label = 'Сохранение'",
+            encoding_rs::WINDOWS_1251,
+            encoding_rs::IBM866,
+        ),
+        (
+            "# Загрузка настроек",
+            encoding_rs::WINDOWS_1251,
+            encoding_rs::IBM866,
+        ),
+        (
+            "Здравствуйте",
+            encoding_rs::IBM866,
+            encoding_rs::WINDOWS_1251,
+        ),
+    ] {
+        let damaged = misread(text, written, read);
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+    }
+    // Box drawing is DOS's Cyrillic letters in Windows: it stays, as do
+    // Cyrillic capitals used as Latin letters.
+    for text in [
+        "┌──────┬──────┐",
+        "│ ──── │ ──── │ ════ ║",
+        "the band's name is written 'ЯОСК'",
+    ] {
+        assert_unchanged(text);
+    }
+}
+
+#[test]
+fn issue_17_hebrew_read_as_windows_1252_is_not_made_cyrillic() {
+    // windows-1255 and windows-1251 make letters of the same bytes: the
+    // line is not turned into Cyrillic that nobody wrote.
+    let text = "שלום לכם חברים יקרים";
+    let damaged = misread(text, encoding_rs::WINDOWS_1255, encoding_rs::WINDOWS_1252);
+    let found = repair(&damaged);
+    let out = found.apply(&damaged);
+    assert!(
+        !out.chars().any(|c| ('\u{400}'..='\u{4FF}').contains(&c)),
+        "{damaged} -> {out}"
+    );
+    // Hebrew points belong on Hebrew letters.
+    assert!(score::word_cost("bezpe\u{5b4}nost") > score::word_cost("bezpeÄnost"));
+}
