@@ -292,6 +292,28 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
             std::mem::swap(&mut last_bytes, &mut bytes);
         }
     }
+    // UTF-8 read by a double-byte decoder ("浣犲ソ" for "你好" as GBK,
+    // "縺薙ｓ縺ｫ縺｡縺ｯ" for "こんにちは" as Shift_JIS) is made of the
+    // characters those decoders give: only text with some is encoded back.
+    if text.chars().any(is_double_byte_char) {
+        for encoding in UTF8_DOUBLE_BYTE_MISREADS {
+            let step = Step {
+                encode_as: EncodeAs::Encoding(encoding),
+                decode_as: UTF_8,
+            };
+            if step.encode_as.encode_into(text, &mut bytes)
+                && step.decode_into(&bytes, &mut decoded)
+                && decoded != text
+            {
+                expansions.push(Expansion {
+                    step,
+                    decoded: decoded.clone(),
+                    utf8_shape: 0,
+                    from_source: false,
+                });
+            }
+        }
+    }
     // C1 controls are the bytes of windows-1252 (or macintosh) text that a
     // decoder took for ISO-8859-1 ("modifiche\u{94}" for "modifiche”",
     // "Coatl\u{87}n" for "Coatlán"): the text as bytes, decoded right.
@@ -326,6 +348,17 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
         }
     }
     expansions
+}
+
+/// The double-byte decoders UTF-8 is undone from, most common first.
+const UTF8_DOUBLE_BYTE_MISREADS: [&Encoding; 3] = [GBK, SHIFT_JIS, EUC_KR];
+
+/// Whether `c` is one that Chinese, Japanese and Korean decoders give for
+/// two bytes: from U+3000 on (Han, kana, Hangul, full-width forms), and
+/// not in the private use area.
+fn is_double_byte_char(c: char) -> bool {
+    let code = u32::from(c);
+    (0x3000..0xE000).contains(&code) || (0xF900..0x1_0000).contains(&code)
 }
 
 /// A word costing this much is odd text.

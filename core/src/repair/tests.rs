@@ -671,3 +671,29 @@ fn issue_17_hebrew_read_as_windows_1252_is_not_made_cyrillic() {
     // Hebrew points belong on Hebrew letters.
     assert!(score::word_cost("bezpe\u{5b4}nost") > score::word_cost("bezpeÄnost"));
 }
+
+#[test]
+fn issue_17_utf8_read_as_a_double_byte_encoding_is_undone() {
+    for (text, read) in [
+        ("// 打开文件", encoding_rs::GBK),
+        ("title = \"上传文件\"", encoding_rs::GBK),
+        ("msg: 保存しました", encoding_rs::SHIFT_JIS),
+        ("log('検索結果')", encoding_rs::SHIFT_JIS),
+    ] {
+        let damaged = misread(text, encoding_rs::UTF_8, read);
+        assert!(!damaged.contains('\u{FFFD}'), "{damaged}");
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+    }
+    // Chinese, Japanese and Korean text as it is stays, short words too.
+    for text in [
+        "打开文件",
+        "中文",
+        "数据 库",
+        "東京都",
+        "こんにちは、世界",
+        "한국어 사용자",
+        "涓 枃",
+    ] {
+        assert_unchanged(text);
+    }
+}
