@@ -268,6 +268,10 @@ pub(super) fn decide(
     let mut decisions = Vec::with_capacity(width);
     decided.clear();
     decided.resize(width, false);
+    let word_text = |word: &Word| {
+        line.get(word.utf8_range.start - line_start..word.utf8_range.end - line_start)
+            .unwrap_or_default()
+    };
     for best in readings.iter() {
         if best.score <= 0.0 {
             break;
@@ -309,10 +313,23 @@ pub(super) fn decide(
             // right, so the best needs a smaller margin over the others
             // than over doing nothing. (Legacy decodes make characters of
             // almost any bytes: their rivals are doubt.)
-            let relief = if best
+            // So is a word plainly damaged that a double-byte decode makes
+            // plain text of ("ÖÐÎÄÂÒÂë" into "中文乱码"): it needs that
+            // smaller margin over the other decodes, which must make
+            // clearly less likely characters (a tie stays a suggestion). A
+            // run of one symbol ("×××××") is one mark drawn again, not text.
+            let plain_double_byte = best
                 .chain
                 .last()
-                .is_some_and(super::chain::Step::decodes_utf8)
+                .is_some_and(|step| !step.decodes_utf8() && !step.decode_as.is_single_byte())
+                && words[index].cost >= SINGLE_BYTE_ALONE
+                && words[index].repairs.outcomes[outcome].cost <= PLAIN
+                && !has_long_run(word_text(&words[index]));
+            let relief = if plain_double_byte
+                || best
+                    .chain
+                    .last()
+                    .is_some_and(super::chain::Step::decodes_utf8)
             {
                 MIN_MARGIN - MIN_RIVAL_MARGIN
             } else {
@@ -508,6 +525,21 @@ fn reading(
         0.0
     };
     Some(score - chain.prior_cost() - line_cost - alphabet.cost())
+}
+
+/// Whether `word` holds one character outside ASCII four times or more
+/// in a row.
+fn has_long_run(word: &str) -> bool {
+    let mut run = 0;
+    let mut previous = None;
+    for c in word.chars() {
+        run = if previous == Some(c) { run + 1 } else { 1 };
+        previous = Some(c);
+        if run >= 4 && !c.is_ascii() {
+            return true;
+        }
+    }
+    false
 }
 
 /// A word costing this much is plainly damaged (see [`reading`]).

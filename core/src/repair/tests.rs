@@ -697,3 +697,28 @@ fn issue_17_utf8_read_as_a_double_byte_encoding_is_undone() {
         assert_unchanged(text);
     }
 }
+
+#[test]
+fn issue_17_short_legacy_cjk_in_code_is_repaired_when_one_reading_stands_out() {
+    for (text, written) in [
+        ("// 读取配置文件", encoding_rs::GBK),
+        ("// 讀取設定檔", encoding_rs::BIG5),
+        ("label = \"使用者名稱\"", encoding_rs::BIG5),
+        ("// 파일을 열 수 없습니다", encoding_rs::EUC_KR),
+    ] {
+        let damaged = misread(text, written, encoding_rs::WINDOWS_1252);
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+    }
+    // Where the decoders make equally likely characters, nothing changes
+    // but to the right text.
+    for (text, written) in [
+        ("msg = \"저장되었습니다\"", encoding_rs::EUC_KR),
+        ("printf(\"错误代码: %d\", err);", encoding_rs::GBK),
+    ] {
+        let damaged = misread(text, written, encoding_rs::WINDOWS_1252);
+        let out = repaired(&damaged);
+        assert!(out == damaged || out == text, "{damaged} -> {out}");
+    }
+    // A run of one symbol is no text, whatever a decoder makes of it.
+    assert_unchanged("×××××ª and ××××, ××");
+}
