@@ -687,6 +687,12 @@ pub(crate) fn word_cost(word: &str) -> f32 {
                 total += 1.0;
             }
         }
+        // A small ya, yu or yo ends a syllable begun by a kana of the i
+        // column ("きゅ", "ニュ"): after anything else it is no Japanese
+        // ("いゅ" is EUC-JP made of Big5's "中文").
+        if is_small_ya_yu_yo(c) && !is_i_column_kana(previous_char) {
+            total += SMALL_KANA_ALONE;
+        }
         before_previous = previous;
         previous = Some(info);
         previous_char = c;
@@ -723,6 +729,27 @@ pub(crate) fn word_cost(word: &str) -> f32 {
         }
     }
     total + cjk.best()
+}
+
+/// What a small ya, yu or yo costs where no syllable takes it.
+const SMALL_KANA_ALONE: f32 = 2.5;
+
+/// Whether `c` is a small ya, yu or yo, in hiragana or katakana.
+fn is_small_ya_yu_yo(c: char) -> bool {
+    matches!(c, 'ゃ' | 'ゅ' | 'ょ' | 'ャ' | 'ュ' | 'ョ' | 'ｬ' | 'ｭ' | 'ｮ')
+}
+
+/// Whether `c` is a kana of the i column (ki, shi, chi, ni, hi, mi, ri and
+/// their voiced forms), which a small ya, yu or yo may follow.
+fn is_i_column_kana(c: char) -> bool {
+    matches!(
+        c,
+        'き' | 'ぎ' | 'し' | 'じ' | 'ち' | 'ぢ' | 'に' | 'ひ' | 'び' | 'ぴ' | 'み' | 'り'
+            | 'キ' | 'ギ' | 'シ' | 'ジ' | 'チ' | 'ヂ' | 'ニ' | 'ヒ' | 'ビ' | 'ピ' | 'ミ' | 'リ'
+            | 'ｷ' | 'ｼ' | 'ﾁ' | 'ﾆ' | 'ﾋ' | 'ﾐ' | 'ﾘ' | 'ﾞ' | 'ﾟ'
+            // Loanwords: "テュ", "デュ", "フュ", "ヴュ".
+            | 'テ' | 'デ' | 'フ' | 'ヴ'
+    )
 }
 
 /// What a lone capital that leads mojibake costs as a word.
@@ -967,6 +994,10 @@ mod tests {
             "ภาษาไทย",
             "हिन्दी",
             "Tシャツ",
+            "きょう",
+            "ニュース",
+            "コンピューター",
+            "デュエット",
             "iPhone",
         ] {
             assert_plausible(word);

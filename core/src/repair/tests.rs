@@ -704,6 +704,9 @@ fn issue_17_short_legacy_cjk_in_code_is_repaired_when_one_reading_stands_out() {
         ("// 读取配置文件", encoding_rs::GBK),
         ("// 讀取設定檔", encoding_rs::BIG5),
         ("label = \"使用者名稱\"", encoding_rs::BIG5),
+        // "¤¤¤å" is Big5's "中文", and EUC-JP's "いゅ", which no Japanese
+        // writes.
+        ("title = \"中文說明\"", encoding_rs::BIG5),
         ("// 파일을 열 수 없습니다", encoding_rs::EUC_KR),
     ] {
         let damaged = misread(text, written, encoding_rs::WINDOWS_1252);
