@@ -10,7 +10,9 @@ use super::chain::{
 };
 use super::lossy::{self, Lost};
 use super::score;
-use crate::encoding::{BIG5, EUC_KR, Encoding, GBK, MACINTOSH, SHIFT_JIS, UTF_8, WINDOWS_1252};
+use crate::encoding::{
+    BIG5, EUC_KR, Encoding, GBK, MACINTOSH, SHIFT_JIS, UTF_8, WINDOWS_1252, WINDOWS_1255,
+};
 
 /// One text a word can be repaired to.
 #[derive(Clone, Debug)]
@@ -211,8 +213,9 @@ struct Expansion {
 
 /// Every step that applies to `text` in fatal mode, in the order ties are
 /// settled. With `source`, the step that encodes as its encoding decodes
-/// its bytes instead.
-fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
+/// its bytes instead. `first` is true for the word itself, false for what
+/// a chain made of it.
+fn expand(text: &str, source: Option<WordSource<'_>>, first: bool) -> Vec<Expansion> {
     let mask = repertoire_mask(text);
     // The same for every legacy decode of `text`: worked out once.
     let mut shape = None;
@@ -249,7 +252,8 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
         } else {
             &DECODERS[..1]
         };
-        let others = if legacy_too || (last.is_some() && last_bytes == bytes) {
+        // (Only for the word itself, as the double-byte misreads below.)
+        let others = if !first || legacy_too || (last.is_some() && last_bytes == bytes) {
             &[][..]
         } else {
             legacy_sources(encode_as)
@@ -267,6 +271,12 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
                     None => continue,
                 }
             } else {
+                // Hebrew read as windows-1252 is lower-case letters of
+                // Latin-1, never UTF-8's shape: mojibake of UTF-8 (the
+                // most of what is searched) is not read as windows-1255.
+                if decode_as == WINDOWS_1255 && *shape.get_or_insert_with(|| utf8_shape(text)) > 0 {
+                    continue;
+                }
                 if !step.decode_into(&bytes, &mut decoded) || decoded == text {
                     continue;
                 }
@@ -295,7 +305,9 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
     // UTF-8 read by a double-byte decoder ("浣犲ソ" for "你好" as GBK,
     // "縺薙ｓ縺ｫ縺｡縺ｯ" for "こんにちは" as Shift_JIS) is made of the
     // characters those decoders give: only text with some is encoded back.
-    if text.chars().any(is_double_byte_char) {
+    // (Only the word itself: what a chain made of it is a text of UTF-8
+    // decodes, which were not misread as double-byte text in between.)
+    if first && text.chars().any(is_double_byte_char) {
         for encoding in UTF8_DOUBLE_BYTE_MISREADS {
             let step = Step {
                 encode_as: EncodeAs::Encoding(encoding),
@@ -387,7 +399,7 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
         let mut next = Vec::new();
         for &(reached, chain) in &frontier {
             let steps = match reached {
-                None => expand(word, source)
+                None => expand(word, source, true)
                     .into_iter()
                     .map(|expansion| (expansion.step, add_expansion(&mut repairs, expansion)))
                     .collect(),
@@ -396,7 +408,7 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
                         steps.clone()
                     } else {
                         let steps: Vec<(Step, usize)> =
-                            expand(&repairs.outcomes[outcome].text, None)
+                            expand(&repairs.outcomes[outcome].text, None, false)
                                 .into_iter()
                                 .map(|expansion| {
                                     (expansion.step, add_expansion(&mut repairs, expansion))
