@@ -302,11 +302,11 @@ pub(crate) const LEGACY_SOURCES: [&Encoding; 8] = [
     WINDOWS_1255,
 ];
 
-/// The legacy encodings whose text is undone from a wrong decoder other
-/// than windows-1252: Chinese, Korean and Japanese text read as
-/// windows-1254 (a reader that guessed Turkish: "¼ıÀÚ" for "숫자"), and
-/// the two Cyrillic pages of DOS and Windows read as each other ("╧ЁштхЄ"
-/// for "Привет", "ЏаЁўҐв" for "Привет").
+/// The legacy encodings whose text is undone from the wrong decoder
+/// `encode_as`: for windows-1252 (or ISO-8859-1 as bytes) those of
+/// [`LEGACY_SOURCES`]; for windows-1254, Chinese, Korean and Japanese text
+/// (a reader that guessed Turkish); for IBM866 and windows-1251, each
+/// other (the Cyrillic pages of DOS and Windows read as each other).
 pub(crate) fn legacy_sources(encode_as: EncodeAs) -> &'static [&'static Encoding] {
     static FROM_1254: [&Encoding; 3] = [GBK, EUC_KR, SHIFT_JIS];
     static FROM_866: [&Encoding; 1] = [WINDOWS_1251];

@@ -268,10 +268,6 @@ pub(super) fn decide(
     let mut decisions = Vec::with_capacity(width);
     decided.clear();
     decided.resize(width, false);
-    let word_text = |word: &Word| {
-        line.get(word.utf8_range.start - line_start..word.utf8_range.end - line_start)
-            .unwrap_or_default()
-    };
     for best in readings.iter() {
         if best.score <= 0.0 {
             break;
@@ -308,29 +304,12 @@ pub(super) fn decide(
             } else {
                 best.score
             };
-            // A word that decodes as UTF-8 is mojibake whichever wrong
-            // decoder made it: leaving it would be wrong whichever chain is
-            // right, so the best needs a smaller margin over the others
-            // than over doing nothing. (Legacy decodes make characters of
-            // almost any bytes: their rivals are doubt.)
-            // So is a word plainly damaged that a double-byte decode makes
-            // plain text of ("ÖÐÎÄÂÒÂë" into "中文乱码"): it needs that
-            // smaller margin over the other decodes, which must make
-            // clearly less likely characters (a tie stays a suggestion). A
-            // run of one symbol ("×××××") is one mark drawn again, not text.
-            let plain_double_byte = best
-                .chain
-                .last()
-                .is_some_and(|step| !step.decodes_utf8() && !step.decode_as.is_single_byte())
-                && words[index].cost >= SINGLE_BYTE_ALONE
-                && words[index].repairs.outcomes[outcome].cost <= PLAIN
-                && !has_long_run(word_text(&words[index]));
-            let relief = if plain_double_byte
-                || best
-                    .chain
-                    .last()
-                    .is_some_and(super::chain::Step::decodes_utf8)
-            {
+            let relief = if is_mojibake_whichever(
+                best.chain,
+                &words[index],
+                outcome,
+                text_of(line, line_start, &words[index]),
+            ) {
                 MIN_MARGIN - MIN_RIVAL_MARGIN
             } else {
                 0.0
@@ -398,10 +377,6 @@ fn reading(
     context: &LineContext,
     (line, line_start): (&str, usize),
 ) -> Option<f32> {
-    let word_text = |word: &Word| {
-        line.get(word.utf8_range.start - line_start..word.utf8_range.end - line_start)
-            .unwrap_or_default()
-    };
     // One damaged character led by a symbol ("×£" for "ף", "√π" for "ù")
     // is as likely two symbols: it is repaired only beside other words the
     // chain repairs.
@@ -450,7 +425,7 @@ fn reading(
             outcome.is_some_and(|outcome| {
                 !word.letters_only
                     || (word.cost >= SINGLE_BYTE_ALONE
-                        && score::Alphabet::of(word_text(word)).cost() > 0.0
+                        && score::Alphabet::of(text_of(line, line_start, word)).cost() > 0.0
                         && word.repairs.outcomes[outcome].facts.alphabet.cost() == 0.0)
             })
         });
@@ -525,6 +500,34 @@ fn reading(
         0.0
     };
     Some(score - chain.prior_cost() - line_cost - alphabet.cost())
+}
+
+/// Whether `word` is mojibake whichever of its readings is right, so that
+/// its best reading, `chain`'s `outcome`, needs a smaller margin over the
+/// others than over doing nothing. A word that decodes as UTF-8 is:
+/// leaving it would be wrong whichever chain is right. (Legacy decodes make
+/// characters of almost any bytes: their rivals are doubt.) So is a word
+/// plainly damaged that a double-byte decode makes plain text of
+/// (`ÖÐÎÄÂÒÂë` into "中文乱码"): the other decodes must make clearly less
+/// likely characters (a tie stays a suggestion). A run of one symbol
+/// ("×××××") is one mark drawn again, not text.
+fn is_mojibake_whichever(chain: Chain, word: &Word, outcome: usize, text: &str) -> bool {
+    let Some(step) = chain.last() else {
+        return false;
+    };
+    if step.decodes_utf8() {
+        return true;
+    }
+    !step.decode_as.is_single_byte()
+        && word.cost >= SINGLE_BYTE_ALONE
+        && word.repairs.outcomes[outcome].cost <= PLAIN
+        && !has_long_run(text)
+}
+
+/// The text of `word` in `line`, which starts at `line_start` in the text.
+fn text_of<'a>(line: &'a str, line_start: usize, word: &Word) -> &'a str {
+    line.get(word.utf8_range.start - line_start..word.utf8_range.end - line_start)
+        .unwrap_or_default()
 }
 
 /// Whether `word` holds one character outside ASCII four times or more

@@ -215,6 +215,10 @@ struct Expansion {
 /// settled. With `source`, the step that encodes as its encoding decodes
 /// its bytes instead. `first` is true for the word itself, false for what
 /// a chain made of it.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the wrong decoders share their buffers and what one decode says of the next"
+)]
 fn expand(text: &str, source: Option<WordSource<'_>>, first: bool) -> Vec<Expansion> {
     let mask = repertoire_mask(text);
     // The same for every legacy decode of `text`: worked out once.
@@ -271,13 +275,12 @@ fn expand(text: &str, source: Option<WordSource<'_>>, first: bool) -> Vec<Expans
                     None => continue,
                 }
             } else {
-                // Hebrew read as windows-1252 is lower-case letters of
-                // Latin-1, never UTF-8's shape: mojibake of UTF-8 (the
-                // most of what is searched) is not read as windows-1255.
-                if decode_as == WINDOWS_1255 && *shape.get_or_insert_with(|| utf8_shape(text)) > 0 {
-                    continue;
-                }
-                if !step.decode_into(&bytes, &mut decoded) || decoded == text {
+                // Hebrew read as windows-1252 never has UTF-8's shape:
+                // mojibake of UTF-8 is not read as windows-1255.
+                if (decode_as == WINDOWS_1255 && *shape.get_or_insert_with(|| utf8_shape(text)) > 0)
+                    || !step.decode_into(&bytes, &mut decoded)
+                    || decoded == text
+                {
                     continue;
                 }
                 decoded.clone()
@@ -302,29 +305,10 @@ fn expand(text: &str, source: Option<WordSource<'_>>, first: bool) -> Vec<Expans
             std::mem::swap(&mut last_bytes, &mut bytes);
         }
     }
-    // UTF-8 read by a double-byte decoder ("浣犲ソ" for "你好" as GBK,
-    // "縺薙ｓ縺ｫ縺｡縺ｯ" for "こんにちは" as Shift_JIS) is made of the
-    // characters those decoders give: only text with some is encoded back.
-    // (Only the word itself: what a chain made of it is a text of UTF-8
-    // decodes, which were not misread as double-byte text in between.)
-    if first && text.chars().any(is_double_byte_char) {
-        for encoding in UTF8_DOUBLE_BYTE_MISREADS {
-            let step = Step {
-                encode_as: EncodeAs::Encoding(encoding),
-                decode_as: UTF_8,
-            };
-            if step.encode_as.encode_into(text, &mut bytes)
-                && step.decode_into(&bytes, &mut decoded)
-                && decoded != text
-            {
-                expansions.push(Expansion {
-                    step,
-                    decoded: decoded.clone(),
-                    utf8_shape: 0,
-                    from_source: false,
-                });
-            }
-        }
+    // Only the word itself: what a chain made of it is text of UTF-8
+    // decodes, not misread as double-byte text in between.
+    if first {
+        add_double_byte_misreads(text, &mut bytes, &mut decoded, &mut expansions);
     }
     // C1 controls are the bytes of windows-1252 (or macintosh) text that a
     // decoder took for ISO-8859-1 ("modifiche\u{94}" for "modifiche”",
@@ -371,6 +355,39 @@ const UTF8_DOUBLE_BYTE_MISREADS: [&Encoding; 3] = [GBK, SHIFT_JIS, EUC_KR];
 fn is_double_byte_char(c: char) -> bool {
     let code = u32::from(c);
     (0x3000..0xE000).contains(&code) || (0xF900..0x1_0000).contains(&code)
+}
+
+/// The steps that undo UTF-8 read by a double-byte decoder ("浣犲ソ" for
+/// "你好" as GBK, "縺薙ｓ縺ｫ縺｡縺ｯ" for "こんにちは" as Shift_JIS), added
+/// to `expansions` where they apply to `text`. Such mojibake is made of
+/// the characters those decoders give: only text with some is encoded
+/// back. `bytes` and `decoded` are buffers.
+fn add_double_byte_misreads(
+    text: &str,
+    bytes: &mut Vec<u8>,
+    decoded: &mut String,
+    expansions: &mut Vec<Expansion>,
+) {
+    if !text.chars().any(is_double_byte_char) {
+        return;
+    }
+    for encoding in UTF8_DOUBLE_BYTE_MISREADS {
+        let step = Step {
+            encode_as: EncodeAs::Encoding(encoding),
+            decode_as: UTF_8,
+        };
+        if step.encode_as.encode_into(text, bytes)
+            && step.decode_into(bytes, decoded)
+            && decoded.as_str() != text
+        {
+            expansions.push(Expansion {
+                step,
+                decoded: decoded.clone(),
+                utf8_shape: 0,
+                from_source: false,
+            });
+        }
+    }
 }
 
 /// A word costing this much is odd text.
