@@ -16,7 +16,8 @@ use crate::decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 use crate::encoder::{EncodeErrorMode, Encoder, EncoderResult};
 use crate::encoding::{
     BIG5, EUC_JP, EUC_KR, Encoding, GBK, IBM866, KOI8_R, KOI8_U, MACINTOSH, SHIFT_JIS, UTF_8,
-    WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1253, WINDOWS_1254, WINDOWS_1257,
+    WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1253, WINDOWS_1254, WINDOWS_1255,
+    WINDOWS_1256, WINDOWS_1257,
 };
 
 /// How a step turns text back into the bytes it was decoded from.
@@ -269,7 +270,7 @@ impl fmt::Display for Step {
 
 /// The wrong decoders UTF-8 is undone from, most common first. The order
 /// settles ties: when two steps give the same text, the first is reported.
-pub(crate) const UTF8_MISREADS: [EncodeAs; 13] = [
+pub(crate) const UTF8_MISREADS: [EncodeAs; 14] = [
     EncodeAs::Encoding(WINDOWS_1252),
     EncodeAs::Isomorphic,
     EncodeAs::Encoding(WINDOWS_1251),
@@ -281,6 +282,7 @@ pub(crate) const UTF8_MISREADS: [EncodeAs; 13] = [
     EncodeAs::Encoding(WINDOWS_1254),
     EncodeAs::Encoding(WINDOWS_1257),
     EncodeAs::Encoding(KOI8_U),
+    EncodeAs::Encoding(WINDOWS_1256),
     EncodeAs::DosCodePage(DosCodePage::Cp437),
     EncodeAs::DosCodePage(DosCodePage::Cp850),
 ];
@@ -289,7 +291,7 @@ pub(crate) const UTF8_MISREADS: [EncodeAs; 13] = [
 /// ISO-8859-1 as bytes): text in these encodings read as windows-1252 and
 /// saved as UTF-8. GBK stands for gb18030 too: the standard gives both the
 /// same decoder.
-pub(crate) const LEGACY_SOURCES: [&Encoding; 7] = [
+pub(crate) const LEGACY_SOURCES: [&Encoding; 8] = [
     SHIFT_JIS,
     EUC_JP,
     GBK,
@@ -297,7 +299,27 @@ pub(crate) const LEGACY_SOURCES: [&Encoding; 7] = [
     EUC_KR,
     WINDOWS_1251,
     WINDOWS_1250,
+    WINDOWS_1255,
 ];
+
+/// The legacy encodings whose text is undone from the wrong decoder
+/// `encode_as`: for windows-1252 (or ISO-8859-1 as bytes) those of
+/// [`LEGACY_SOURCES`]; for windows-1254, Chinese, Korean and Japanese text
+/// (a reader that guessed Turkish); for IBM866 and windows-1251, each
+/// other (the Cyrillic pages of DOS and Windows read as each other).
+pub(crate) fn legacy_sources(encode_as: EncodeAs) -> &'static [&'static Encoding] {
+    static FROM_1254: [&Encoding; 3] = [GBK, EUC_KR, SHIFT_JIS];
+    static FROM_866: [&Encoding; 1] = [WINDOWS_1251];
+    static FROM_1251: [&Encoding; 1] = [IBM866];
+    match encode_as {
+        EncodeAs::Encoding(encoding) if encoding == WINDOWS_1252 => &LEGACY_SOURCES,
+        EncodeAs::Isomorphic => &LEGACY_SOURCES,
+        EncodeAs::Encoding(encoding) if encoding == WINDOWS_1254 => &FROM_1254,
+        EncodeAs::Encoding(encoding) if encoding == IBM866 => &FROM_866,
+        EncodeAs::Encoding(encoding) if encoding == WINDOWS_1251 => &FROM_1251,
+        _ => &[],
+    }
+}
 
 /// The most steps a chain has: text misread again and again ("UTF-8 read
 /// as windows-1252, 6 times") is real.

@@ -255,6 +255,7 @@ pub(super) fn decide(
             words,
             edges,
             context,
+            (line, line_start),
         )?;
         Some(Reading {
             chain,
@@ -303,16 +304,12 @@ pub(super) fn decide(
             } else {
                 best.score
             };
-            // A word that decodes as UTF-8 is mojibake whichever wrong
-            // decoder made it: leaving it would be wrong whichever chain is
-            // right, so the best needs a smaller margin over the others
-            // than over doing nothing. (Legacy decodes make characters of
-            // almost any bytes: their rivals are doubt.)
-            let relief = if best
-                .chain
-                .last()
-                .is_some_and(super::chain::Step::decodes_utf8)
-            {
+            let relief = if is_mojibake_whichever(
+                best.chain,
+                &words[index],
+                outcome,
+                text_of(line, line_start, &words[index]),
+            ) {
                 MIN_MARGIN - MIN_RIVAL_MARGIN
             } else {
                 0.0
@@ -378,6 +375,7 @@ fn reading(
     words: &[Word],
     edges: &[Edges],
     context: &LineContext,
+    (line, line_start): (&str, usize),
 ) -> Option<f32> {
     // One damaged character led by a symbol ("×£" for "ף", "√π" for "ù")
     // is as likely two symbols: it is repaired only beside other words the
@@ -405,14 +403,32 @@ fn reading(
         .last()
         .is_some_and(|step| step.decode_as.is_single_byte() && !step.undoes_c1());
     if single_byte {
+        // Words without letters say nothing ("───" into "ДДД": the box
+        // drawing of DOS is Cyrillic letters in Windows), nor do readings
+        // that are odd text still ("ВОRДT" is no "‚ЋR„T").
+        for (index, word) in words.iter().enumerate() {
+            let odd =
+                outcomes[index].is_some_and(|outcome| word.repairs.outcomes[outcome].cost > ODD);
+            if word.script.is_none() || odd {
+                outcomes[index] = None;
+                gains[index] = 0.0;
+            }
+        }
         // Latin letters turned into other Latin letters everywhere
         // ("mätesdì" into "mätesdě") say nothing: some repaired word must
         // have held a symbol ("Niewêg³owski"). (Latin letters turned into
         // Cyrillic ones, word after word, do.)
-        let symbols = words
-            .iter()
-            .zip(outcomes.iter())
-            .any(|(word, outcome)| outcome.is_some() && !word.letters_only);
+        // Nor does a word whose letters are no one language's ("ЏаЁўҐв":
+        // Serbian, Belarusian and Ukrainian letters) made into one
+        // language's ("Привет").
+        let symbols = words.iter().zip(outcomes.iter()).any(|(word, outcome)| {
+            outcome.is_some_and(|outcome| {
+                !word.letters_only
+                    || (word.cost >= SINGLE_BYTE_ALONE
+                        && score::Alphabet::of(text_of(line, line_start, word)).cost() > 0.0
+                        && word.repairs.outcomes[outcome].facts.alphabet.cost() == 0.0)
+            })
+        });
         // Nor do words of one letter ("Ù À È" into "Щ А И"): those of a
         // repaired line are repaired with it (`support`).
         for (index, word) in words.iter().enumerate() {
@@ -435,8 +451,17 @@ fn reading(
             // Letters turned into letters of the same script ("cz³owiek"
             // into "człowiek") need two words; into another script, three,
             // or the line's script.
+            // A word that is plainly damaged and that the chain makes
+            // plain text of, symbols and all ("╧ЁштхЄ" into "Привет"), is
+            // evidence enough on its own when the letters stay in their
+            // script: no single-byte page makes it of correct text.
+            let repaired_cost = word.repairs.outcomes[outcome].cost;
+            let explained = repaired == original
+                && symbols
+                && word.cost >= SINGLE_BYTE_ALONE
+                && repaired_cost <= PLAIN;
             let enough = if repaired == original {
-                viable >= MIN_SINGLE_BYTE_WORDS - 1
+                viable >= MIN_SINGLE_BYTE_WORDS - 1 || explained
             } else {
                 viable >= MIN_SINGLE_BYTE_WORDS
                     || (repaired.is_some() && repaired == context.script)
@@ -476,6 +501,57 @@ fn reading(
     };
     Some(score - chain.prior_cost() - line_cost - alphabet.cost())
 }
+
+/// Whether `word` is mojibake whichever of its readings is right, so that
+/// its best reading, `chain`'s `outcome`, needs a smaller margin over the
+/// others than over doing nothing. A word that decodes as UTF-8 is:
+/// leaving it would be wrong whichever chain is right. (Legacy decodes make
+/// characters of almost any bytes: their rivals are doubt.) So is a word
+/// plainly damaged that a double-byte decode makes plain text of
+/// (`ÖÐÎÄÂÒÂë` into "中文乱码"): the other decodes must make clearly less
+/// likely characters (a tie stays a suggestion). A run of one symbol
+/// ("×××××") is one mark drawn again, not text.
+fn is_mojibake_whichever(chain: Chain, word: &Word, outcome: usize, text: &str) -> bool {
+    let Some(step) = chain.last() else {
+        return false;
+    };
+    if step.decodes_utf8() {
+        return true;
+    }
+    !step.decode_as.is_single_byte()
+        && word.cost >= SINGLE_BYTE_ALONE
+        && word.repairs.outcomes[outcome].cost <= PLAIN
+        && !has_long_run(text)
+}
+
+/// The text of `word` in `line`, which starts at `line_start` in the text.
+fn text_of<'a>(line: &'a str, line_start: usize, word: &Word) -> &'a str {
+    line.get(word.utf8_range.start - line_start..word.utf8_range.end - line_start)
+        .unwrap_or_default()
+}
+
+/// Whether `word` holds one character outside ASCII four times or more
+/// in a row.
+fn has_long_run(word: &str) -> bool {
+    let mut run = 0;
+    let mut previous = None;
+    for c in word.chars() {
+        run = if previous == Some(c) { run + 1 } else { 1 };
+        previous = Some(c);
+        if run >= 4 && !c.is_ascii() {
+            return true;
+        }
+    }
+    false
+}
+
+/// A word costing this much is plainly damaged (see [`reading`]).
+const SINGLE_BYTE_ALONE: f32 = 7.0;
+/// A single-byte decode that leaves a word costing more than this leaves
+/// it odd.
+const ODD: f32 = 2.5;
+/// A repaired word costing at most this much is plain text.
+const PLAIN: f32 = 0.5;
 
 /// Confidence from the margin a decision won by: 0.5 at [`MIN_MARGIN`],
 /// towards 1 above it and towards 0 below.

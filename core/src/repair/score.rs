@@ -210,7 +210,10 @@ fn compute_info(c: char) -> Info {
             _ => Info::letter(Script::Cyrillic, 3.0),
         },
         0x531..=0x58A => Info::letter(Script::Armenian, 0.0),
-        0x591..=0x5C7 => Info::new(Kind::Mark, 0.5),
+        0x591..=0x5C7 => Info {
+            script: Script::Hebrew,
+            ..Info::new(Kind::Mark, 0.5)
+        },
         0x5D0..=0x5F4 => Info::letter(Script::Hebrew, 0.0),
         0x600..=0x6FF => match code {
             0x60C | 0x61B | 0x61F | 0x66A..=0x66D | 0x6D4 => Info::new(Kind::AsciiPunct, 0.0),
@@ -527,6 +530,12 @@ fn pair_cost(a: Info, b: Info) -> f32 {
         }
         (Kind::Strange, _) | (_, Kind::Strange) => cost += 1.0,
         (kind, Kind::Mark) if kind != Kind::Letter && kind != Kind::Mark => cost += 1.5,
+        // A script's own mark on a letter of another script: Hebrew points
+        // on Latin letters ("bezpe\u{5b4}nost" is windows-1255 made of
+        // "bezpeÄnost").
+        (Kind::Letter, Kind::Mark) if b.script != Script::None && a.script != b.script => {
+            cost += 3.0;
+        }
         _ => {}
     }
     // A capital that leads mojibake, followed by what a lead is followed by.
@@ -678,6 +687,12 @@ pub(crate) fn word_cost(word: &str) -> f32 {
                 total += 1.0;
             }
         }
+        // A small ya, yu or yo ends a syllable begun by a kana of the i
+        // column ("きゅ", "ニュ"): after anything else it is no Japanese
+        // ("いゅ" is EUC-JP made of Big5's "中文").
+        if is_small_ya_yu_yo(c) && !is_i_column_kana(previous_char) {
+            total += SMALL_KANA_ALONE;
+        }
         before_previous = previous;
         previous = Some(info);
         previous_char = c;
@@ -714,6 +729,27 @@ pub(crate) fn word_cost(word: &str) -> f32 {
         }
     }
     total + cjk.best()
+}
+
+/// What a small ya, yu or yo costs where no syllable takes it.
+const SMALL_KANA_ALONE: f32 = 2.5;
+
+/// Whether `c` is a small ya, yu or yo, in hiragana or katakana.
+fn is_small_ya_yu_yo(c: char) -> bool {
+    matches!(c, 'ゃ' | 'ゅ' | 'ょ' | 'ャ' | 'ュ' | 'ョ' | 'ｬ' | 'ｭ' | 'ｮ')
+}
+
+/// Whether `c` is a kana of the i column (ki, shi, chi, ni, hi, mi, ri and
+/// their voiced forms), which a small ya, yu or yo may follow.
+fn is_i_column_kana(c: char) -> bool {
+    matches!(
+        c,
+        'き' | 'ぎ' | 'し' | 'じ' | 'ち' | 'ぢ' | 'に' | 'ひ' | 'び' | 'ぴ' | 'み' | 'り'
+            | 'キ' | 'ギ' | 'シ' | 'ジ' | 'チ' | 'ヂ' | 'ニ' | 'ヒ' | 'ビ' | 'ピ' | 'ミ' | 'リ'
+            | 'ｷ' | 'ｼ' | 'ﾁ' | 'ﾆ' | 'ﾋ' | 'ﾐ' | 'ﾘ' | 'ﾞ' | 'ﾟ'
+            // Loanwords: "テュ", "デュ", "フュ", "ヴュ".
+            | 'テ' | 'デ' | 'フ' | 'ヴ'
+    )
 }
 
 /// What a lone capital that leads mojibake costs as a word.
@@ -958,6 +994,10 @@ mod tests {
             "ภาษาไทย",
             "हिन्दी",
             "Tシャツ",
+            "きょう",
+            "ニュース",
+            "コンピューター",
+            "デュエット",
             "iPhone",
         ] {
             assert_plausible(word);

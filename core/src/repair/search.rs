@@ -6,10 +6,13 @@ use mojiscope_indexes::single_byte;
 
 use super::chain::{
     Chain, EncodeAs, LEGACY_SOURCES, MAX_MIXED_STEPS, MAX_STEPS, Step, UTF8_MISREADS,
+    legacy_sources,
 };
 use super::lossy::{self, Lost};
 use super::score;
-use crate::encoding::{BIG5, EUC_KR, Encoding, GBK, MACINTOSH, SHIFT_JIS, UTF_8, WINDOWS_1252};
+use crate::encoding::{
+    BIG5, EUC_KR, Encoding, GBK, MACINTOSH, SHIFT_JIS, UTF_8, WINDOWS_1252, WINDOWS_1255,
+};
 
 /// One text a word can be repaired to.
 #[derive(Clone, Debug)]
@@ -210,8 +213,13 @@ struct Expansion {
 
 /// Every step that applies to `text` in fatal mode, in the order ties are
 /// settled. With `source`, the step that encodes as its encoding decodes
-/// its bytes instead.
-fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
+/// its bytes instead. `first` is true for the word itself, false for what
+/// a chain made of it.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the wrong decoders share their buffers and what one decode says of the next"
+)]
+fn expand(text: &str, source: Option<WordSource<'_>>, first: bool) -> Vec<Expansion> {
     let mask = repertoire_mask(text);
     // The same for every legacy decode of `text`: worked out once.
     let mut shape = None;
@@ -241,14 +249,22 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
             encode_as,
             EncodeAs::Encoding(encoding) if encoding == WINDOWS_1252
         ) || encode_as == EncodeAs::Isomorphic;
+        // Other wrong decoders' legacy sources are tried where their bytes
+        // are not windows-1252's (whose decodes are known already).
         let decoders = if legacy_too {
             &DECODERS[..]
         } else {
             &DECODERS[..1]
         };
+        // (Only for the word itself, as the double-byte misreads below.)
+        let others = if !first || legacy_too || (last.is_some() && last_bytes == bytes) {
+            &[][..]
+        } else {
+            legacy_sources(encode_as)
+        };
         let known = last.filter(|_| legacy_too && last_bytes == bytes);
         let mut found = [None; DECODERS.len()];
-        for (number, &decode_as) in decoders.iter().enumerate() {
+        for (number, &decode_as) in decoders.iter().chain(others).enumerate() {
             let step = Step {
                 encode_as,
                 decode_as,
@@ -259,7 +275,12 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
                     None => continue,
                 }
             } else {
-                if !step.decode_into(&bytes, &mut decoded) || decoded == text {
+                // Hebrew read as windows-1252 never has UTF-8's shape:
+                // mojibake of UTF-8 is not read as windows-1255.
+                if (decode_as == WINDOWS_1255 && *shape.get_or_insert_with(|| utf8_shape(text)) > 0)
+                    || !step.decode_into(&bytes, &mut decoded)
+                    || decoded == text
+                {
                     continue;
                 }
                 decoded.clone()
@@ -269,7 +290,9 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
             } else {
                 *shape.get_or_insert_with(|| utf8_shape(text))
             };
-            found[number] = Some(expansions.len());
+            if let Some(slot) = found.get_mut(number) {
+                *slot = Some(expansions.len());
+            }
             expansions.push(Expansion {
                 step,
                 decoded: text_out,
@@ -281,6 +304,11 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
             last = Some(found);
             std::mem::swap(&mut last_bytes, &mut bytes);
         }
+    }
+    // Only the word itself: what a chain made of it is text of UTF-8
+    // decodes, not misread as double-byte text in between.
+    if first {
+        add_double_byte_misreads(text, &mut bytes, &mut decoded, &mut expansions);
     }
     // C1 controls are the bytes of windows-1252 (or macintosh) text that a
     // decoder took for ISO-8859-1 ("modifiche\u{94}" for "modifiche”",
@@ -318,6 +346,50 @@ fn expand(text: &str, source: Option<WordSource<'_>>) -> Vec<Expansion> {
     expansions
 }
 
+/// The double-byte decoders UTF-8 is undone from, most common first.
+const UTF8_DOUBLE_BYTE_MISREADS: [&Encoding; 3] = [GBK, SHIFT_JIS, EUC_KR];
+
+/// Whether `c` is one that Chinese, Japanese and Korean decoders give for
+/// two bytes: from U+3000 on (Han, kana, Hangul, full-width forms), and
+/// not in the private use area.
+fn is_double_byte_char(c: char) -> bool {
+    let code = u32::from(c);
+    (0x3000..0xE000).contains(&code) || (0xF900..0x1_0000).contains(&code)
+}
+
+/// The steps that undo UTF-8 read by a double-byte decoder ("浣犲ソ" for
+/// "你好" as GBK, "縺薙ｓ縺ｫ縺｡縺ｯ" for "こんにちは" as Shift_JIS), added
+/// to `expansions` where they apply to `text`. Such mojibake is made of
+/// the characters those decoders give: only text with some is encoded
+/// back. `bytes` and `decoded` are buffers.
+fn add_double_byte_misreads(
+    text: &str,
+    bytes: &mut Vec<u8>,
+    decoded: &mut String,
+    expansions: &mut Vec<Expansion>,
+) {
+    if !text.chars().any(is_double_byte_char) {
+        return;
+    }
+    for encoding in UTF8_DOUBLE_BYTE_MISREADS {
+        let step = Step {
+            encode_as: EncodeAs::Encoding(encoding),
+            decode_as: UTF_8,
+        };
+        if step.encode_as.encode_into(text, bytes)
+            && step.decode_into(bytes, decoded)
+            && decoded.as_str() != text
+        {
+            expansions.push(Expansion {
+                step,
+                decoded: decoded.clone(),
+                utf8_shape: 0,
+                from_source: false,
+            });
+        }
+    }
+}
+
 /// A word costing this much is odd text.
 const ODD: f32 = 2.5;
 
@@ -344,7 +416,7 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
         let mut next = Vec::new();
         for &(reached, chain) in &frontier {
             let steps = match reached {
-                None => expand(word, source)
+                None => expand(word, source, true)
                     .into_iter()
                     .map(|expansion| (expansion.step, add_expansion(&mut repairs, expansion)))
                     .collect(),
@@ -353,7 +425,7 @@ pub(crate) fn search(word: &str, source: Option<WordSource<'_>>) -> WordRepairs 
                         steps.clone()
                     } else {
                         let steps: Vec<(Step, usize)> =
-                            expand(&repairs.outcomes[outcome].text, None)
+                            expand(&repairs.outcomes[outcome].text, None, false)
                                 .into_iter()
                                 .map(|expansion| {
                                     (expansion.step, add_expansion(&mut repairs, expansion))

@@ -587,3 +587,141 @@ fn issue_17_a_misread_byte_order_mark_at_the_start_is_undone() {
     assert_unchanged("Hello ï»¿ world");
     assert_unchanged("Files that start with ï»¿ were saved with a byte order mark");
 }
+
+/// `text` written in `written` and read as `read` (independently of the
+/// engine).
+fn misread(
+    text: &str,
+    written: &'static encoding_rs::Encoding,
+    read: &'static encoding_rs::Encoding,
+) -> String {
+    let (bytes, _, unmappable) = written.encode(text);
+    assert!(!unmappable, "{text} in {}", written.name());
+    read.decode_without_bom_handling(&bytes).0.into_owned()
+}
+
+#[test]
+fn issue_17_utf8_read_as_windows_1256_is_undone() {
+    for text in [
+        "// تحميل البيانات من الخادم",
+        "label: 'نام کاربری'",
+        "error = \"لا يوجد اتصال\"",
+    ] {
+        let damaged = misread(text, encoding_rs::UTF_8, encoding_rs::WINDOWS_1256);
+        assert_ne!(damaged, text);
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+    }
+    // Arabic and Persian text as it is stays.
+    for text in ["سلام دنیا", "مرحبا بكم في الموقع", "گزارش کار"] {
+        assert_unchanged(text);
+    }
+}
+
+#[test]
+fn issue_17_cyrillic_pages_read_as_each_other_are_undone() {
+    // Windows text read as DOS (a console), and DOS text read as Windows.
+    for (text, written, read) in [
+        (
+            "print(\"Добрый вечер, друзья\")",
+            encoding_rs::WINDOWS_1251,
+            encoding_rs::IBM866,
+        ),
+        (
+            "label = 'Сохранение'",
+            encoding_rs::WINDOWS_1251,
+            encoding_rs::IBM866,
+        ),
+        (
+            "# Загрузка настроек",
+            encoding_rs::WINDOWS_1251,
+            encoding_rs::IBM866,
+        ),
+        (
+            "Здравствуйте",
+            encoding_rs::IBM866,
+            encoding_rs::WINDOWS_1251,
+        ),
+    ] {
+        let damaged = misread(text, written, read);
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+    }
+    // Box drawing is DOS's Cyrillic letters in Windows: it stays, as do
+    // Cyrillic capitals used as Latin letters.
+    for text in [
+        "┌──────┬──────┐",
+        "│ ──── │ ──── │ ════ ║",
+        "the band's name is written 'ЯОСК'",
+    ] {
+        assert_unchanged(text);
+    }
+}
+
+#[test]
+fn issue_17_hebrew_read_as_windows_1252_is_not_made_cyrillic() {
+    // windows-1255 and windows-1251 make letters of the same bytes: the
+    // line is not turned into Cyrillic that nobody wrote.
+    let text = "שלום לכם חברים יקרים";
+    let damaged = misread(text, encoding_rs::WINDOWS_1255, encoding_rs::WINDOWS_1252);
+    let found = repair(&damaged);
+    let out = found.apply(&damaged);
+    assert!(
+        !out.chars().any(|c| ('\u{400}'..='\u{4FF}').contains(&c)),
+        "{damaged} -> {out}"
+    );
+    // Hebrew points belong on Hebrew letters.
+    assert!(score::word_cost("bezpe\u{5b4}nost") > score::word_cost("bezpeÄnost"));
+}
+
+#[test]
+fn issue_17_utf8_read_as_a_double_byte_encoding_is_undone() {
+    for (text, read) in [
+        ("// 打开文件", encoding_rs::GBK),
+        ("title = \"上传文件\"", encoding_rs::GBK),
+        ("msg: 保存しました", encoding_rs::SHIFT_JIS),
+        ("log('検索結果')", encoding_rs::SHIFT_JIS),
+    ] {
+        let damaged = misread(text, encoding_rs::UTF_8, read);
+        assert!(!damaged.contains('\u{FFFD}'), "{damaged}");
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+    }
+    // Chinese, Japanese and Korean text as it is stays, short words too.
+    for text in [
+        "打开文件",
+        "中文",
+        "数据 库",
+        "東京都",
+        "こんにちは、世界",
+        "한국어 사용자",
+        "涓 枃",
+    ] {
+        assert_unchanged(text);
+    }
+}
+
+#[test]
+fn issue_17_short_legacy_cjk_in_code_is_repaired_when_one_reading_stands_out() {
+    for (text, written) in [
+        ("// 读取配置文件", encoding_rs::GBK),
+        ("// 讀取設定檔", encoding_rs::BIG5),
+        ("label = \"使用者名稱\"", encoding_rs::BIG5),
+        // "¤¤¤å" is Big5's "中文", and EUC-JP's "いゅ", which no Japanese
+        // writes.
+        ("title = \"中文說明\"", encoding_rs::BIG5),
+        ("// 파일을 열 수 없습니다", encoding_rs::EUC_KR),
+    ] {
+        let damaged = misread(text, written, encoding_rs::WINDOWS_1252);
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+    }
+    // Where the decoders make equally likely characters, nothing changes
+    // but to the right text.
+    for (text, written) in [
+        ("msg = \"저장되었습니다\"", encoding_rs::EUC_KR),
+        ("printf(\"错误代码: %d\", err);", encoding_rs::GBK),
+    ] {
+        let damaged = misread(text, written, encoding_rs::WINDOWS_1252);
+        let out = repaired(&damaged);
+        assert!(out == damaged || out == text, "{damaged} -> {out}");
+    }
+    // A run of one symbol is no text, whatever a decoder makes of it.
+    assert_unchanged("×××××ª and ××××, ××");
+}
