@@ -10,9 +10,9 @@ use std::fs;
 use std::path::Path;
 
 use common::{is_enabled, run_until, scratch};
-use eframe::egui;
+use eframe::egui::{self, accesskit::Role};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use mojiscope::app::InspectorApp;
 use mojiscope::model::command::Command;
 use mojiscope::model::repair::manual::HandRepair;
@@ -303,4 +303,123 @@ fn save_repaired_text_keeps_both_the_accepted_changes_and_the_reinterpretations(
     run_until(&mut harness, |app| !app.save.is_open());
     let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
     assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
+}
+
+/// The rows of the panes a screen reader gets whose text holds `needle`:
+/// each row's text and its description.
+fn rows_with(harness: &Harness<'_, InspectorApp>, needle: &str) -> Vec<(String, String)> {
+    harness
+        .query_all_by(|node| {
+            node.role() == Role::Label
+                && node.value().is_some_and(|text| text.contains(needle))
+                && node
+                    .description()
+                    .is_some_and(|description| description.starts_with("row "))
+        })
+        .map(|node| {
+            let node = node.accesskit_node();
+            (
+                node.value().unwrap_or_default(),
+                node.description().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_pane_shows_the_reinterpretation_in_place_and_undo_brings_the_original_back() {
+    let (_dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    // Pane 1 reads the bytes as they decode.
+    assert_eq!(rows_with(&harness, SPAN).len(), 1);
+    assert!(rows_with(&harness, UNDONE).is_empty());
+    select(&mut harness, SPAN);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    // Now it reads the reinterpretation in place of the span, and only
+    // there: the rest of the line is as it decodes.
+    let rows = rows_with(&harness, UNDONE);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let (text, description) = &rows[0];
+    assert!(
+        text.ends_with(&format!("distinctions sociales {UNDONE}.")),
+        "{text}"
+    );
+    assert!(text.contains("libres et Ã©gaux"), "{text}");
+    assert!(rows_with(&harness, SPAN).is_empty());
+    // A screen reader hears what it replaced, and how.
+    assert!(
+        description.contains(&format!(
+            "Reinterpreted by hand: \u{201C}{UNDONE}\u{201D}, was \u{201C}{SPAN}\u{201D}."
+        )),
+        "{description}"
+    );
+    assert!(
+        description.contains("Undone: UTF-8 read as windows-1252 at bytes"),
+        "{description}"
+    );
+    harness.get_by_label("Decoded text, pane 1: UTF-8, with 1 reinterpretation by hand");
+    // Pane 2 reads the file as it is.
+    harness.get_by_label("Decoded text, pane 2: windows-1252");
+    // Undo brings the bytes' own reading back; Redo the reinterpretation.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(3);
+    assert!(rows_with(&harness, UNDONE).is_empty());
+    let rows = rows_with(&harness, SPAN);
+    assert_eq!(rows.len(), 1);
+    assert!(!rows[0].1.contains("Reinterpreted"), "{}", rows[0].1);
+    harness.get_by_label("Decoded text, pane 1: UTF-8");
+    harness.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    harness.run_steps(3);
+    assert_eq!(rows_with(&harness, UNDONE).len(), 1);
+}
+
+#[test]
+fn a_reinterpreted_character_tells_what_it_replaced_and_selects_all_its_bytes() {
+    let (_dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    harness.ctx.all_styles_mut(|style| {
+        style.interaction.tooltip_delay = 0.0;
+    });
+    let word = select(&mut harness, "DÃ©claration");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    let title = "Déclaration des droits de l'homme et du citoyen de 1789";
+    let row = harness
+        .query_all_by_label(title)
+        .find(|node| node.accesskit_node().role() == Role::Label)
+        .expect("pane 1's first row")
+        .rect();
+    // Something else selected, then the pointer on the row's first
+    // character, the "D" of the reinterpreted word.
+    select(&mut harness, "homme");
+    let line = mojiscope::ui::readings::line_height_in(&harness.ctx);
+    let pos = egui::pos2(row.left() + 3.0, row.top() + line / 2.0);
+    harness.hover_at(pos);
+    harness.run_steps(3);
+    harness.get_by_label("Reinterpreted by hand");
+    harness.get_by_label(
+        "Reinterpreted by hand: \u{201C}Déclaration\u{201D}, was \u{201C}DÃ©claration\u{201D}.",
+    );
+    // A click selects every byte the reinterpretation replaced: its
+    // characters are not each some of them.
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.step();
+    }
+    harness.run_steps(2);
+    let selection = harness.state().session.selection.expect("a selection");
+    assert_eq!(selection.span, word);
 }

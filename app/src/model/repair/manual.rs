@@ -387,9 +387,17 @@ pub struct ManualEdits {
     edits: Vec<Edit>,
     done: Vec<Action>,
     undone: Vec<Action>,
+    /// Changes at every apply, undo, redo and clear: views that show the
+    /// edits key their caches by it.
+    revision: u64,
 }
 
 impl ManualEdits {
+    /// A number that changes whenever the edits do.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     /// Which decode the edits are of.
     pub fn target(&self) -> Option<EditTarget> {
         self.target
@@ -412,7 +420,9 @@ impl ManualEdits {
 
     /// Forgets every edit (the file was reloaded or closed).
     pub fn clear(&mut self) {
+        let revision = self.revision.wrapping_add(1);
         *self = Self::default();
+        self.revision = revision;
     }
 
     /// Applies `edit` to `target`'s text, replacing the edits it overlaps.
@@ -440,6 +450,7 @@ impl ManualEdits {
     }
 
     fn redo_action(&mut self, mut action: Action) -> Action {
+        self.revision = self.revision.wrapping_add(1);
         let span = action.added.span;
         let (removed, kept): (Vec<Edit>, Vec<Edit>) = std::mem::take(&mut self.edits)
             .into_iter()
@@ -456,6 +467,7 @@ impl ManualEdits {
     /// Undoes the last edit; what it was, for people.
     pub fn undo(&mut self) -> Option<String> {
         let action = self.done.pop()?;
+        self.revision = self.revision.wrapping_add(1);
         self.edits.retain(|edit| *edit != action.added);
         for edit in &action.removed {
             let at = self

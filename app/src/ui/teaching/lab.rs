@@ -615,7 +615,7 @@ fn text_job(ui: &Ui, palette: &Palette, text: &TextStage) -> LayoutJob {
                 background: palette.control_bg,
                 ..TextFormat::simple(small.clone(), palette.control_fg)
             },
-            CellKind::Malformed(_) => TextFormat {
+            CellKind::Malformed(_) | CellKind::Lost => TextFormat {
                 background: palette.malformed_bg,
                 ..TextFormat::simple(font.clone(), palette.malformed_fg)
             },
