@@ -15,9 +15,10 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use mojiscope::app::InspectorApp;
 use mojiscope::model::command::Command;
-use mojiscope::model::repair::manual::HandRepair;
+use mojiscope::model::repair::manual::{HandRepair, Misreading};
 use mojiscope::model::selection::{Selection, SelectionOrigin};
 use mojiscope::model::settings::Settings;
+use mojiscope::ui::reinterpret::DOS_HEADING;
 use mojiscope_core::{ByteSpan, UTF_8, WINDOWS_1252};
 
 /// The Declaration of 1789 as UTF-8 read as windows-1252 and saved as
@@ -109,7 +110,7 @@ fn a_chain_by_hand_shows_what_it_loses_and_escape_cancels() {
     let view = harness.state_mut().reinterpret.as_mut().unwrap();
     view.set_by_hand(vec![mojiscope::model::repair::manual::Misreading {
         encoded_as: UTF_8,
-        decoded_as: mojiscope_core::WINDOWS_1251,
+        decoded_as: mojiscope_core::WINDOWS_1251.into(),
     }]);
     harness.run_steps(2);
     // The three "Ã" and the "ª" have no windows-1251 byte, and each "©"
@@ -272,7 +273,7 @@ fn save_repaired_text_keeps_both_the_accepted_changes_and_the_reinterpretations(
         .unwrap()
         .set_by_hand(vec![mojiscope::model::repair::manual::Misreading {
             encoded_as: UTF_8,
-            decoded_as: mojiscope_core::WINDOWS_1251,
+            decoded_as: mojiscope_core::WINDOWS_1251.into(),
         }]);
     harness.run_steps(2);
     let manual = harness
@@ -422,4 +423,85 @@ fn a_reinterpreted_character_tells_what_it_replaced_and_selects_all_its_bytes() 
     harness.run_steps(2);
     let selection = harness.state().session.selection.expect("a selection");
     assert_eq!(selection.span, word);
+}
+
+/// A menu as a DOS console showed it: UTF-8 read as code page 437.
+const CONSOLE: &str = "Menu du jour\nLe caf├⌐ co├╗te 3 Γé¼, le th├⌐ 2 Γé¼.\n";
+
+#[test]
+fn a_dos_console_page_can_be_said_by_hand_with_the_keyboard() {
+    let (_dir, path) = scratch("menu.txt", CONSOLE.as_bytes());
+    let mut harness = app_with(&path);
+    let text = std::str::from_utf8(CONSOLE.as_bytes()).unwrap();
+    let needle = "Le caf├⌐ co├╗te 3 Γé¼";
+    let start = text.find(needle).unwrap() as u64;
+    harness.state_mut().push(Command::FocusPane(0));
+    harness.state_mut().push(Command::Select(Selection {
+        span: ByteSpan::new(start, start + needle.len() as u64),
+        origin: SelectionOrigin::Pane(0),
+    }));
+    harness.run_steps(2);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    // Say it was read as windows-1252, then change that to cp437 from the
+    // keyboard: Tab to "and decoded as", open it, arrows down to cp437.
+    harness
+        .state_mut()
+        .reinterpret
+        .as_mut()
+        .unwrap()
+        .set_by_hand(vec![Misreading {
+            encoded_as: UTF_8,
+            decoded_as: WINDOWS_1252.into(),
+        }]);
+    harness.run_steps(2);
+    #[expect(
+        clippy::redundant_closure_for_method_calls,
+        reason = "the method's lifetimes are not general enough for query_by"
+    )]
+    let focused_label = |harness: &Harness<'_, InspectorApp>| {
+        harness
+            .query_by(|node| node.is_focused())
+            .and_then(|node| node.accesskit_node().label())
+            .unwrap_or_default()
+    };
+    for _ in 0..40 {
+        if focused_label(&harness) == "and decoded as" {
+            break;
+        }
+        harness.key_press(egui::Key::Tab);
+        harness.run_steps(1);
+    }
+    assert_eq!(focused_label(&harness), "and decoded as");
+    harness.key_press(egui::Key::Space);
+    harness.run_steps(2);
+    // The DOS pages come last, said to be no encodings of the standard.
+    harness.get_by_label(DOS_HEADING);
+    let cp437 = "cp437: DOS console, United States (box drawing)";
+    for _ in 0..80 {
+        if focused_label(&harness) == cp437 {
+            break;
+        }
+        harness.key_press(egui::Key::ArrowDown);
+        harness.run_steps(1);
+    }
+    assert_eq!(focused_label(&harness), cp437);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    let (reading, how) = harness.state().reinterpret.as_ref().unwrap().chosen();
+    assert_eq!(reading.text, "Le café coûte 3 €");
+    assert!(reading.lost.is_empty());
+    assert_eq!(how, "UTF-8 read as cp437 (not in the Encoding Standard)");
+    harness.get_by_label("Nothing lost.");
+    // Enter applies it, and the pane shows it.
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    assert!(harness.state().reinterpret.is_none());
+    let rows = rows_with(&harness, "Le café coûte 3 €, le th├⌐ 2 Γé¼.");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(
+        rows[0]
+            .1
+            .contains("Undone: UTF-8 read as cp437 (not in the Encoding Standard)")
+    );
 }

@@ -16,7 +16,7 @@ use crate::model::command::{Command, Lesson};
 use crate::model::copy;
 use crate::model::repair::manual::{
     Edit, EditTarget, HandRepair, LossKind, LostMark, ManualEdits, Reinterpreted, Replacement,
-    working_text,
+    WrongReading, working_text,
 };
 use crate::model::save::TextSource;
 use crate::model::save::save_as::OpenRequest;
@@ -58,13 +58,19 @@ impl InspectorApp {
             HandRepair::SendToLab => match self.selected_span() {
                 Ok(span) => {
                     let view = ReinterpretView::new(span.clone());
-                    // The lab starts on the best reading's steps, undone.
+                    // The lab starts on the best reading's steps, undone
+                    // (unless it reads through a DOS code page, which the
+                    // lab's encoders do not know: then on none).
                     let mut steps = Vec::new();
                     if let Some(best) = view.proposals().iter().find(|p| !p.misreadings.is_empty())
                     {
                         for misreading in best.misreadings.iter().rev() {
+                            let WrongReading::Encoding(encoding) = misreading.decoded_as else {
+                                steps.clear();
+                                break;
+                            };
                             steps.push(LabStep::Encode {
-                                encoding: misreading.decoded_as,
+                                encoding,
                                 mode: EncodeErrorMode::Html,
                             });
                             steps.push(LabStep::Decode {

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use mojiscope_core::repair::{self, Chain, EncodeAs, Lost, Reading, Step};
+use mojiscope_core::repair::{self, Chain, DosCodePage, EncodeAs, Lost, Reading, Step};
 use mojiscope_core::{
     BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, EncodeErrorMode,
     Encoder, EncoderResult, Encoding, SkipReason, TraceKind, WINDOWS_1252,
@@ -35,8 +35,62 @@ pub enum HandRepair {
 pub struct Misreading {
     /// The encoding the bytes were written in.
     pub encoded_as: &'static Encoding,
-    /// The encoding they were wrongly read as.
-    pub decoded_as: &'static Encoding,
+    /// What they were wrongly read as.
+    pub decoded_as: WrongReading,
+}
+
+/// What bytes were wrongly read as: an encoding of the Encoding Standard,
+/// or a DOS console code page, which is not one: only the repair knows
+/// those, as tables of its own ([`DosCodePage`]), and no decoder, encoder
+/// or label of the engine does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WrongReading {
+    /// An encoding of the standard (with an encoder of its own).
+    Encoding(&'static Encoding),
+    /// A DOS code page the repair knows (437 or 850).
+    DosCodePage(DosCodePage),
+}
+
+impl WrongReading {
+    /// The DOS code pages a user may name as a wrong reading.
+    pub const DOS_CODE_PAGES: [WrongReading; 2] = [
+        WrongReading::DosCodePage(DosCodePage::Cp437),
+        WrongReading::DosCodePage(DosCodePage::Cp850),
+    ];
+
+    /// Its name for people: "windows-1252"; a DOS code page says it is
+    /// not in the standard: "cp437 (not in the Encoding Standard)".
+    pub fn name(self) -> String {
+        match self {
+            Self::Encoding(encoding) => encoding.name().to_owned(),
+            Self::DosCodePage(page) => dos_name(page),
+        }
+    }
+
+    /// What a DOS code page is, for a list to choose from: "cp437, the
+    /// DOS console's (United States)".
+    pub fn long_name(self) -> String {
+        match self {
+            Self::Encoding(encoding) => encoding.name().to_owned(),
+            Self::DosCodePage(DosCodePage::Cp437) => {
+                "cp437: DOS console, United States (box drawing)".to_owned()
+            }
+            Self::DosCodePage(DosCodePage::Cp850) => {
+                "cp850: DOS console, Western Europe".to_owned()
+            }
+        }
+    }
+}
+
+impl From<&'static Encoding> for WrongReading {
+    fn from(encoding: &'static Encoding) -> Self {
+        Self::Encoding(encoding)
+    }
+}
+
+/// "cp437 (not in the Encoding Standard)".
+fn dos_name(page: DosCodePage) -> String {
+    format!("{} (not in the Encoding Standard)", page.name())
 }
 
 impl Misreading {
@@ -114,10 +168,19 @@ enum Unit {
 }
 
 fn undo_one(before: &Reinterpreted, misreading: Misreading) -> Reinterpreted {
-    // Encode, a character at a time where the encoder fails.
+    let units = match misreading.decoded_as {
+        WrongReading::Encoding(encoding) => encode_units(before, encoding),
+        WrongReading::DosCodePage(page) => dos_units(before, page),
+    };
+    decode_units(units, misreading.encoded_as, before.text.len())
+}
+
+/// `before`'s text encoded back as `encoding`, a character at a time where
+/// the encoder fails.
+fn encode_units(before: &Reinterpreted, encoding: &'static Encoding) -> Vec<Unit> {
     let mut units: Vec<Unit> = Vec::new();
     let mut bytes = Vec::new();
-    let mut encoder = Encoder::new(misreading.decoded_as, EncodeErrorMode::Fatal);
+    let mut encoder = Encoder::new(encoding, EncodeErrorMode::Fatal);
     let mut lost = before.lost.iter().peekable();
     let mut done = 0;
     let text = &before.text;
@@ -141,7 +204,7 @@ fn undo_one(before: &Reinterpreted, misreading: Misreading) -> Reinterpreted {
                 .ok()
                 .filter(|byte| (0x80..0xA0).contains(byte));
             match c1 {
-                Some(byte) if misreading.decoded_as == WINDOWS_1252 => {
+                Some(byte) if encoding == WINDOWS_1252 => {
                     bytes.push(byte);
                 }
                 _ => {
@@ -149,21 +212,69 @@ fn undo_one(before: &Reinterpreted, misreading: Misreading) -> Reinterpreted {
                     units.push(Unit::Lost(LossKind::Unmappable(c)));
                 }
             }
-            encoder = Encoder::new(misreading.decoded_as, EncodeErrorMode::Fatal);
+            encoder = Encoder::new(encoding, EncodeErrorMode::Fatal);
         }
     }
     flush(&mut units, &mut bytes);
-    // Decode each run of bytes; a loss cuts the runs.
+    units
+}
+
+/// `before`'s text encoded back as the DOS code page `page`, by its table
+/// (every byte stands for one character: the page's 128 upper ones are
+/// looked up).
+fn dos_units(before: &Reinterpreted, page: DosCodePage) -> Vec<Unit> {
+    let mut table: Vec<(char, u8)> = (0x80..=0xFF_u8)
+        .map(|byte| (page.decode_byte(byte), byte))
+        .collect();
+    table.sort_unstable();
+    let byte_of = |c: char| -> Option<u8> {
+        if c.is_ascii() {
+            return u8::try_from(u32::from(c)).ok();
+        }
+        table
+            .binary_search_by_key(&c, |&(known, _)| known)
+            .ok()
+            .and_then(|found| table.get(found))
+            .map(|&(_, byte)| byte)
+    };
+    let mut units: Vec<Unit> = Vec::new();
+    let mut bytes = Vec::new();
+    let mut lost = before.lost.iter().peekable();
+    for (utf8_offset, c) in before.text.char_indices() {
+        if let Some(mark) = lost.peek() {
+            if mark.utf8_range.start == utf8_offset {
+                flush(&mut units, &mut bytes);
+                units.push(Unit::Lost(mark.kind.clone()));
+            }
+            if utf8_offset >= mark.utf8_range.start {
+                if utf8_offset + c.len_utf8() >= mark.utf8_range.end {
+                    lost.next();
+                }
+                continue;
+            }
+        }
+        if let Some(byte) = byte_of(c) {
+            bytes.push(byte);
+        } else {
+            flush(&mut units, &mut bytes);
+            units.push(Unit::Lost(LossKind::Unmappable(c)));
+        }
+    }
+    flush(&mut units, &mut bytes);
+    units
+}
+
+/// The text of `units` decoded as `encoding`; a loss cuts the runs of
+/// bytes.
+fn decode_units(units: Vec<Unit>, encoding: &'static Encoding, capacity: usize) -> Reinterpreted {
     let mut after = Reinterpreted {
-        text: String::with_capacity(text.len()),
+        text: String::with_capacity(capacity),
         lost: Vec::new(),
     };
     for unit in units {
         match unit {
             Unit::Bytes(bytes) => {
-                let (trace, _) = misreading
-                    .encoded_as
-                    .decode_traced(&bytes, BomHandling::None);
+                let (trace, _) = encoding.decode_traced(&bytes, BomHandling::None);
                 for item in trace.items() {
                     let start = after.text.len();
                     match item.kind {
@@ -290,13 +401,7 @@ pub fn chain_name(chain: Chain) -> String {
             .rev()
             .take_while(|&&s| s == step)
             .count();
-        let read_as = match step.encode_as {
-            EncodeAs::Encoding(encoding) => encoding.name().to_owned(),
-            EncodeAs::Isomorphic => "ISO-8859-1".to_owned(),
-            EncodeAs::DosCodePage(page) => {
-                format!("{} (not in the Encoding Standard)", page.name())
-            }
-        };
+        let read_as = read_as_name(step.encode_as);
         let times = match repeats {
             1 => String::new(),
             2 => ", twice".to_owned(),
@@ -314,21 +419,32 @@ pub fn chain_name(chain: Chain) -> String {
     parts.join(", then ")
 }
 
-/// The misreadings a chain undoes, in the order they happened; a step the
-/// user cannot pick (a DOS code page) is left out.
+/// What a step's wrong reading is called, for people: the encoding's name,
+/// "ISO-8859-1" for ISO-8859-1 taken byte for code point (where it differs
+/// from windows-1252, which the standard's "iso-8859-1" label means), a DOS
+/// code page with a word that it is not in the standard.
+fn read_as_name(encode_as: EncodeAs) -> String {
+    match encode_as {
+        EncodeAs::Encoding(encoding) => encoding.name().to_owned(),
+        EncodeAs::Isomorphic => "ISO-8859-1".to_owned(),
+        EncodeAs::DosCodePage(page) => dos_name(page),
+    }
+}
+
+/// The misreadings a chain undoes, in the order they happened.
 fn misreadings_of(chain: Chain) -> Vec<Misreading> {
     let mut misreadings: Vec<Misreading> = chain
         .steps()
-        .filter_map(|step| {
+        .map(|step| {
             let decoded_as = match plain_step(step).encode_as {
-                EncodeAs::Encoding(encoding) => encoding,
-                EncodeAs::Isomorphic => WINDOWS_1252,
-                EncodeAs::DosCodePage(_) => return None,
+                EncodeAs::Encoding(encoding) => WrongReading::Encoding(encoding),
+                EncodeAs::Isomorphic => WrongReading::Encoding(WINDOWS_1252),
+                EncodeAs::DosCodePage(page) => WrongReading::DosCodePage(page),
             };
-            Some(Misreading {
+            Misreading {
                 encoded_as: step.decode_as,
                 decoded_as,
-            })
+            }
         })
         .collect();
     misreadings.reverse();
@@ -645,7 +761,7 @@ mod tests {
 
     const UTF8_AS_1252: Misreading = Misreading {
         encoded_as: UTF_8,
-        decoded_as: WINDOWS_1252,
+        decoded_as: WrongReading::Encoding(WINDOWS_1252),
     };
 
     #[test]
@@ -676,7 +792,7 @@ mod tests {
         let chain = [
             Misreading {
                 encoded_as: UTF_8,
-                decoded_as: WINDOWS_1251,
+                decoded_as: WrongReading::Encoding(WINDOWS_1251),
             },
             UTF8_AS_1252,
         ];
@@ -688,10 +804,37 @@ mod tests {
             &misread,
             &[Misreading {
                 encoded_as: SHIFT_JIS,
-                decoded_as: GBK,
+                decoded_as: WrongReading::Encoding(GBK),
             }],
         );
         assert_eq!(undone.text, "東京の天気");
+    }
+
+    #[test]
+    fn a_dos_code_page_is_undone_by_its_table() {
+        // "Le café coûte 3 €" written as UTF-8 and shown by a DOS console
+        // (code page 437): "é" is C3 A9, "├⌐"; "€" is E2 82 AC, "Γé¼".
+        let cp437 = Misreading {
+            encoded_as: UTF_8,
+            decoded_as: WrongReading::DosCodePage(DosCodePage::Cp437),
+        };
+        let done = reinterpret("Le caf├⌐ co├╗te 3 Γé¼", &[cp437]);
+        assert_eq!(done.text, "Le café coûte 3 €");
+        assert!(done.lost.is_empty());
+        // Code page 850 has no byte for "⌐" (it put letters where cp437
+        // has some of its symbols) nor for "€": each is lost, and the C3
+        // left alone is no UTF-8 sequence.
+        let cp850 = Misreading {
+            decoded_as: WrongReading::DosCodePage(DosCodePage::Cp850),
+            ..cp437
+        };
+        let done = reinterpret("caf├⌐ €", &[cp850]);
+        assert_eq!(done.text, "caf\u{FFFD}\u{FFFD} \u{FFFD}");
+        assert_eq!(done.lost.last().unwrap().kind, LossKind::Unmappable('€'));
+        assert_eq!(
+            cp437.describe(),
+            "UTF-8 read as cp437 (not in the Encoding Standard)"
+        );
     }
 
     #[test]
