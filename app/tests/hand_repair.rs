@@ -37,7 +37,13 @@ fn app_with(file: &Path) -> Harness<'static, InspectorApp> {
 /// Selects `needle`'s bytes in the first pane.
 fn select(harness: &mut Harness<'_, InspectorApp>, needle: &str) -> ByteSpan {
     let text = std::str::from_utf8(SAMPLE).expect("the sample is UTF-8");
-    let start = text.find(needle).expect("the span is in the sample") as u64;
+    select_in(harness, text, needle)
+}
+
+/// Selects `needle`'s bytes in the first pane, the file being `text` in
+/// UTF-8.
+fn select_in(harness: &mut Harness<'_, InspectorApp>, text: &str, needle: &str) -> ByteSpan {
+    let start = text.find(needle).expect("the span is in the file") as u64;
     let span = ByteSpan::new(start, start + needle.len() as u64);
     harness.state_mut().push(Command::FocusPane(0));
     harness.state_mut().push(Command::Select(Selection {
@@ -432,15 +438,7 @@ const CONSOLE: &str = "Menu du jour\nLe caf├⌐ co├╗te 3 Γé¼, le th├�
 fn a_dos_console_page_can_be_said_by_hand_with_the_keyboard() {
     let (_dir, path) = scratch("menu.txt", CONSOLE.as_bytes());
     let mut harness = app_with(&path);
-    let text = std::str::from_utf8(CONSOLE.as_bytes()).unwrap();
-    let needle = "Le caf├⌐ co├╗te 3 Γé¼";
-    let start = text.find(needle).unwrap() as u64;
-    harness.state_mut().push(Command::FocusPane(0));
-    harness.state_mut().push(Command::Select(Selection {
-        span: ByteSpan::new(start, start + needle.len() as u64),
-        origin: SelectionOrigin::Pane(0),
-    }));
-    harness.run_steps(2);
+    select_in(&mut harness, CONSOLE, "Le caf├⌐ co├╗te 3 Γé¼");
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
     harness.run_steps(3);
     // Say it was read as windows-1252, then change that to cp437 from the
@@ -504,4 +502,28 @@ fn a_dos_console_page_can_be_said_by_hand_with_the_keyboard() {
             .1
             .contains("Undone: UTF-8 read as cp437 (not in the Encoding Standard)")
     );
+}
+
+/// A windows-1252 text read by a decoder that keeps the C1 controls
+/// (ISO-8859-1 taken byte for code point) and saved as UTF-8.
+const C1_CONTROLS: &str = "Il a dit \u{93}bonjour\u{94} \u{96} puis il est parti.\n";
+
+#[test]
+fn the_lab_names_the_chains_it_proposes_as_people_say_them() {
+    let (_dir, path) = scratch("quote.txt", C1_CONTROLS.as_bytes());
+    let mut harness = app_with(&path);
+    select_in(&mut harness, C1_CONTROLS, "\u{93}bonjour\u{94} \u{96} puis");
+    harness
+        .state_mut()
+        .push(Command::HandRepair(HandRepair::SendToLab));
+    harness.run_steps(3);
+    // The lab starts on the steps that undo it; without them, its repair
+    // proposes the chain, named as the Repair window names it: no
+    // "(bytes as code points)".
+    for _ in 0..2 {
+        harness.get_by_label("Remove last step").click();
+        harness.run_steps(2);
+    }
+    harness.get_by_label("encoded as ISO-8859-1, decoded as windows-1252: “bonjour” – puis");
+    assert!(harness.query_by_label_contains("code points").is_none());
 }

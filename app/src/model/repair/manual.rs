@@ -389,8 +389,19 @@ fn plain_step(mut step: Step) -> Step {
 
 /// How `chain`'s damage happened, for people, in the order it happened:
 /// "UTF-8 read as windows-1252, twice", "windows-1252 read as ISO-8859-1",
-/// "UTF-8 read as DOS Latin 1 (cp850, not in the Encoding Standard)".
+/// "UTF-8 read as cp850 (not in the Encoding Standard)".
 pub fn chain_name(chain: Chain) -> String {
+    name_chain(chain, dos_name)
+}
+
+/// [`chain_name`], a DOS code page named alone ("UTF-8 read as cp850"):
+/// for text that says elsewhere what those pages are, and puts the name
+/// in parentheses of its own (`mojiscope fix --explain`).
+pub fn chain_name_terse(chain: Chain) -> String {
+    name_chain(chain, |page| page.name().to_owned())
+}
+
+fn name_chain(chain: Chain, dos: fn(DosCodePage) -> String) -> String {
     let steps: Vec<Step> = family(chain).steps().collect();
     let mut parts: Vec<String> = Vec::new();
     let mut index = steps.len();
@@ -401,7 +412,7 @@ pub fn chain_name(chain: Chain) -> String {
             .rev()
             .take_while(|&&s| s == step)
             .count();
-        let read_as = read_as_name(step.encode_as);
+        let read_as = read_as_name(step.encode_as, dos);
         let times = match repeats {
             1 => String::new(),
             2 => ", twice".to_owned(),
@@ -422,13 +433,41 @@ pub fn chain_name(chain: Chain) -> String {
 /// What a step's wrong reading is called, for people: the encoding's name,
 /// "ISO-8859-1" for ISO-8859-1 taken byte for code point (where it differs
 /// from windows-1252, which the standard's "iso-8859-1" label means), a DOS
-/// code page with a word that it is not in the standard.
-fn read_as_name(encode_as: EncodeAs) -> String {
+/// code page as `dos` names it.
+fn read_as_name(encode_as: EncodeAs, dos: fn(DosCodePage) -> String) -> String {
     match encode_as {
         EncodeAs::Encoding(encoding) => encoding.name().to_owned(),
         EncodeAs::Isomorphic => "ISO-8859-1".to_owned(),
-        EncodeAs::DosCodePage(page) => dos_name(page),
+        EncodeAs::DosCodePage(page) => dos(page),
     }
+}
+
+/// The steps that undo `chain`, as applied, for people (as the Mojibake
+/// lab has its user undo it, and with the chains that mean the same to a
+/// user as one, as [`chain_name`] does): "encoded as windows-1252, decoded
+/// as UTF-8, twice"; "encoded as ISO-8859-1, decoded as windows-1252".
+pub fn steps_name(chain: Chain) -> String {
+    let steps: Vec<Step> = family(chain).steps().collect();
+    let mut parts: Vec<String> = Vec::new();
+    let mut index = 0;
+    while let Some(&step) = steps.get(index) {
+        let repeats = steps[index..].iter().take_while(|&&s| s == step).count();
+        let times = match repeats {
+            1 => String::new(),
+            2 => ", twice".to_owned(),
+            n => format!(", {n} times"),
+        };
+        parts.push(format!(
+            "encoded as {}, decoded as {}{times}",
+            read_as_name(step.encode_as, dos_name),
+            step.decode_as.name()
+        ));
+        index += repeats;
+    }
+    if parts.is_empty() {
+        return AS_IT_IS.to_owned();
+    }
+    parts.join("; then ")
 }
 
 /// The misreadings a chain undoes, in the order they happened.
@@ -835,6 +874,43 @@ mod tests {
             cp437.describe(),
             "UTF-8 read as cp437 (not in the Encoding Standard)"
         );
+    }
+
+    #[test]
+    fn chains_are_named_as_people_say_them() {
+        let step = |encode_as, decode_as| Step {
+            encode_as,
+            decode_as,
+        };
+        // ISO-8859-1 taken byte for code point, undoing UTF-8: the same
+        // to a user as windows-1252.
+        let chain = Chain::new(&[step(EncodeAs::Isomorphic, UTF_8)]).unwrap();
+        assert_eq!(chain_name(chain), "UTF-8 read as windows-1252");
+        assert_eq!(
+            steps_name(chain),
+            "encoded as windows-1252, decoded as UTF-8"
+        );
+        // Undoing C1 controls kept by a decoder: ISO-8859-1, said plainly.
+        let chain = Chain::new(&[step(EncodeAs::Isomorphic, WINDOWS_1252)]).unwrap();
+        assert_eq!(chain_name(chain), "windows-1252 read as ISO-8859-1");
+        assert_eq!(
+            steps_name(chain),
+            "encoded as ISO-8859-1, decoded as windows-1252"
+        );
+        let dos = step(EncodeAs::DosCodePage(DosCodePage::Cp850), UTF_8);
+        let chain = Chain::new(&[dos, dos]).unwrap();
+        assert_eq!(
+            steps_name(chain),
+            "encoded as cp850 (not in the Encoding Standard), decoded as UTF-8, twice"
+        );
+        assert_eq!(chain_name_terse(chain), "UTF-8 read as cp850, twice");
+        for chain in [
+            chain,
+            Chain::new(&[step(EncodeAs::Isomorphic, UTF_8)]).unwrap(),
+        ] {
+            assert!(!chain_name(chain).contains("code points"));
+            assert!(!steps_name(chain).contains("code points"));
+        }
     }
 
     #[test]
