@@ -384,6 +384,15 @@ fn the_pane_shows_the_reinterpretation_in_place_and_undo_brings_the_original_bac
     );
     harness.run_steps(3);
     assert_eq!(rows_with(&harness, UNDONE).len(), 1);
+    // Read as another encoding, the pane's text is not the one they were
+    // made in: it shows none; read so again, it shows them again.
+    for (encoding, shown) in [(mojiscope_core::WINDOWS_1251, 0), (UTF_8, 1)] {
+        harness
+            .state_mut()
+            .push(Command::SetEncoding { pane: 0, encoding });
+        run_until(&mut harness, InspectorApp::is_idle);
+        assert_eq!(rows_with(&harness, UNDONE).len(), shown, "{encoding:?}");
+    }
 }
 
 #[test]
