@@ -616,7 +616,6 @@ impl Readings {
             return response;
         };
         response.on_hover_ui_at_pointer(|ui| {
-            ui.strong("Reinterpreted by hand");
             for line in edit_lines(edit) {
                 ui.label(line);
             }
