@@ -535,3 +535,41 @@ fn the_lab_names_the_chains_it_proposes_as_people_say_them() {
     harness.get_by_label("encoded as ISO-8859-1, decoded as windows-1252: “bonjour” – puis");
     assert!(harness.query_by_label_contains("code points").is_none());
 }
+
+/// Copies the selection (the event a window system turns Ctrl+C into);
+/// what the app put on the clipboard.
+fn copy(harness: &mut Harness<'_, InspectorApp>) -> Option<String> {
+    harness.event(egui::Event::Copy);
+    harness.step();
+    harness
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|command| match command {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+}
+
+#[test]
+fn copying_from_the_pane_copies_what_it_shows() {
+    let (_dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    select(&mut harness, SPAN);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    // A selection around the reinterpreted span copies it as the pane
+    // shows it.
+    let around = format!("distinctions sociales {SPAN}.");
+    select(&mut harness, &around);
+    let shown = format!("distinctions sociales {UNDONE}.");
+    assert_eq!(copy(&mut harness).as_deref(), Some(shown.as_str()));
+    // Undone, the bytes' own text again.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(3);
+    select(&mut harness, &around);
+    assert_eq!(copy(&mut harness).as_deref(), Some(around.as_str()));
+}
