@@ -62,6 +62,7 @@ settings() {
 
 # shot NAME FILE [ACTION...]: each action is xdotool key arguments ("F8",
 # "ctrl+g"), or click:X,Y (a left click at screen pixels X,Y), or
+# move:X,Y (the pointer moved there, to rest: a tooltip shows), or
 # ctrl-click:X,Y (the same with Ctrl held), or drag:X1,Y1:X2,Y2 (press at
 # X1,Y1, move to X2,Y2, release), or type:TEXT (TEXT typed as it is), or
 # wait:S (S more seconds). The app runs in the directory SHOT_DIR if set.
@@ -87,6 +88,9 @@ shot() {
       click:*)
         local at=${action#click:}
         xdotool mousemove --sync ${at/,/ } click 1 ;;
+      move:*)
+        local at=${action#move:}
+        xdotool mousemove --sync ${at/,/ } ;;
       ctrl-click:*)
         local at=${action#ctrl-click:}
         xdotool mousemove --sync ${at/,/ } keydown ctrl click 1 keyup ctrl ;;
@@ -160,6 +164,11 @@ shot repair "$fixtures/mojibake.txt" ctrl+shift+r click:390,337
 # Edit ▸ Reinterpret selection… (Ctrl+E) on the name line, selected from the
 # keyboard in pane 1: the readings ranked, the best beside the selection.
 shot reinterpret "$fixtures/mojibake.txt" ctrl+1 Down Down Home shift+End ctrl+e
+# Enter applies it: pane 1 shows the reinterpretation in place of the name,
+# marked (Down moves the selection off it), and the pointer resting on it
+# tells what was there and how.
+shot reinterpreted "$fixtures/mojibake.txt" ctrl+1 Down Down Home shift+End ctrl+e Return \
+  Down move:745,181
 
 # File ▸ Open folder… (Ctrl+Shift+O) on a small tree under a neutral name,
 # typed as a relative path (no folder chooser on the server, as the notice

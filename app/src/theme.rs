@@ -50,7 +50,9 @@ pub struct Palette {
     /// "before").
     pub repair_before_bg: Color32,
     /// Background of the characters a repair puts in their place (its
-    /// "after"); a character it could not recover is marked as an error.
+    /// "after"), and of a reinterpretation by hand in a pane's text (which
+    /// `ok_fg` underlines); a character it could not recover is marked as
+    /// an error.
     pub repair_after_bg: Color32,
     /// A scroll bar's track.
     pub scroll_track: Color32,

@@ -10,14 +10,15 @@ use std::fs;
 use std::path::Path;
 
 use common::{is_enabled, run_until, scratch};
-use eframe::egui;
+use eframe::egui::{self, accesskit::Role};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use mojiscope::app::InspectorApp;
 use mojiscope::model::command::Command;
-use mojiscope::model::repair::manual::HandRepair;
+use mojiscope::model::repair::manual::{HandRepair, Misreading};
 use mojiscope::model::selection::{Selection, SelectionOrigin};
 use mojiscope::model::settings::Settings;
+use mojiscope::ui::reinterpret::DOS_HEADING;
 use mojiscope_core::{ByteSpan, UTF_8, WINDOWS_1252};
 
 /// The Declaration of 1789 as UTF-8 read as windows-1252 and saved as
@@ -36,7 +37,13 @@ fn app_with(file: &Path) -> Harness<'static, InspectorApp> {
 /// Selects `needle`'s bytes in the first pane.
 fn select(harness: &mut Harness<'_, InspectorApp>, needle: &str) -> ByteSpan {
     let text = std::str::from_utf8(SAMPLE).expect("the sample is UTF-8");
-    let start = text.find(needle).expect("the span is in the sample") as u64;
+    select_in(harness, text, needle)
+}
+
+/// Selects `needle`'s bytes in the first pane, the file being `text` in
+/// UTF-8.
+fn select_in(harness: &mut Harness<'_, InspectorApp>, text: &str, needle: &str) -> ByteSpan {
+    let start = text.find(needle).expect("the span is in the file") as u64;
     let span = ByteSpan::new(start, start + needle.len() as u64);
     harness.state_mut().push(Command::FocusPane(0));
     harness.state_mut().push(Command::Select(Selection {
@@ -109,7 +116,7 @@ fn a_chain_by_hand_shows_what_it_loses_and_escape_cancels() {
     let view = harness.state_mut().reinterpret.as_mut().unwrap();
     view.set_by_hand(vec![mojiscope::model::repair::manual::Misreading {
         encoded_as: UTF_8,
-        decoded_as: mojiscope_core::WINDOWS_1251,
+        decoded_as: mojiscope_core::WINDOWS_1251.into(),
     }]);
     harness.run_steps(2);
     // The three "Ã" and the "ª" have no windows-1251 byte, and each "©"
@@ -272,7 +279,7 @@ fn save_repaired_text_keeps_both_the_accepted_changes_and_the_reinterpretations(
         .unwrap()
         .set_by_hand(vec![mojiscope::model::repair::manual::Misreading {
             encoded_as: UTF_8,
-            decoded_as: mojiscope_core::WINDOWS_1251,
+            decoded_as: mojiscope_core::WINDOWS_1251.into(),
         }]);
     harness.run_steps(2);
     let manual = harness
@@ -303,4 +310,266 @@ fn save_repaired_text_keeps_both_the_accepted_changes_and_the_reinterpretations(
     run_until(&mut harness, |app| !app.save.is_open());
     let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
     assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
+}
+
+/// The rows of the panes a screen reader gets whose text holds `needle`:
+/// each row's text and its description.
+fn rows_with(harness: &Harness<'_, InspectorApp>, needle: &str) -> Vec<(String, String)> {
+    harness
+        .query_all_by(|node| {
+            node.role() == Role::Label
+                && node.value().is_some_and(|text| text.contains(needle))
+                && node
+                    .description()
+                    .is_some_and(|description| description.starts_with("row "))
+        })
+        .map(|node| {
+            let node = node.accesskit_node();
+            (
+                node.value().unwrap_or_default(),
+                node.description().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_pane_shows_the_reinterpretation_in_place_and_undo_brings_the_original_back() {
+    let (_dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    // Pane 1 reads the bytes as they decode.
+    assert_eq!(rows_with(&harness, SPAN).len(), 1);
+    assert!(rows_with(&harness, UNDONE).is_empty());
+    select(&mut harness, SPAN);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    // Now it reads the reinterpretation in place of the span, and only
+    // there: the rest of the line is as it decodes.
+    let rows = rows_with(&harness, UNDONE);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let (text, description) = &rows[0];
+    assert!(
+        text.ends_with(&format!("distinctions sociales {UNDONE}.")),
+        "{text}"
+    );
+    assert!(text.contains("libres et Ã©gaux"), "{text}");
+    assert!(rows_with(&harness, SPAN).is_empty());
+    // A screen reader hears what it replaced, and how.
+    assert!(
+        description.contains(&format!(
+            "Reinterpreted by hand: \u{201C}{UNDONE}\u{201D}, was \u{201C}{SPAN}\u{201D}."
+        )),
+        "{description}"
+    );
+    assert!(
+        description.contains("Undone: UTF-8 read as windows-1252 at bytes"),
+        "{description}"
+    );
+    harness.get_by_label("Decoded text, pane 1: UTF-8, with 1 reinterpretation by hand");
+    // Pane 2 reads the file as it is.
+    harness.get_by_label("Decoded text, pane 2: windows-1252");
+    // Undo brings the bytes' own reading back; Redo the reinterpretation.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(3);
+    assert!(rows_with(&harness, UNDONE).is_empty());
+    let rows = rows_with(&harness, SPAN);
+    assert_eq!(rows.len(), 1);
+    assert!(!rows[0].1.contains("Reinterpreted"), "{}", rows[0].1);
+    harness.get_by_label("Decoded text, pane 1: UTF-8");
+    harness.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    harness.run_steps(3);
+    assert_eq!(rows_with(&harness, UNDONE).len(), 1);
+    // Read as another encoding, the pane's text is not the one they were
+    // made in: it shows none; read so again, it shows them again.
+    for (encoding, shown) in [(mojiscope_core::WINDOWS_1251, 0), (UTF_8, 1)] {
+        harness
+            .state_mut()
+            .push(Command::SetEncoding { pane: 0, encoding });
+        run_until(&mut harness, InspectorApp::is_idle);
+        assert_eq!(rows_with(&harness, UNDONE).len(), shown, "{encoding:?}");
+    }
+}
+
+#[test]
+fn a_reinterpreted_character_tells_what_it_replaced_and_selects_all_its_bytes() {
+    let (_dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    harness.ctx.all_styles_mut(|style| {
+        style.interaction.tooltip_delay = 0.0;
+    });
+    let word = select(&mut harness, "DÃ©claration");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    let title = "Déclaration des droits de l'homme et du citoyen de 1789";
+    let row = harness
+        .query_all_by_label(title)
+        .find(|node| node.accesskit_node().role() == Role::Label)
+        .expect("pane 1's first row")
+        .rect();
+    // Something else selected, then the pointer on the row's first
+    // character, the "D" of the reinterpreted word.
+    select(&mut harness, "homme");
+    let line = mojiscope::ui::readings::line_height_in(&harness.ctx);
+    let pos = egui::pos2(row.left() + 3.0, row.top() + line / 2.0);
+    harness.hover_at(pos);
+    harness.run_steps(3);
+    harness.get_by_label(
+        "Reinterpreted by hand: \u{201C}Déclaration\u{201D}, was \u{201C}DÃ©claration\u{201D}.",
+    );
+    // A click selects every byte the reinterpretation replaced: its
+    // characters are not each some of them.
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.step();
+    }
+    harness.run_steps(2);
+    let selection = harness.state().session.selection.expect("a selection");
+    assert_eq!(selection.span, word);
+}
+
+/// A menu as a DOS console showed it: UTF-8 read as code page 437.
+const CONSOLE: &str = "Menu du jour\nLe caf├⌐ co├╗te 3 Γé¼, le th├⌐ 2 Γé¼.\n";
+
+#[test]
+fn a_dos_console_page_can_be_said_by_hand_with_the_keyboard() {
+    let (_dir, path) = scratch("menu.txt", CONSOLE.as_bytes());
+    let mut harness = app_with(&path);
+    select_in(&mut harness, CONSOLE, "Le caf├⌐ co├╗te 3 Γé¼");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    // Say it was read as windows-1252, then change that to cp437 from the
+    // keyboard: Tab to "and decoded as", open it, arrows down to cp437.
+    harness
+        .state_mut()
+        .reinterpret
+        .as_mut()
+        .unwrap()
+        .set_by_hand(vec![Misreading {
+            encoded_as: UTF_8,
+            decoded_as: WINDOWS_1252.into(),
+        }]);
+    harness.run_steps(2);
+    #[expect(
+        clippy::redundant_closure_for_method_calls,
+        reason = "the method's lifetimes are not general enough for query_by"
+    )]
+    let focused_label = |harness: &Harness<'_, InspectorApp>| {
+        harness
+            .query_by(|node| node.is_focused())
+            .and_then(|node| node.accesskit_node().label())
+            .unwrap_or_default()
+    };
+    for _ in 0..40 {
+        if focused_label(&harness) == "and decoded as" {
+            break;
+        }
+        harness.key_press(egui::Key::Tab);
+        harness.run_steps(1);
+    }
+    assert_eq!(focused_label(&harness), "and decoded as");
+    harness.key_press(egui::Key::Space);
+    harness.run_steps(2);
+    // The DOS pages come last, said to be no encodings of the standard.
+    harness.get_by_label(DOS_HEADING);
+    let cp437 = "cp437: DOS console, United States (box drawing)";
+    for _ in 0..80 {
+        if focused_label(&harness) == cp437 {
+            break;
+        }
+        harness.key_press(egui::Key::ArrowDown);
+        harness.run_steps(1);
+    }
+    assert_eq!(focused_label(&harness), cp437);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    let (reading, how) = harness.state().reinterpret.as_ref().unwrap().chosen();
+    assert_eq!(reading.text, "Le café coûte 3 €");
+    assert!(reading.lost.is_empty());
+    assert_eq!(how, "UTF-8 read as cp437 (not in the Encoding Standard)");
+    harness.get_by_label("Nothing lost.");
+    // Enter applies it, and the pane shows it.
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    assert!(harness.state().reinterpret.is_none());
+    let rows = rows_with(&harness, "Le café coûte 3 €, le th├⌐ 2 Γé¼.");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(
+        rows[0]
+            .1
+            .contains("Undone: UTF-8 read as cp437 (not in the Encoding Standard)")
+    );
+}
+
+/// A windows-1252 text read by a decoder that keeps the C1 controls
+/// (ISO-8859-1 taken byte for code point) and saved as UTF-8.
+const C1_CONTROLS: &str = "Il a dit \u{93}bonjour\u{94} \u{96} puis il est parti.\n";
+
+#[test]
+fn the_lab_names_the_chains_it_proposes_as_people_say_them() {
+    let (_dir, path) = scratch("quote.txt", C1_CONTROLS.as_bytes());
+    let mut harness = app_with(&path);
+    select_in(&mut harness, C1_CONTROLS, "\u{93}bonjour\u{94} \u{96} puis");
+    harness
+        .state_mut()
+        .push(Command::HandRepair(HandRepair::SendToLab));
+    harness.run_steps(3);
+    // The lab starts on the steps that undo it; without them, its repair
+    // proposes the chain, named as the Repair window names it: no
+    // "(bytes as code points)".
+    for _ in 0..2 {
+        harness.get_by_label("Remove last step").click();
+        harness.run_steps(2);
+    }
+    harness.get_by_label("encoded as ISO-8859-1, decoded as windows-1252: “bonjour” – puis");
+    assert!(harness.query_by_label_contains("code points").is_none());
+}
+
+/// Copies the selection (the event a window system turns Ctrl+C into);
+/// what the app put on the clipboard.
+fn copy(harness: &mut Harness<'_, InspectorApp>) -> Option<String> {
+    harness.event(egui::Event::Copy);
+    harness.step();
+    harness
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|command| match command {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+}
+
+#[test]
+fn copying_from_the_pane_copies_what_it_shows() {
+    let (_dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    select(&mut harness, SPAN);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    // A selection around the reinterpreted span copies it as the pane
+    // shows it.
+    let around = format!("distinctions sociales {SPAN}.");
+    select(&mut harness, &around);
+    let shown = format!("distinctions sociales {UNDONE}.");
+    assert_eq!(copy(&mut harness).as_deref(), Some(shown.as_str()));
+    // Undone, the bytes' own text again.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(3);
+    select(&mut harness, &around);
+    assert_eq!(copy(&mut harness).as_deref(), Some(around.as_str()));
 }

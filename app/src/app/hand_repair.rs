@@ -15,13 +15,16 @@ use super::InspectorApp;
 use crate::model::command::{Command, Lesson};
 use crate::model::copy;
 use crate::model::repair::manual::{
-    Edit, EditTarget, HandRepair, LossKind, LostMark, Reinterpreted, Replacement, working_text,
+    Edit, EditTarget, HandRepair, LossKind, LostMark, ManualEdits, Reinterpreted, Replacement,
+    WrongReading, working_text,
 };
 use crate::model::save::TextSource;
 use crate::model::save::save_as::OpenRequest;
+use crate::model::session::Session;
 use crate::model::wording::plural;
 use crate::theme::Palette;
 use crate::ui::menu;
+use crate::ui::readings::PaneEdits;
 use crate::ui::reinterpret::{Decision, ReinterpretView, Span};
 use crate::ui::teaching::lab::LabStep;
 
@@ -55,13 +58,19 @@ impl InspectorApp {
             HandRepair::SendToLab => match self.selected_span() {
                 Ok(span) => {
                     let view = ReinterpretView::new(span.clone());
-                    // The lab starts on the best reading's steps, undone.
+                    // The lab starts on the best reading's steps, undone
+                    // (unless it reads through a DOS code page, which the
+                    // lab's encoders do not know: then on none).
                     let mut steps = Vec::new();
                     if let Some(best) = view.proposals().iter().find(|p| !p.misreadings.is_empty())
                     {
                         for misreading in best.misreadings.iter().rev() {
+                            let WrongReading::Encoding(encoding) = misreading.decoded_as else {
+                                steps.clear();
+                                break;
+                            };
                             steps.push(LabStep::Encode {
-                                encoding: misreading.decoded_as,
+                                encoding,
                                 mode: EncodeErrorMode::Html,
                             });
                             steps.push(LabStep::Decode {
@@ -404,6 +413,22 @@ impl InspectorApp {
             commands.push(Command::HandRepair(HandRepair::Explain));
         }
     }
+}
+
+/// The reinterpretations a pane shows in its text: those of the current
+/// load, while the pane still reads the file as they were made in.
+pub(super) fn shown_edits<'a>(edits: &'a ManualEdits, session: &Session) -> Option<PaneEdits<'a>> {
+    let target = edits.target()?;
+    let document = session.document.as_ref()?;
+    let pane = session.panes.get(target.pane)?;
+    let same = target.generation == document.generation
+        && pane.encoding == target.encoding
+        && pane.bom_handling == target.bom_handling;
+    (same && !edits.edits().is_empty()).then(|| PaneEdits {
+        pane: target.pane,
+        edits: edits.edits(),
+        revision: edits.revision(),
+    })
 }
 
 /// Why nothing can be done without a selection.

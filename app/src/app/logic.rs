@@ -784,7 +784,13 @@ impl InspectorApp {
                 else {
                     return;
                 };
-                copy::decoded_text(&document.bytes, analysis, span)
+                // What the pane shows: with its reinterpretations by hand.
+                match super::hand_repair::shown_edits(&self.edits, session) {
+                    Some(shown) if shown.pane == pane => {
+                        copy::shown_text(&document.bytes, analysis, span, shown.edits)
+                    }
+                    _ => copy::decoded_text(&document.bytes, analysis, span),
+                }
             }
         };
         let what = match copy_as {

@@ -270,6 +270,7 @@ impl InspectorApp {
     }
 
     fn document_ui(&mut self, ui: &mut Ui, palette: &'static Palette) {
+        let edits = super::hand_repair::shown_edits(&self.edits, &self.session);
         let commands = &mut self.commands;
         let Session {
             document,
@@ -365,6 +366,7 @@ impl InspectorApp {
                 focused,
                 shown,
                 align,
+                edits,
             };
             readings.ui(ui, &ctx, &env, pane_position, commands);
         });

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
-use mojiscope_core::repair::{ChainFamily, Change, NotText, Repair, Source, check_text};
+use mojiscope_core::repair::{Chain, Change, NotText, Repair, Source, check_text};
 use mojiscope_core::{
     BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, Encoding,
     SkipReason, UTF_8, bom_sniff, detect,
@@ -33,6 +33,7 @@ use super::output::{AtomicOutput, Success, stdout_error};
 use super::segments;
 use super::transcode::Utf8Text;
 use crate::model::document::MAP_THRESHOLD;
+use crate::model::repair::manual::{chain_name_terse, family};
 use crate::model::repair::run::{check_decode, repair_text, repair_threads};
 use crate::model::wording::plural;
 
@@ -475,7 +476,9 @@ struct Totals {
     suggestions: usize,
     lost: usize,
     guesses: usize,
-    families: Vec<(ChainFamily, usize)>,
+    /// The chains undone, as a user tells them apart
+    /// ([`family`](crate::model::repair::manual::family)), and how often.
+    families: Vec<(Chain, usize)>,
     /// Bytes of text in batches that were not text, left as they were.
     declined: u64,
     declined_reason: Option<NotText>,
@@ -649,7 +652,18 @@ impl<'a> Fixer<'a> {
         totals.suggestions += repair.suggestions.len();
         totals.lost += repair.lost_count();
         totals.guesses += repair.guess_count();
-        for (family, uses) in repair.families() {
+        // The batch's chains, the most used first (as `Repair::families`
+        // ranks them), named as the app names them.
+        let mut families: Vec<(Chain, usize)> = Vec::new();
+        for change in &repair.changes {
+            let family = family(change.chain);
+            match families.iter_mut().find(|(known, _)| *known == family) {
+                Some((_, count)) => *count += 1,
+                None => families.push((family, 1)),
+            }
+        }
+        families.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+        for (family, uses) in families {
             match totals
                 .families
                 .iter_mut()
@@ -729,7 +743,7 @@ impl<'a> Fixer<'a> {
                     totals
                         .families
                         .iter()
-                        .map(|(family, uses)| format!("{family} ({uses})"))
+                        .map(|(family, uses)| format!("{} ({uses})", chain_name_terse(*family)))
                         .collect::<Vec<_>>()
                         .join("; ")
                 ));
@@ -822,7 +836,7 @@ fn describe(
         } else {
             "not changed (unsure): "
         },
-        change.chain.display_name(),
+        chain_name_terse(change.chain),
         change.confidence
     );
     for assumption in &change.assumptions {
@@ -933,6 +947,31 @@ mod tests {
         );
         assert_eq!(plan.encoding, mojiscope_core::SHIFT_JIS);
         assert!(plan.detected.is_some());
+    }
+
+    #[test]
+    fn the_chains_are_named_as_the_app_names_them() {
+        // windows-1252 text read by a decoder that keeps the C1 controls
+        // (ISO-8859-1 taken byte for code point) and saved as UTF-8, and
+        // UTF-8 text read so.
+        let text = "Il a dit \u{93}bonjour\u{94} \u{96} puis il est parti.\n\
+                    Le cafÃ\u{a9} de la gare est fermÃ\u{a9}.\n";
+        let plan = choose_decode(text.as_bytes(), None, true);
+        let (output, fixer) = fix_in_batches(text.as_bytes(), plan, true, 1 << 20);
+        assert_eq!(
+            output,
+            "Il a dit “bonjour” – puis il est parti.\nLe café de la gare est fermé.\n"
+        );
+        let report = fixer.report().details.join("\n");
+        assert!(
+            report.contains("windows-1252 read as ISO-8859-1 (1)"),
+            "{report}"
+        );
+        assert!(
+            report.contains("UTF-8 read as windows-1252 (2)"),
+            "{report}"
+        );
+        assert!(!report.contains("code points"), "{report}");
     }
 
     #[test]

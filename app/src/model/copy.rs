@@ -1,11 +1,13 @@
-//! What the clipboard gets of a selection: the text a pane decodes it to,
-//! its bytes in hex, or its bytes as escapes.
+//! What the clipboard gets of a selection: the text a pane decodes it to
+//! (with the reinterpretations by hand it shows), its bytes in hex, or its
+//! bytes as escapes.
 
 use std::fmt::Write as _;
 
-use mojiscope_core::ByteSpan;
+use mojiscope_core::{ByteSpan, TraceKind};
 
 use crate::model::analysis::EncodingAnalysis;
+use crate::model::repair::manual::Edit;
 
 /// The most bytes copied at once: a selection made with Ctrl+Shift+End on
 /// a huge file is copied up to here, not whole.
@@ -54,6 +56,52 @@ pub fn decoded_text(bytes: &[u8], analysis: &EncodingAnalysis, span: ByteSpan) -
         .text
 }
 
+/// What a pane that shows `edits` (reinterpretations by hand, in byte
+/// order, not overlapping) shows of the selected bytes: the text
+/// `analysis` decodes them to, each edit that starts in the selection in
+/// place of the characters that start in its bytes, and nothing of an edit
+/// that starts before it.
+pub fn shown_text(
+    bytes: &[u8],
+    analysis: &EncodingAnalysis,
+    span: ByteSpan,
+    edits: &[Edit],
+) -> String {
+    let end = span.end.min(span.start + MAX_COPY_BYTES);
+    let trace = analysis.decode_window(bytes, ByteSpan::new(span.start, end));
+    let inside = |byte_offset: u64| {
+        edits
+            .iter()
+            .any(|edit| edit.span.start <= byte_offset && byte_offset < edit.span.end)
+    };
+    let mut starting = edits
+        .iter()
+        .filter(|edit| span.start <= edit.span.start && edit.span.start < end)
+        .peekable();
+    let mut text = String::with_capacity(trace.text.len());
+    for item in trace.items() {
+        while let Some(edit) = starting.next_if(|edit| edit.span.start <= item.span.start) {
+            text.push_str(&edit.replacement.text);
+        }
+        if inside(item.span.start) {
+            continue;
+        }
+        match item.kind {
+            TraceKind::Scalar(c) => text.push(c),
+            TraceKind::Pair(first, second) => {
+                text.push(first);
+                text.push(second);
+            }
+            TraceKind::Error(_) => text.push(char::REPLACEMENT_CHARACTER),
+            TraceKind::Skip(_) => {}
+        }
+    }
+    for edit in starting {
+        text.push_str(&edit.replacement.text);
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::AtomicBool;
@@ -83,5 +131,40 @@ mod tests {
             decoded_text(&bytes, &analysis, ByteSpan::new(0, 6)),
             "aあいb"
         );
+    }
+
+    #[test]
+    fn text_copies_with_the_reinterpretations_the_pane_shows() {
+        use crate::model::repair::manual::Reinterpreted;
+
+        // "x cafÃ©!" in UTF-8, "Ã©" (bytes 5..9) put back as "é".
+        let bytes = "x cafÃ©!".as_bytes();
+        let cancel = AtomicBool::new(false);
+        let analysis = analyse(
+            bytes,
+            mojiscope_core::UTF_8,
+            BomHandling::None,
+            &cancel,
+            &mut |_| {},
+        )
+        .expect("done");
+        let edits = [Edit {
+            span: ByteSpan::new(5, 9),
+            original: "Ã©".to_owned(),
+            replacement: Reinterpreted {
+                text: "é".to_owned(),
+                lost: Vec::new(),
+            },
+            how: "UTF-8 read as windows-1252".to_owned(),
+        }];
+        let all = ByteSpan::new(0, bytes.len() as u64);
+        assert_eq!(shown_text(bytes, &analysis, all, &edits), "x café!");
+        // Ending in it: the edit starts in the selection, and is copied.
+        let to_middle = ByteSpan::new(2, 7);
+        assert_eq!(shown_text(bytes, &analysis, to_middle, &edits), "café");
+        // Starting in it: it starts before, and nothing of it is copied.
+        let from_middle = ByteSpan::new(7, 10);
+        assert_eq!(shown_text(bytes, &analysis, from_middle, &edits), "!");
+        assert_eq!(shown_text(bytes, &analysis, all, &[]), "x cafÃ©!");
     }
 }

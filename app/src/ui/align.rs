@@ -186,6 +186,7 @@ fn kind_class(kind: CellKind) -> u8 {
         CellKind::Malformed(_) => 2,
         CellKind::LiteralReplacement => 3,
         CellKind::Skip(_) => 4,
+        CellKind::Lost => 5,
     }
 }
 
@@ -253,6 +254,7 @@ mod tests {
             text: text.to_owned(),
             kind: CellKind::Text,
             span: ByteSpan::new(start, end),
+            edited: false,
         }
     }
 
@@ -374,6 +376,7 @@ mod tests {
             text: "\u{FFFD}".to_owned(),
             kind: CellKind::Malformed(kind),
             span: ByteSpan::new(0, 1),
+            edited: false,
         };
         let literal = Cell {
             kind: CellKind::LiteralReplacement,
@@ -383,6 +386,28 @@ mod tests {
         let b = [error(DecodeErrorKind::TruncatedSequence)];
         assert!(lay_out(&[&a, &b], 10, true, columns)[0].same);
         assert!(!lay_out(&[&a, &[literal]], 10, true, columns)[0].same);
+    }
+
+    #[test]
+    fn a_reinterpreted_span_lines_up_with_the_bytes_it_replaced() {
+        // "Ã©t" (bytes 0..5) put back as "ét" in the second reading: its
+        // cells all have the span's bytes, and the next character ("é", at
+        // byte 5) starts at the same column in both.
+        let first = [
+            cell("Ã", 0, 2),
+            cell("©", 2, 4),
+            cell("t", 4, 5),
+            cell("!", 5, 6),
+        ];
+        let mut second = crate::ui::cells::edited_cells("ét", &[], ByteSpan::new(0, 5));
+        second.push(cell("!", 5, 6));
+        let lines = lay_out(&[&first, &second], 40, true, columns);
+        assert_eq!(lines.len(), 1);
+        let last = |reading: usize| *lines[0].readings[reading].last().unwrap();
+        assert_eq!(last(0).column, 3);
+        assert_eq!(last(1).column, 3);
+        assert!(lines[0].readings[1][0].differs);
+        assert!(!last(1).differs);
     }
 
     #[test]

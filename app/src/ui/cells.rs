@@ -94,6 +94,8 @@ pub enum CellKind {
     LiteralReplacement,
     /// Bytes that produced nothing (a BOM, an escape sequence).
     Skip(SkipReason),
+    /// The U+FFFD a reinterpretation by hand put for a character it lost.
+    Lost,
 }
 
 /// One item of a decoded row, as drawn.
@@ -103,8 +105,12 @@ pub struct Cell {
     pub text: String,
     /// How to draw it.
     pub kind: CellKind,
-    /// The bytes it came from.
+    /// The bytes it came from (for a reinterpretation's text, all the
+    /// bytes it replaced: its characters are not each some of them).
     pub span: ByteSpan,
+    /// Whether a reinterpretation by hand put it there, in place of what
+    /// the bytes decode to.
+    pub edited: bool,
 }
 
 /// How a decoded item is drawn: control characters visibly (see
@@ -127,7 +133,30 @@ pub fn cell_of(item: TraceItem) -> Cell {
         text,
         kind,
         span: item.span,
+        edited: false,
     }
+}
+
+/// The cells of a reinterpretation's `text`, put in place of the
+/// characters that start in `span`: each character drawn as [`cell_of`]
+/// draws it, and each U+FFFD at one of `lost` (UTF-8 offsets in `text`)
+/// marked lost. Every one of them has all of `span` as its bytes.
+pub fn edited_cells(text: &str, lost: &[usize], span: ByteSpan) -> Vec<Cell> {
+    text.char_indices()
+        .map(|(utf8_offset, c)| {
+            let (text, kind) = if lost.contains(&utf8_offset) {
+                (c.to_string(), CellKind::Lost)
+            } else {
+                scalar_display(c)
+            };
+            Cell {
+                text,
+                kind,
+                span,
+                edited: true,
+            }
+        })
+        .collect()
 }
 
 /// The standard abbreviations of the C0 controls (Unicode's aliases), by

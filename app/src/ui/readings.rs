@@ -17,6 +17,12 @@
 //! UTF-8") holding one text node per visible row, and it takes the
 //! keyboard focus: focusing it makes it the focused pane.
 //!
+//! A pane shows its reinterpretations by hand ([`PaneEdits`]) in place of
+//! the characters they replace: marked (a background and an underline),
+//! their cells all of the bytes they replaced (a click selects them all),
+//! what they replaced and how in a tooltip, and in the row's description
+//! for screen readers.
+//!
 //! [`align`]: crate::ui::align
 
 use std::collections::HashMap;
@@ -33,12 +39,14 @@ use crate::model::analysis::EncodingAnalysis;
 use crate::model::analysis::lines::LineIndex;
 use crate::model::command::Command;
 use crate::model::layout::Shown;
+use crate::model::repair::manual::Edit;
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::model::session::Pane;
+use crate::model::wording::plural;
 use crate::theme::Palette;
 use crate::ui::PanelCtx;
 use crate::ui::align::{Line, Placed, lay_out};
-use crate::ui::cells::{Cell, CellKind, overlaps, split_rows};
+use crate::ui::cells::{Cell, CellKind, edited_cells, overlaps, split_rows};
 use crate::ui::rows::{Marks, RowPosition, RowsView, VisibleRows};
 
 /// Bands of the scroll bar's error strip.
@@ -63,7 +71,7 @@ const SMALL: f32 = 0.7;
 pub fn cell_columns(cell: &Cell) -> u32 {
     match cell.kind {
         CellKind::Text => u32::try_from(cell.text.width()).unwrap_or(1),
-        CellKind::Malformed(_) | CellKind::LiteralReplacement => 1,
+        CellKind::Malformed(_) | CellKind::LiteralReplacement | CellKind::Lost => 1,
         CellKind::Control if is_hex_pair(&cell.text) => 1,
         CellKind::Control | CellKind::Skip(_) => {
             let letters = cell.text.chars().count();
@@ -99,6 +107,8 @@ struct CacheKey {
     analyses: Vec<usize>,
     wrap: u32,
     align: bool,
+    /// The pane whose text shows reinterpretations, and their revision.
+    edits: Option<(usize, u64)>,
 }
 
 /// The rows laid out so far, for one key.
@@ -109,6 +119,16 @@ struct RowCache {
 }
 
 impl RowCache {
+    /// Starts afresh unless the rows laid out are for `key`.
+    fn keep_for(&mut self, key: &CacheKey) {
+        if self.key.as_ref() != Some(key) {
+            *self = RowCache {
+                key: Some(key.clone()),
+                rows: HashMap::new(),
+            };
+        }
+    }
+
     /// The layout of `row`, decoding it (and rows around it) if needed.
     fn get(&mut self, row: u64, source: &Source<'_>) -> Arc<RowLayout> {
         if let Some(layout) = self.rows.get(&row) {
@@ -133,7 +153,16 @@ impl RowCache {
         let readings: Vec<Vec<Vec<Cell>>> = source
             .analyses
             .iter()
-            .map(|analysis| read_rows(analysis, source.bytes, &spans))
+            .enumerate()
+            .map(|(reading, analysis)| {
+                let mut rows = read_rows(analysis, source.bytes, &spans);
+                if let Some((edited, edits)) = source.edits
+                    && edited == reading
+                {
+                    put_edits(&mut rows, &spans, edits);
+                }
+                rows
+            })
             .collect();
         for (index, row_number) in (first..last).enumerate() {
             let cells: Vec<Vec<Cell>> = readings
@@ -176,6 +205,57 @@ fn read_rows(analysis: &EncodingAnalysis, bytes: &[u8], spans: &[ByteSpan]) -> V
     split_rows(trace.items(), spans)
 }
 
+/// Puts each of `edits` (in byte order, not overlapping) in place of the
+/// cells that start in its bytes, in the rows of `spans`: its cells go
+/// where its first byte is.
+fn put_edits(rows: &mut [Vec<Cell>], spans: &[ByteSpan], edits: &[Edit]) {
+    // The edit whose bytes hold `byte_offset`, if one does.
+    let inside = |byte_offset: u64| {
+        let after = edits.partition_point(|edit| edit.span.start <= byte_offset);
+        after
+            .checked_sub(1)
+            .and_then(|index| edits.get(index))
+            .is_some_and(|edit| byte_offset < edit.span.end)
+    };
+    for (cells, row) in rows.iter_mut().zip(spans) {
+        let first = edits.partition_point(|edit| edit.span.start < row.start);
+        let starting = edits
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|edit| edit.span.start < row.end);
+        let touched = starting.clone().next().is_some()
+            || cells.first().is_some_and(|cell| inside(cell.span.start));
+        if !touched {
+            continue;
+        }
+        let mut starting = starting.peekable();
+        let old = std::mem::take(cells);
+        for cell in old {
+            while let Some(edit) = starting.next_if(|edit| edit.span.start <= cell.span.start) {
+                cells.extend(cells_of(edit));
+            }
+            if !inside(cell.span.start) {
+                cells.push(cell);
+            }
+        }
+        for edit in starting {
+            cells.extend(cells_of(edit));
+        }
+    }
+}
+
+/// An edit's cells.
+fn cells_of(edit: &Edit) -> Vec<Cell> {
+    let lost: Vec<usize> = edit
+        .replacement
+        .lost
+        .iter()
+        .map(|mark| mark.utf8_range.start)
+        .collect();
+    edited_cells(&edit.replacement.text, &lost, edit.span)
+}
+
 /// What the rows are read from, for one frame.
 struct Source<'a> {
     bytes: &'a [u8],
@@ -183,6 +263,9 @@ struct Source<'a> {
     analyses: Vec<Arc<EncodingAnalysis>>,
     wrap: u32,
     align: bool,
+    /// The present pane (its index among them) whose text shows
+    /// reinterpretations, and the reinterpretations.
+    edits: Option<(usize, &'a [Edit])>,
 }
 
 /// Where things go, for one frame.
@@ -341,6 +424,21 @@ pub struct ReadingsEnv<'a> {
     pub shown: Shown,
     /// Whether the same bytes are lined up in every reading.
     pub align: bool,
+    /// The reinterpretations by hand a pane shows, if any.
+    pub edits: Option<PaneEdits<'a>>,
+}
+
+/// The reinterpretations by hand one pane shows in place of what their
+/// bytes decode to.
+#[derive(Clone, Copy, Debug)]
+pub struct PaneEdits<'a> {
+    /// The pane.
+    pub pane: usize,
+    /// The reinterpretations, in byte order, not overlapping.
+    pub edits: &'a [Edit],
+    /// A number that changes whenever they do
+    /// ([`ManualEdits::revision`](crate::model::repair::manual::ManualEdits::revision)).
+    pub revision: u64,
 }
 
 impl Readings {
@@ -409,19 +507,19 @@ impl Readings {
             analyses: analyses.iter().map(|a| Arc::as_ptr(a) as usize).collect(),
             wrap,
             align: env.align,
+            edits: env.edits.map(|edits| (edits.pane, edits.revision)),
         };
-        if self.cache.key.as_ref() != Some(&key) {
-            self.cache = RowCache {
-                key: Some(key.clone()),
-                rows: HashMap::new(),
-            };
-        }
+        self.cache.keep_for(&key);
         let source = Source {
             bytes: ctx.bytes,
             lines: env.lines,
             analyses,
             wrap,
             align: env.align,
+            edits: env.edits.and_then(|edits| {
+                let reading = present.iter().position(|&p| p == edits.pane)?;
+                Some((reading, edits.edits))
+            }),
         };
         let marks = self.marks(env);
         let view = RowsView {
@@ -488,8 +586,62 @@ impl Readings {
                 origin: SelectionOrigin::Pane(pane),
             }));
         }
-        crate::ui::selection_menu(&visible.response, env.focused, commands);
-        visible.response
+        let response = self.edit_tooltip(visible.response, &hits, &present, env);
+        crate::ui::selection_menu(&response, env.focused, commands);
+        response
+    }
+
+    /// What a reinterpreted character under the pointer replaced, and how,
+    /// in a tooltip.
+    fn edit_tooltip(
+        &self,
+        response: Response,
+        hits: &[Hit],
+        present: &Present,
+        env: &ReadingsEnv<'_>,
+    ) -> Response {
+        let Some(edits) = env.edits else {
+            return response;
+        };
+        let Some(pointer) = response.hover_pos() else {
+            return response;
+        };
+        let Some((cell, reading)) = self.cell_under(pointer, hits) else {
+            return response;
+        };
+        if !cell.edited || present.get(reading) != Some(&edits.pane) {
+            return response;
+        }
+        let Some(edit) = edits.edits.iter().find(|edit| edit.span == cell.span) else {
+            return response;
+        };
+        response.on_hover_ui_at_pointer(|ui| {
+            for line in edit_lines(edit) {
+                ui.label(line);
+            }
+            ui.label("Edit ▸ Undo (Ctrl+Z) takes it back; File ▸ Save as… writes it.");
+        })
+    }
+
+    /// The cell under `pointer`, and the reading (among the present panes)
+    /// it is in.
+    fn cell_under(&self, pointer: Pos2, hits: &[Hit]) -> Option<(&Cell, usize)> {
+        let hit = hits.iter().find(|hit| hit.rect.contains(pointer))?;
+        let layout = self.cache.rows.get(&hit.row)?;
+        let line = layout.lines.get(hit.line)?;
+        let placed = line.readings.get(hit.reading)?;
+        let column_width = self
+            .painted
+            .as_ref()
+            .map_or(8.0, |(key, _)| key.geometry.column);
+        let x = (pointer.x - hit.rect.left()) / column_width;
+        let cell = placed
+            .iter()
+            .filter(|p| p.columns > 0)
+            .find(|p| x < column_f32(p.column + p.columns))
+            .or_else(|| placed.iter().rev().find(|p| p.columns > 0))?;
+        let cell = layout.cells.get(hit.reading)?.get(cell.cell)?;
+        Some((cell, hit.reading))
     }
 
     /// Paints the rows in view (from the cache of shapes, or laid out
@@ -604,7 +756,12 @@ impl Readings {
                     .name()
                     .to_owned(),
             };
-            let name = format!("Decoded text, pane {}: {reading}", index + 1);
+            let mut name = format!("Decoded text, pane {}: {reading}", index + 1);
+            let edits = env.edits.filter(|edits| edits.pane == index);
+            if let Some(edits) = edits {
+                let count = plural(edits.edits.len(), "reinterpretation", "reinterpretations");
+                name = format!("{name}, with {count} by hand");
+            }
             let response = ui.interact(visible.viewport, id, Sense::focusable_noninteractive());
             response.widget_info(|| WidgetInfo::labeled(Role::Document, true, &name));
             if response.gained_focus() {
@@ -623,13 +780,12 @@ impl Readings {
                 let Some(rect) = shapes.reading_rects.get(reading) else {
                     continue;
                 };
-                let text = row_text(layout.cells.get(reading).map_or(&[][..], Vec::as_slice));
-                let errors = layout.cells.get(reading).map_or(0, |cells| {
-                    cells
-                        .iter()
-                        .filter(|c| matches!(c.kind, CellKind::Malformed(_)))
-                        .count()
-                });
+                let cells = layout.cells.get(reading).map_or(&[][..], Vec::as_slice);
+                let text = row_text(cells);
+                let errors = cells
+                    .iter()
+                    .filter(|c| matches!(c.kind, CellKind::Malformed(_)))
+                    .count();
                 let rect = rect.translate(origin.to_vec2());
                 let node = rows_ui.interact(
                     rect.intersect(visible.viewport),
@@ -637,11 +793,17 @@ impl Readings {
                     Sense::hover(),
                 );
                 node.widget_info(|| WidgetInfo::labeled(Role::Label, true, &text));
-                let description = match errors {
+                let mut description = match errors {
                     0 => format!("row {}", row + 1),
                     1 => format!("row {}, 1 error", row + 1),
                     n => format!("row {}, {n} errors", row + 1),
                 };
+                if let Some(edits) = edits {
+                    for edit in row_edits(cells, edits.edits) {
+                        description.push_str("; ");
+                        description.push_str(&edit_lines(edit).join(" "));
+                    }
+                }
                 ui.ctx()
                     .accesskit_node_builder(node.id, |node| node.set_description(description));
             }
@@ -656,21 +818,8 @@ impl Readings {
         if !(response.clicked() || response.dragged()) {
             return None;
         }
-        let hit = hits.iter().find(|hit| hit.rect.contains(pointer))?;
-        let layout = self.cache.rows.get(&hit.row)?;
-        let line = layout.lines.get(hit.line)?;
-        let placed = line.readings.get(hit.reading)?;
-        let column_width = self
-            .painted
-            .as_ref()
-            .map_or(8.0, |(key, _)| key.geometry.column);
-        let x = (pointer.x - hit.rect.left()) / column_width;
-        let cell = placed
-            .iter()
-            .filter(|p| p.columns > 0)
-            .find(|p| x < column_f32(p.column + p.columns))
-            .or_else(|| placed.iter().rev().find(|p| p.columns > 0))?;
-        let span = layout.cells.get(hit.reading)?.get(cell.cell)?.span;
+        let (cell, reading) = self.cell_under(pointer, hits)?;
+        let span = cell.span;
         if response.drag_started() || response.clicked() || self.anchor.is_none() {
             self.anchor = Some(span);
         }
@@ -680,7 +829,7 @@ impl Readings {
             }
             _ => span,
         };
-        Some((span, hit.reading))
+        Some((span, reading))
     }
 
     /// The focused pane's errors for the scroll bar, by row.
@@ -724,7 +873,10 @@ pub fn row_text(cells: &[Cell]) -> String {
     let mut text = String::new();
     for cell in cells {
         match cell.kind {
-            CellKind::Text | CellKind::Malformed(_) | CellKind::LiteralReplacement => {
+            CellKind::Text
+            | CellKind::Malformed(_)
+            | CellKind::LiteralReplacement
+            | CellKind::Lost => {
                 text.push_str(&cell.text);
             }
             CellKind::Control if cell.text == "LF" || cell.text == "CR" => {}
@@ -738,6 +890,55 @@ pub fn row_text(cells: &[Cell]) -> String {
         }
     }
     text
+}
+
+/// The reinterpretations whose text `cells` (a row of the pane that shows
+/// them) hold, in order.
+fn row_edits<'a>(cells: &[Cell], edits: &'a [Edit]) -> Vec<&'a Edit> {
+    let mut found: Vec<&Edit> = Vec::new();
+    for cell in cells.iter().filter(|cell| cell.edited) {
+        if found.last().is_some_and(|edit| edit.span == cell.span) {
+            continue;
+        }
+        if let Some(edit) = edits.iter().find(|edit| edit.span == cell.span) {
+            found.push(edit);
+        }
+    }
+    found
+}
+
+/// A reinterpretation in words, for its tooltip and for screen readers:
+/// what it put, what was there, how, and what it lost.
+pub fn edit_lines(edit: &Edit) -> Vec<String> {
+    let mut lines = vec![
+        format!(
+            "Reinterpreted by hand: \u{201C}{}\u{201D}, was \u{201C}{}\u{201D}.",
+            short(&edit.replacement.text),
+            short(&edit.original)
+        ),
+        format!("Undone: {}.", edit.how),
+    ];
+    let lost = edit.replacement.lost.len();
+    if lost > 0 {
+        lines.push(format!(
+            "{} lost (U+FFFD).",
+            plural(lost, "character", "characters")
+        ));
+    }
+    lines
+}
+
+/// The first 60 characters of `text`, controls as spaces.
+fn short(text: &str) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(60)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if text.chars().count() > 60 {
+        shown.push('…');
+    }
+    shown
 }
 
 /// Draws one row from its top-left corner.
@@ -966,7 +1167,7 @@ fn paint_cells(
         }
         let (colour, font_id) = match cell.kind {
             CellKind::Text | CellKind::LiteralReplacement => (text_colour, font),
-            CellKind::Malformed(_) => (palette.malformed_fg, font),
+            CellKind::Malformed(_) | CellKind::Lost => (palette.malformed_fg, font),
             CellKind::Control => (palette.control_fg, &small),
             CellKind::Skip(_) => (palette.skip_fg, &small),
         };
@@ -1025,7 +1226,8 @@ fn paint_backgrounds(
             Some(palette.selection_bg)
         } else {
             match cell.kind {
-                CellKind::Malformed(_) => Some(palette.malformed_bg),
+                CellKind::Malformed(_) | CellKind::Lost => Some(palette.malformed_bg),
+                _ if cell.edited => Some(palette.repair_after_bg),
                 CellKind::LiteralReplacement => Some(palette.replacement_literal_bg),
                 CellKind::Control => Some(palette.control_bg),
                 _ if p.differs => Some(palette.differs_bg),
@@ -1040,6 +1242,16 @@ fn paint_backgrounds(
                 vec2(column_f32(p.columns) * column, geometry.line),
             );
             shapes.push(Shape::rect_filled(rect, 0.0, background));
+        }
+        if cell.edited && p.columns > 0 {
+            // Underlined too, selected or not, so that the mark does not
+            // rest on colour alone.
+            let bottom = origin.y + geometry.line - 1.0;
+            shapes.push(Shape::hline(
+                x_of(p.column)..=x_of(p.column + p.columns),
+                bottom,
+                Stroke::new(1.5, palette.ok_fg),
+            ));
         }
     }
 }
@@ -1122,6 +1334,65 @@ mod tests {
                 "{bins}"
             );
         }
+    }
+
+    #[test]
+    fn edits_take_the_place_of_the_cells_that_start_in_their_bytes() {
+        use crate::model::repair::manual::{LossKind, LostMark, Reinterpreted};
+
+        // Two rows, "cafÃ©\n" (bytes 0..8) and "Ã  x" (8..13), in UTF-8:
+        // "cafÃ©" put back as "café", and "Ã " (a lost no-break space)
+        // as one lost character.
+        let bytes = "cafÃ©\nÃ  x".as_bytes();
+        let analysis = crate::model::analysis::analyse(
+            bytes,
+            mojiscope_core::UTF_8,
+            mojiscope_core::BomHandling::None,
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .unwrap();
+        let spans = [ByteSpan::new(0, 8), ByteSpan::new(8, 13)];
+        let edit = |start, end, text: &str, lost: Vec<LostMark>| Edit {
+            span: ByteSpan::new(start, end),
+            original: String::new(),
+            replacement: Reinterpreted {
+                text: text.to_owned(),
+                lost,
+            },
+            how: "UTF-8 read as windows-1252".to_owned(),
+        };
+        let lost = LostMark {
+            utf8_range: 0..3,
+            kind: LossKind::Undecodable,
+        };
+        let edits = [
+            edit(3, 7, "é", Vec::new()),
+            edit(8, 11, "\u{FFFD}", vec![lost]),
+        ];
+        let mut rows = read_rows(&analysis, bytes, &spans);
+        put_edits(&mut rows, &spans, &edits);
+        let text: Vec<String> = rows.iter().map(|row| row_text(row)).collect();
+        assert_eq!(text, ["café", "\u{FFFD} x"]);
+        // The edited cells are all of the bytes they replaced; the others
+        // are still their own.
+        let é = &rows[0][3];
+        assert!(é.edited);
+        assert_eq!(é.span, ByteSpan::new(3, 7));
+        assert!(!rows[0][2].edited);
+        assert_eq!(rows[0][2].span, ByteSpan::new(2, 3));
+        assert_eq!(rows[1][0].kind, CellKind::Lost);
+        assert_eq!(rows[1][0].span, ByteSpan::new(8, 11));
+        assert_eq!(rows[1][1].span, ByteSpan::new(11, 12));
+        // An edit over a row's end shows where it starts; the next row
+        // keeps only what is past it.
+        let across = [edit(3, 10, "é\n", Vec::new())];
+        let mut rows = read_rows(&analysis, bytes, &spans);
+        put_edits(&mut rows, &spans, &across);
+        let text: Vec<String> = rows.iter().map(|row| row_text(row)).collect();
+        assert_eq!(text, ["café", "  x"]);
+        assert_eq!(row_edits(&rows[0], &across).len(), 1);
+        assert!(row_edits(&rows[1], &across).is_empty());
     }
 
     #[test]

@@ -11,7 +11,8 @@ use eframe::egui::{
 use mojiscope_core::{ByteSpan, UTF_8, WINDOWS_1252};
 
 use crate::model::repair::manual::{
-    EditTarget, LossKind, Misreading, ProposedReading, Reinterpreted, proposals, reinterpret,
+    EditTarget, LossKind, Misreading, ProposedReading, Reinterpreted, WrongReading, proposals,
+    reinterpret,
 };
 use crate::model::wording::plural;
 use crate::theme::Palette;
@@ -54,6 +55,9 @@ pub struct ReinterpretView {
     by_hand_result: Reinterpreted,
     /// Whether the first control has been given the focus.
     focused: bool,
+    /// The chain by hand's lists of encodings, as last drawn: Enter on one
+    /// (closed) applies, as it does elsewhere in the window; Space opens it.
+    lists: Vec<egui::Id>,
 }
 
 impl ReinterpretView {
@@ -81,7 +85,7 @@ impl ReinterpretView {
             .unwrap_or_else(|| {
                 vec![Misreading {
                     encoded_as: UTF_8,
-                    decoded_as: WINDOWS_1252,
+                    decoded_as: WrongReading::Encoding(WINDOWS_1252),
                 }]
             });
         let by_hand_result = reinterpret(&span.text, &by_hand);
@@ -92,6 +96,7 @@ impl ReinterpretView {
             by_hand,
             by_hand_result,
             focused: false,
+            lists: Vec::new(),
         }
     }
 
@@ -159,6 +164,15 @@ impl ReinterpretView {
 
     fn contents_ui(&mut self, ui: &mut Ui, palette: &Palette) -> Option<Decision> {
         let mut decision = None;
+        // Enter on a closed list applies, before the list takes it for a
+        // click that would open it again.
+        let popup_was_open = egui::Popup::is_any_open(ui.ctx());
+        let on_list = ui
+            .memory(egui::Memory::focused)
+            .is_some_and(|id| self.lists.contains(&id));
+        let mut enter = !popup_was_open
+            && on_list
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::Enter));
         let span = &self.span;
         ui.label(format!(
             "{} of pane {} ({}), bytes {:#X}..{:#X}. Which reading is right?",
@@ -231,10 +245,12 @@ impl ReinterpretView {
             }
         }
         // Enter applies and Escape cancels, unless a list of encodings is
-        // open (where they pick and close it).
-        let popup_open = egui::Popup::is_any_open(ui.ctx());
+        // open or was at the start of the frame (where they pick and close
+        // it).
+        let popup_open = popup_was_open || egui::Popup::is_any_open(ui.ctx());
         if !popup_open && decision.is_none() {
-            if ui.input_mut(|input| input.consume_key(egui::Modifiers::NONE, Key::Enter)) {
+            enter |= ui.input_mut(|input| input.consume_key(egui::Modifiers::NONE, Key::Enter));
+            if enter {
                 decision = Some(Decision::Apply(chosen, how));
             } else if ui.input_mut(|input| input.consume_key(egui::Modifiers::NONE, Key::Escape)) {
                 decision = Some(Decision::Cancel);
@@ -247,6 +263,8 @@ impl ReinterpretView {
     /// Whether it changed.
     fn by_hand_ui(&mut self, ui: &mut Ui) -> bool {
         let mut changed = false;
+        let lists = &mut self.lists;
+        lists.clear();
         Grid::new("reinterpret by hand")
             .num_columns(5)
             .spacing([6.0, 4.0])
@@ -255,28 +273,38 @@ impl ReinterpretView {
                     ui.label(if index == 0 { "The text was" } else { "then" });
                     let encoded = ui.label("encoded as");
                     let before = *misreading;
-                    ComboBox::from_id_salt(("encoded as", index))
+                    let list = ComboBox::from_id_salt(("encoded as", index))
                         .selected_text(misreading.encoded_as.name())
                         .height(420.0)
                         .show_ui(ui, |ui| {
                             encoding_menu_ui(ui, &mut misreading.encoded_as, |e| e, |_| true);
+                            // Picked from the keyboard too, the list closes.
+                            if misreading.encoded_as != before.encoded_as {
+                                ui.close();
+                            }
                         })
                         .response
                         .labelled_by(encoded.id);
+                    lists.push(list.id);
                     let decoded = ui.label("and decoded as");
-                    ComboBox::from_id_salt(("decoded as", index))
+                    let list = ComboBox::from_id_salt(("decoded as", index))
                         .selected_text(misreading.decoded_as.name())
                         .height(420.0)
                         .show_ui(ui, |ui| {
                             encoding_menu_ui(
                                 ui,
                                 &mut misreading.decoded_as,
-                                |e| e,
+                                WrongReading::Encoding,
                                 Misreading::can_be_undone_from,
                             );
+                            dos_code_pages_ui(ui, &mut misreading.decoded_as);
+                            if misreading.decoded_as != before.decoded_as {
+                                ui.close();
+                            }
                         })
                         .response
                         .labelled_by(decoded.id);
+                    lists.push(list.id);
                     changed |= *misreading != before;
                     ui.end_row();
                 }
@@ -290,7 +318,7 @@ impl ReinterpretView {
                 let last = self.by_hand.last().copied();
                 self.by_hand.push(last.unwrap_or(Misreading {
                     encoded_as: UTF_8,
-                    decoded_as: WINDOWS_1252,
+                    decoded_as: WrongReading::Encoding(WINDOWS_1252),
                 }));
                 changed = true;
             }
@@ -303,6 +331,25 @@ impl ReinterpretView {
             }
         });
         changed
+    }
+}
+
+/// The heading of the DOS code pages in a list of wrong readings.
+pub const DOS_HEADING: &str =
+    "DOS console pages: known to the repair only, not encodings of the Encoding Standard";
+
+/// The DOS code pages, under a heading that says what they are, at the end
+/// of the list of wrong readings: a text may have been read through a DOS
+/// console ("├⌐" for "é"), but the decoders of the standard do not know
+/// them, so they are offered only here.
+fn dos_code_pages_ui(ui: &mut Ui, chosen: &mut WrongReading) {
+    ui.label(RichText::new(DOS_HEADING).small().weak());
+    for page in WrongReading::DOS_CODE_PAGES {
+        ui.selectable_value(chosen, page, page.long_name())
+            .on_hover_text(
+                "A table the repair knows for undoing text read in a DOS console or by an old \
+                 zip tool; no decoder or label of the Encoding Standard reads it",
+            );
     }
 }
 

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use mojiscope_core::repair::{self, Chain, EncodeAs, Lost, Reading, Step};
+use mojiscope_core::repair::{self, Chain, DosCodePage, EncodeAs, Lost, Reading, Step};
 use mojiscope_core::{
     BomHandling, ByteSpan, DecodeErrorKind, DecodeErrorMode, DecodeSink, Decoder, EncodeErrorMode,
     Encoder, EncoderResult, Encoding, SkipReason, TraceKind, WINDOWS_1252,
@@ -35,8 +35,62 @@ pub enum HandRepair {
 pub struct Misreading {
     /// The encoding the bytes were written in.
     pub encoded_as: &'static Encoding,
-    /// The encoding they were wrongly read as.
-    pub decoded_as: &'static Encoding,
+    /// What they were wrongly read as.
+    pub decoded_as: WrongReading,
+}
+
+/// What bytes were wrongly read as: an encoding of the Encoding Standard,
+/// or a DOS console code page, which is not one: only the repair knows
+/// those, as tables of its own ([`DosCodePage`]), and no decoder, encoder
+/// or label of the engine does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WrongReading {
+    /// An encoding of the standard (with an encoder of its own).
+    Encoding(&'static Encoding),
+    /// A DOS code page the repair knows (437 or 850).
+    DosCodePage(DosCodePage),
+}
+
+impl WrongReading {
+    /// The DOS code pages a user may name as a wrong reading.
+    pub const DOS_CODE_PAGES: [WrongReading; 2] = [
+        WrongReading::DosCodePage(DosCodePage::Cp437),
+        WrongReading::DosCodePage(DosCodePage::Cp850),
+    ];
+
+    /// Its name for people: "windows-1252"; a DOS code page says it is
+    /// not in the standard: "cp437 (not in the Encoding Standard)".
+    pub fn name(self) -> String {
+        match self {
+            Self::Encoding(encoding) => encoding.name().to_owned(),
+            Self::DosCodePage(page) => dos_name(page),
+        }
+    }
+
+    /// What a DOS code page is, for a list to choose from: "cp437, the
+    /// DOS console's (United States)".
+    pub fn long_name(self) -> String {
+        match self {
+            Self::Encoding(encoding) => encoding.name().to_owned(),
+            Self::DosCodePage(DosCodePage::Cp437) => {
+                "cp437: DOS console, United States (box drawing)".to_owned()
+            }
+            Self::DosCodePage(DosCodePage::Cp850) => {
+                "cp850: DOS console, Western Europe".to_owned()
+            }
+        }
+    }
+}
+
+impl From<&'static Encoding> for WrongReading {
+    fn from(encoding: &'static Encoding) -> Self {
+        Self::Encoding(encoding)
+    }
+}
+
+/// "cp437 (not in the Encoding Standard)".
+fn dos_name(page: DosCodePage) -> String {
+    format!("{} (not in the Encoding Standard)", page.name())
 }
 
 impl Misreading {
@@ -114,10 +168,19 @@ enum Unit {
 }
 
 fn undo_one(before: &Reinterpreted, misreading: Misreading) -> Reinterpreted {
-    // Encode, a character at a time where the encoder fails.
+    let units = match misreading.decoded_as {
+        WrongReading::Encoding(encoding) => encode_units(before, encoding),
+        WrongReading::DosCodePage(page) => dos_units(before, page),
+    };
+    decode_units(units, misreading.encoded_as, before.text.len())
+}
+
+/// `before`'s text encoded back as `encoding`, a character at a time where
+/// the encoder fails.
+fn encode_units(before: &Reinterpreted, encoding: &'static Encoding) -> Vec<Unit> {
     let mut units: Vec<Unit> = Vec::new();
     let mut bytes = Vec::new();
-    let mut encoder = Encoder::new(misreading.decoded_as, EncodeErrorMode::Fatal);
+    let mut encoder = Encoder::new(encoding, EncodeErrorMode::Fatal);
     let mut lost = before.lost.iter().peekable();
     let mut done = 0;
     let text = &before.text;
@@ -141,7 +204,7 @@ fn undo_one(before: &Reinterpreted, misreading: Misreading) -> Reinterpreted {
                 .ok()
                 .filter(|byte| (0x80..0xA0).contains(byte));
             match c1 {
-                Some(byte) if misreading.decoded_as == WINDOWS_1252 => {
+                Some(byte) if encoding == WINDOWS_1252 => {
                     bytes.push(byte);
                 }
                 _ => {
@@ -149,21 +212,69 @@ fn undo_one(before: &Reinterpreted, misreading: Misreading) -> Reinterpreted {
                     units.push(Unit::Lost(LossKind::Unmappable(c)));
                 }
             }
-            encoder = Encoder::new(misreading.decoded_as, EncodeErrorMode::Fatal);
+            encoder = Encoder::new(encoding, EncodeErrorMode::Fatal);
         }
     }
     flush(&mut units, &mut bytes);
-    // Decode each run of bytes; a loss cuts the runs.
+    units
+}
+
+/// `before`'s text encoded back as the DOS code page `page`, by its table
+/// (every byte stands for one character: the page's 128 upper ones are
+/// looked up).
+fn dos_units(before: &Reinterpreted, page: DosCodePage) -> Vec<Unit> {
+    let mut table: Vec<(char, u8)> = (0x80..=0xFF_u8)
+        .map(|byte| (page.decode_byte(byte), byte))
+        .collect();
+    table.sort_unstable();
+    let byte_of = |c: char| -> Option<u8> {
+        if c.is_ascii() {
+            return u8::try_from(u32::from(c)).ok();
+        }
+        table
+            .binary_search_by_key(&c, |&(known, _)| known)
+            .ok()
+            .and_then(|found| table.get(found))
+            .map(|&(_, byte)| byte)
+    };
+    let mut units: Vec<Unit> = Vec::new();
+    let mut bytes = Vec::new();
+    let mut lost = before.lost.iter().peekable();
+    for (utf8_offset, c) in before.text.char_indices() {
+        if let Some(mark) = lost.peek() {
+            if mark.utf8_range.start == utf8_offset {
+                flush(&mut units, &mut bytes);
+                units.push(Unit::Lost(mark.kind.clone()));
+            }
+            if utf8_offset >= mark.utf8_range.start {
+                if utf8_offset + c.len_utf8() >= mark.utf8_range.end {
+                    lost.next();
+                }
+                continue;
+            }
+        }
+        if let Some(byte) = byte_of(c) {
+            bytes.push(byte);
+        } else {
+            flush(&mut units, &mut bytes);
+            units.push(Unit::Lost(LossKind::Unmappable(c)));
+        }
+    }
+    flush(&mut units, &mut bytes);
+    units
+}
+
+/// The text of `units` decoded as `encoding`; a loss cuts the runs of
+/// bytes.
+fn decode_units(units: Vec<Unit>, encoding: &'static Encoding, capacity: usize) -> Reinterpreted {
     let mut after = Reinterpreted {
-        text: String::with_capacity(text.len()),
+        text: String::with_capacity(capacity),
         lost: Vec::new(),
     };
     for unit in units {
         match unit {
             Unit::Bytes(bytes) => {
-                let (trace, _) = misreading
-                    .encoded_as
-                    .decode_traced(&bytes, BomHandling::None);
+                let (trace, _) = encoding.decode_traced(&bytes, BomHandling::None);
                 for item in trace.items() {
                     let start = after.text.len();
                     match item.kind {
@@ -278,8 +389,19 @@ fn plain_step(mut step: Step) -> Step {
 
 /// How `chain`'s damage happened, for people, in the order it happened:
 /// "UTF-8 read as windows-1252, twice", "windows-1252 read as ISO-8859-1",
-/// "UTF-8 read as DOS Latin 1 (cp850, not in the Encoding Standard)".
+/// "UTF-8 read as cp850 (not in the Encoding Standard)".
 pub fn chain_name(chain: Chain) -> String {
+    name_chain(chain, dos_name)
+}
+
+/// [`chain_name`], a DOS code page named alone ("UTF-8 read as cp850"):
+/// for text that says elsewhere what those pages are, and puts the name
+/// in parentheses of its own (`mojiscope fix --explain`).
+pub fn chain_name_terse(chain: Chain) -> String {
+    name_chain(chain, |page| page.name().to_owned())
+}
+
+fn name_chain(chain: Chain, dos: fn(DosCodePage) -> String) -> String {
     let steps: Vec<Step> = family(chain).steps().collect();
     let mut parts: Vec<String> = Vec::new();
     let mut index = steps.len();
@@ -290,13 +412,7 @@ pub fn chain_name(chain: Chain) -> String {
             .rev()
             .take_while(|&&s| s == step)
             .count();
-        let read_as = match step.encode_as {
-            EncodeAs::Encoding(encoding) => encoding.name().to_owned(),
-            EncodeAs::Isomorphic => "ISO-8859-1".to_owned(),
-            EncodeAs::DosCodePage(page) => {
-                format!("{} (not in the Encoding Standard)", page.name())
-            }
-        };
+        let read_as = read_as_name(step.encode_as, dos);
         let times = match repeats {
             1 => String::new(),
             2 => ", twice".to_owned(),
@@ -314,21 +430,60 @@ pub fn chain_name(chain: Chain) -> String {
     parts.join(", then ")
 }
 
-/// The misreadings a chain undoes, in the order they happened; a step the
-/// user cannot pick (a DOS code page) is left out.
+/// What a step's wrong reading is called, for people: the encoding's name,
+/// "ISO-8859-1" for ISO-8859-1 taken byte for code point (where it differs
+/// from windows-1252, which the standard's "iso-8859-1" label means), a DOS
+/// code page as `dos` names it.
+fn read_as_name(encode_as: EncodeAs, dos: fn(DosCodePage) -> String) -> String {
+    match encode_as {
+        EncodeAs::Encoding(encoding) => encoding.name().to_owned(),
+        EncodeAs::Isomorphic => "ISO-8859-1".to_owned(),
+        EncodeAs::DosCodePage(page) => dos(page),
+    }
+}
+
+/// The steps that undo `chain`, as applied, for people (as the Mojibake
+/// lab has its user undo it, and with the chains that mean the same to a
+/// user as one, as [`chain_name`] does): "encoded as windows-1252, decoded
+/// as UTF-8, twice"; "encoded as ISO-8859-1, decoded as windows-1252".
+pub fn steps_name(chain: Chain) -> String {
+    let steps: Vec<Step> = family(chain).steps().collect();
+    let mut parts: Vec<String> = Vec::new();
+    let mut index = 0;
+    while let Some(&step) = steps.get(index) {
+        let repeats = steps[index..].iter().take_while(|&&s| s == step).count();
+        let times = match repeats {
+            1 => String::new(),
+            2 => ", twice".to_owned(),
+            n => format!(", {n} times"),
+        };
+        parts.push(format!(
+            "encoded as {}, decoded as {}{times}",
+            read_as_name(step.encode_as, dos_name),
+            step.decode_as.name()
+        ));
+        index += repeats;
+    }
+    if parts.is_empty() {
+        return AS_IT_IS.to_owned();
+    }
+    parts.join("; then ")
+}
+
+/// The misreadings a chain undoes, in the order they happened.
 fn misreadings_of(chain: Chain) -> Vec<Misreading> {
     let mut misreadings: Vec<Misreading> = chain
         .steps()
-        .filter_map(|step| {
+        .map(|step| {
             let decoded_as = match plain_step(step).encode_as {
-                EncodeAs::Encoding(encoding) => encoding,
-                EncodeAs::Isomorphic => WINDOWS_1252,
-                EncodeAs::DosCodePage(_) => return None,
+                EncodeAs::Encoding(encoding) => WrongReading::Encoding(encoding),
+                EncodeAs::Isomorphic => WrongReading::Encoding(WINDOWS_1252),
+                EncodeAs::DosCodePage(page) => WrongReading::DosCodePage(page),
             };
-            Some(Misreading {
+            Misreading {
                 encoded_as: step.decode_as,
                 decoded_as,
-            })
+            }
         })
         .collect();
     misreadings.reverse();
@@ -387,9 +542,17 @@ pub struct ManualEdits {
     edits: Vec<Edit>,
     done: Vec<Action>,
     undone: Vec<Action>,
+    /// Changes at every apply, undo, redo and clear: views that show the
+    /// edits key their caches by it.
+    revision: u64,
 }
 
 impl ManualEdits {
+    /// A number that changes whenever the edits do.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     /// Which decode the edits are of.
     pub fn target(&self) -> Option<EditTarget> {
         self.target
@@ -412,7 +575,9 @@ impl ManualEdits {
 
     /// Forgets every edit (the file was reloaded or closed).
     pub fn clear(&mut self) {
+        let revision = self.revision.wrapping_add(1);
         *self = Self::default();
+        self.revision = revision;
     }
 
     /// Applies `edit` to `target`'s text, replacing the edits it overlaps.
@@ -440,6 +605,7 @@ impl ManualEdits {
     }
 
     fn redo_action(&mut self, mut action: Action) -> Action {
+        self.revision = self.revision.wrapping_add(1);
         let span = action.added.span;
         let (removed, kept): (Vec<Edit>, Vec<Edit>) = std::mem::take(&mut self.edits)
             .into_iter()
@@ -456,6 +622,7 @@ impl ManualEdits {
     /// Undoes the last edit; what it was, for people.
     pub fn undo(&mut self) -> Option<String> {
         let action = self.done.pop()?;
+        self.revision = self.revision.wrapping_add(1);
         self.edits.retain(|edit| *edit != action.added);
         for edit in &action.removed {
             let at = self
@@ -633,7 +800,7 @@ mod tests {
 
     const UTF8_AS_1252: Misreading = Misreading {
         encoded_as: UTF_8,
-        decoded_as: WINDOWS_1252,
+        decoded_as: WrongReading::Encoding(WINDOWS_1252),
     };
 
     #[test]
@@ -664,7 +831,7 @@ mod tests {
         let chain = [
             Misreading {
                 encoded_as: UTF_8,
-                decoded_as: WINDOWS_1251,
+                decoded_as: WrongReading::Encoding(WINDOWS_1251),
             },
             UTF8_AS_1252,
         ];
@@ -676,10 +843,74 @@ mod tests {
             &misread,
             &[Misreading {
                 encoded_as: SHIFT_JIS,
-                decoded_as: GBK,
+                decoded_as: WrongReading::Encoding(GBK),
             }],
         );
         assert_eq!(undone.text, "東京の天気");
+    }
+
+    #[test]
+    fn a_dos_code_page_is_undone_by_its_table() {
+        // "Le café coûte 3 €" written as UTF-8 and shown by a DOS console
+        // (code page 437): "é" is C3 A9, "├⌐"; "€" is E2 82 AC, "Γé¼".
+        let cp437 = Misreading {
+            encoded_as: UTF_8,
+            decoded_as: WrongReading::DosCodePage(DosCodePage::Cp437),
+        };
+        let done = reinterpret("Le caf├⌐ co├╗te 3 Γé¼", &[cp437]);
+        assert_eq!(done.text, "Le café coûte 3 €");
+        assert!(done.lost.is_empty());
+        // Code page 850 has no byte for "⌐" (it put letters where cp437
+        // has some of its symbols) nor for "€": each is lost, and the C3
+        // left alone is no UTF-8 sequence.
+        let cp850 = Misreading {
+            decoded_as: WrongReading::DosCodePage(DosCodePage::Cp850),
+            ..cp437
+        };
+        let done = reinterpret("caf├⌐ €", &[cp850]);
+        assert_eq!(done.text, "caf\u{FFFD}\u{FFFD} \u{FFFD}");
+        assert_eq!(done.lost.last().unwrap().kind, LossKind::Unmappable('€'));
+        assert_eq!(
+            cp437.describe(),
+            "UTF-8 read as cp437 (not in the Encoding Standard)"
+        );
+    }
+
+    #[test]
+    fn chains_are_named_as_people_say_them() {
+        let step = |encode_as, decode_as| Step {
+            encode_as,
+            decode_as,
+        };
+        // ISO-8859-1 taken byte for code point, undoing UTF-8: the same
+        // to a user as windows-1252.
+        let chain = Chain::new(&[step(EncodeAs::Isomorphic, UTF_8)]).unwrap();
+        assert_eq!(chain_name(chain), "UTF-8 read as windows-1252");
+        assert_eq!(
+            steps_name(chain),
+            "encoded as windows-1252, decoded as UTF-8"
+        );
+        // Undoing C1 controls kept by a decoder: ISO-8859-1, said plainly.
+        let chain = Chain::new(&[step(EncodeAs::Isomorphic, WINDOWS_1252)]).unwrap();
+        assert_eq!(chain_name(chain), "windows-1252 read as ISO-8859-1");
+        assert_eq!(
+            steps_name(chain),
+            "encoded as ISO-8859-1, decoded as windows-1252"
+        );
+        let dos = step(EncodeAs::DosCodePage(DosCodePage::Cp850), UTF_8);
+        let chain = Chain::new(&[dos, dos]).unwrap();
+        assert_eq!(
+            steps_name(chain),
+            "encoded as cp850 (not in the Encoding Standard), decoded as UTF-8, twice"
+        );
+        assert_eq!(chain_name_terse(chain), "UTF-8 read as cp850, twice");
+        for chain in [
+            chain,
+            Chain::new(&[step(EncodeAs::Isomorphic, UTF_8)]).unwrap(),
+        ] {
+            assert!(!chain_name(chain).contains("code points"));
+            assert!(!steps_name(chain).contains("code points"));
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ use mojiscope_core::{
 };
 
 use super::{View, encoding_menu_ui, hex};
+use crate::model::repair::manual::steps_name;
 use crate::model::wording::plural;
 use crate::theme::Palette;
 use crate::ui::cells::{CellKind, cell_of};
@@ -201,8 +202,8 @@ fn decode(bytes: &[u8], encoding: &'static Encoding, mode: DecodeErrorMode) -> S
 /// A fix the repair engine proposes for the lab's final text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProposedRepair {
-    /// The chain it undoes, in words ("encode as windows-1252, decode as
-    /// UTF-8").
+    /// The chain it undoes, in words, the chains that mean the same to a
+    /// user as one ("encoded as windows-1252, decoded as UTF-8").
     pub chain: String,
     /// The text the fix gives.
     pub text: String,
@@ -215,7 +216,7 @@ pub fn propose_repairs(text: &str) -> Vec<ProposedRepair> {
     let describe = |changes: &[repair::Change]| {
         let mut chains: Vec<String> = Vec::new();
         for change in changes {
-            let chain = change.chain.to_string();
+            let chain = steps_name(change.chain);
             if !chains.contains(&chain) {
                 chains.push(chain);
             }
@@ -615,7 +616,7 @@ fn text_job(ui: &Ui, palette: &Palette, text: &TextStage) -> LayoutJob {
                 background: palette.control_bg,
                 ..TextFormat::simple(small.clone(), palette.control_fg)
             },
-            CellKind::Malformed(_) => TextFormat {
+            CellKind::Malformed(_) | CellKind::Lost => TextFormat {
                 background: palette.malformed_bg,
                 ..TextFormat::simple(font.clone(), palette.malformed_fg)
             },
