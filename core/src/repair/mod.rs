@@ -41,6 +41,7 @@ mod not_text;
 mod orthography;
 mod passes;
 mod readings;
+mod restore;
 mod score;
 mod search;
 mod segment;
@@ -138,6 +139,14 @@ impl Change {
         !self.assumptions.is_empty()
     }
 
+    /// How many lost bytes the change restored ([`Assumption::restored`]).
+    pub fn restored_count(&self) -> usize {
+        self.assumptions
+            .iter()
+            .filter(|assumption| assumption.restored.is_some())
+            .count()
+    }
+
     /// The changed span of `text` as the chain undid it: with each assumed
     /// character in place of the one found. The chain applied to it gives
     /// the replacement (but for lost characters). `None` if the span is not
@@ -169,6 +178,34 @@ pub struct Assumption {
     pub found: Option<char>,
     /// The character it was taken for.
     pub assumed: char,
+    /// When the assumed character is a byte that was lost from a UTF-8
+    /// sequence and restored (see [`Change::restored_count`]), the
+    /// character the restored sequence makes: the most plausible of those
+    /// the reading allows there, by a clear margin, but a guess.
+    pub restored: Option<char>,
+}
+
+impl std::fmt::Display for Assumption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let assumed = u32::from(self.assumed);
+        match (self.restored, self.found) {
+            (Some(restored), Some(found)) => write!(
+                f,
+                "a lost byte restored: U+{assumed:04X} taken for U+{:04X}, making {restored:?}",
+                u32::from(found)
+            ),
+            (Some(restored), None) => write!(
+                f,
+                "a lost byte restored: U+{assumed:04X} where it left no trace, making {restored:?}"
+            ),
+            (None, Some(found)) => write!(
+                f,
+                "a guess: U+{:04X} taken for U+{assumed:04X}",
+                u32::from(found)
+            ),
+            (None, None) => write!(f, "a guess: U+{assumed:04X} assumed where it left no trace"),
+        }
+    }
 }
 
 /// What [`repair`] found.
@@ -661,6 +698,7 @@ impl<'a> Repairer<'a> {
                             utf8_offset: first.len(),
                             found: None,
                             assumed: SOFT_HYPHEN,
+                            restored: None,
                         },
                     ),
                     _ => (glued, Some(next), nbsp_assumption(first.len())),
@@ -832,6 +870,16 @@ impl<'a> Repairer<'a> {
         for decision in decisions {
             let word = &words[decision.word];
             let outcome = &word.repairs.outcomes[decision.outcome];
+            // The bytes the chain's reading restores, and the guesses.
+            let restore::Finished {
+                text: replacement,
+                lost,
+                assumptions: restored,
+                chain,
+            } = restore::finish(outcome, decision.chain);
+            let mut assumptions = word.assumptions();
+            assumptions.extend(restored);
+            assumptions.sort_by_key(|assumption| assumption.utf8_offset);
             let applied = decision.confidence >= 0.5;
             let list = if applied {
                 &mut self.repair.changes
@@ -847,19 +895,19 @@ impl<'a> Repairer<'a> {
             previous = Some((decision.word, applied));
             if mergeable
                 && let Some(last) = list.last_mut()
-                && last.chain == decision.chain
+                && last.chain == chain
             {
                 let between = &self.text[last.utf8_range.end..word.utf8_range.start];
                 last.replacement.push_str(between);
                 let base = last.replacement.len();
-                last.replacement.push_str(&outcome.text);
-                last.lost.extend(outcome.lost.iter().map(|lost| Lost {
+                last.replacement.push_str(&replacement);
+                last.lost.extend(lost.into_iter().map(|lost| Lost {
                     utf8_offset: base + lost.utf8_offset,
-                    alternatives: lost.alternatives.clone(),
+                    ..lost
                 }));
                 let start = word.utf8_range.start - last.utf8_range.start;
                 last.assumptions
-                    .extend(word.assumptions().into_iter().map(|assumption| Assumption {
+                    .extend(assumptions.into_iter().map(|assumption| Assumption {
                         utf8_offset: start + assumption.utf8_offset,
                         ..assumption
                     }));
@@ -871,11 +919,11 @@ impl<'a> Repairer<'a> {
             list.push(Change {
                 utf8_range: word.utf8_range.clone(),
                 char_range: word.char_range.clone(),
-                replacement: outcome.text.clone(),
-                chain: decision.chain,
+                replacement,
+                chain,
                 confidence: decision.confidence,
-                lost: outcome.lost.clone(),
-                assumptions: word.assumptions(),
+                lost,
+                assumptions,
             });
         }
     }
@@ -890,6 +938,7 @@ fn nbsp_assumption(utf8_offset: usize) -> Assumption {
         utf8_offset,
         found: Some(' '),
         assumed: '\u{A0}',
+        restored: None,
     }
 }
 
