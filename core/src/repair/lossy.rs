@@ -53,6 +53,11 @@ pub(crate) struct LossyDecode {
     pub(crate) whole: usize,
     /// Characters rebuilt from a unique candidate for a missing byte.
     pub(crate) recovered: usize,
+    /// Characters of three or four bytes that kept their lead and a
+    /// continuation byte but lost another ("â€" for "”"): a lead byte
+    /// followed by a continuation is UTF-8's shape, which a lone lead
+    /// ("Ã" in "SÃO") is not.
+    pub(crate) cut: usize,
     /// Lost characters whose one missing byte the word makes clear: what a
     /// change may restore, saying it guessed (see [`restore`]).
     pub(crate) restorations: Vec<Restoration>,
@@ -129,6 +134,9 @@ pub(crate) fn decode(
         }
         let missing = needed - taken.len();
         let complete = missing == 0 && taken.iter().all(Option::is_some);
+        if missing > 0 && taken.iter().any(Option::is_some) {
+            result.cut += 1;
+        }
         if !complete && continuations.is_empty() {
             return None;
         }

@@ -456,9 +456,10 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
             continue;
         };
         // A byte that left no mark ("?" or U+FFFD) is guessed only in a word
-        // that also holds whole sequences: "STДLIN" is no "STĘLIN" with a
-        // byte dropped, and "SELKÄ" lost no letter.
-        if decoded.whole == 0 && !has_loss_marks(word) {
+        // that also holds whole sequences, or what is left of one ("â€"):
+        // "STДLIN" is no "STĘLIN" with a byte dropped, and "SELKÄ" lost no
+        // letter.
+        if decoded.whole == 0 && decoded.cut == 0 && !has_loss_marks(word) {
             continue;
         }
         if decoded.text != word {

@@ -707,3 +707,22 @@ fn issue_17_a_reading_the_word_does_not_show_restores_no_byte_of_its_own() {
         "encoded as ISO-8859-1 (bytes as code points), decoded as UTF-8"
     );
 }
+
+#[test]
+fn issue_17_what_is_left_of_a_sequence_is_suspected() {
+    // "❤️" is E2 9D A4 EF B8 8F; a windows-1252 reader dropped 0x9D and
+    // 0x8F, leaving "â¤ï¸": no whole sequence, but leads followed by
+    // continuation bytes. Many emoji fit each gap: both stay lost, marked.
+    let text = misread_dropping("J’aime ❤️", &[0x81, 0x8D, 0x8F, 0x90, 0x9D]);
+    let repair = repair(&text);
+    assert_eq!(repair.apply(&text), "J’aime \u{FFFD}\u{FFFD}");
+    let lost: Vec<&Lost> = repair.changes.iter().flat_map(|c| &c.lost).collect();
+    assert_eq!(lost.len(), 2);
+    assert!(lost[0].alternatives.contains(&'❤'), "{lost:?}");
+    assert!(lost[1].alternatives.contains(&'\u{FE0F}'), "{lost:?}");
+    // Correct text where a letter meets punctuation that would continue
+    // its UTF-8 ("é" then "”" is E9 94) is left alone.
+    for text in ["«café”»", "l’été—", "voilà…", "naïve™", "Âge: 12 ans"] {
+        assert_unchanged(text);
+    }
+}
