@@ -488,6 +488,9 @@ struct Repairer<'a> {
     /// inside one of its words (worked out when asked).
     line: Range<usize>,
     line_cut_inside: Option<bool>,
+    /// Whether the line being repaired still holds a no-break space
+    /// (worked out when asked).
+    line_keeps_nbsp: Option<bool>,
     repair: Repair,
 }
 
@@ -504,6 +507,7 @@ impl<'a> Repairer<'a> {
             words: Vec::new(),
             line: 0..0,
             line_cut_inside: None,
+            line_keeps_nbsp: None,
             repair: Repair::default(),
         }
     }
@@ -537,6 +541,7 @@ impl<'a> Repairer<'a> {
         let text = self.text;
         self.line = line.clone();
         self.line_cut_inside = None;
+        self.line_keeps_nbsp = None;
         let line_text = &text[line.clone()];
         // Every word with a character outside ASCII, and among them those
         // that look like mojibake and have a chain that applies. A word with
@@ -654,6 +659,15 @@ impl<'a> Repairer<'a> {
             .filter(|next| next.start == first.end + 1)
             .map_or("", |next| &text[next.clone()]);
         if !ends_in_a_cut_sequence(word_text, after) {
+            return None;
+        }
+        // A line that still holds a no-break space did not have its
+        // no-break spaces turned into spaces: the byte the word lost before
+        // this space was another (see `restore`).
+        let keeps_nbsp = *self
+            .line_keeps_nbsp
+            .get_or_insert_with(|| text[self.line.clone()].contains('\u{A0}'));
+        if keeps_nbsp {
             return None;
         }
         // When the space is all that is between the word and the next, the
