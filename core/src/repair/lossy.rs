@@ -170,7 +170,7 @@ pub(crate) fn decode(
                         utf8_offset: result.text.len(),
                         candidates: candidates.clone(),
                         lead,
-                        taken: taken.clone(),
+                        taken: taken.iter().flatten().copied().collect(),
                         unit_offsets: offsets.to_vec(),
                     });
                 }

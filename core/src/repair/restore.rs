@@ -5,16 +5,17 @@
 //! 0x9D, the C1 controls of ISO-8859-1, the invisible soft hyphen) leaves a
 //! sequence one byte short. [`super::lossy`] finds the characters that fit
 //! the bytes that survived. Most gaps have several: "Ð¡Ð°Ð¹Ñ" ends in
-//! "Ñ" with a byte gone, which may be any of "р" to "я". Some have one that
-//! the rest of the word makes far more plausible than the others: "ì—°ë„"
-//! is "연" and "ë„", whose lost 0x8F makes "도", a common syllable of
-//! Korean's national character set, where the other candidates make rare or
-//! unassigned ones; "â¤ï¸" is "❤" and the variation selector that makes it
-//! an emoji, and no other pair of candidates goes together. Such a byte is
+//! "Ñ" with a byte gone, which may be any of "р" to "я", and nothing here
+//! tells one Russian letter from another. Some have one that the rest of
+//! the word makes far more plausible than the others: in "Î”ÏÎ¬Î¼Î±" the
+//! byte lost after "Ï" (CF) was 0x81 ("Δράμα") or 0x8D ("Δύάμα", with a
+//! second accent, which Greek does not write), or one that makes a letter
+//! of no modern Greek; in "Ø±ØØ¨Ø§" a soft hyphen vanished, and "ح" (D8
+//! AD) is the one letter among the characters that fit. Such a byte is
 //! restored, and the change says so: an [`Assumption`] for each (the byte
 //! as the wrong decoder would have read it, assumed where it left no
-//! trace), so the change's chain, applied to the text with the assumed
-//! characters, gives its replacement. Where no
+//! trace, and the character it makes), so the change's chain, applied to
+//! the text with the assumed characters, gives its replacement. Where no
 //! candidate is clearly best the character stays U+FFFD with its
 //! candidates ([`super::Lost`]): nothing is invented silently.
 //!
@@ -63,10 +64,10 @@ pub(crate) struct Gap {
     pub(crate) utf8_offset: usize,
     /// Every character that fits.
     pub(crate) candidates: Vec<char>,
-    /// The lead byte of its sequence, and the bytes after it (`Some`
-    /// each: a mark standing for a byte is not restored).
+    /// The lead byte of its sequence, and the bytes that survived after
+    /// it.
     pub(crate) lead: u8,
-    pub(crate) taken: Vec<Option<u8>>,
+    pub(crate) taken: Vec<u8>,
     /// Where each unit of its sequence starts in the word (the lead
     /// first), and where the sequence ends.
     pub(crate) unit_offsets: Vec<usize>,
@@ -230,21 +231,18 @@ fn best_per_gap(combinations: &[(f32, Vec<char>)], gaps: usize) -> Vec<Option<ch
 /// what each of those characters costs as a restoration.
 fn trial_cost(text: &str, slots: &[(usize, char)]) -> f32 {
     let mut trial = String::with_capacity(text.len());
+    // Where each slot's character is in the trial text.
+    let mut placed = Vec::with_capacity(slots.len());
     let mut done = 0;
     for &(offset, c) in slots {
         trial.push_str(&text[done..offset]);
+        placed.push((trial.len(), c));
         trial.push(c);
         done = offset + char::REPLACEMENT_CHARACTER.len_utf8();
     }
     trial.push_str(&text[done..]);
     let mut cost = score::word_cost(&trial) + accents_cost(&trial);
-    // The neighbours of each restored character, in the trial text.
-    let mut offset = 0;
-    for &(lost_offset, c) in slots {
-        // Each slot moves by what the earlier ones changed in length.
-        let at = lost_offset + offset;
-        offset += c.len_utf8();
-        offset -= char::REPLACEMENT_CHARACTER.len_utf8();
+    for (at, c) in placed {
         let before = trial[..at].chars().next_back();
         let after = trial[at + c.len_utf8()..].chars().next();
         cost += restoration_cost(c, before, after);
@@ -343,11 +341,11 @@ fn assumption(gap: &Gap, restored: char, encode_as: EncodeAs) -> Option<Assumpti
         let before = rest[..position]
             .iter()
             .zip(&gap.taken)
-            .all(|(byte, unit)| *unit == Some(*byte));
+            .all(|(byte, unit)| byte == unit);
         let after = rest[position + 1..]
             .iter()
             .zip(&gap.taken[position..])
-            .all(|(byte, unit)| *unit == Some(*byte));
+            .all(|(byte, unit)| byte == unit);
         if !(before && after) {
             return None;
         }
