@@ -11,6 +11,7 @@
 //! otherwise it becomes U+FFFD and the candidates are kept for the user.
 
 use super::chain::{EncodeAs, LostBytes};
+use super::restore::{self, Gap, Restoration};
 use super::score;
 use crate::BomHandling;
 use crate::encoding::UTF_8;
@@ -52,7 +53,19 @@ pub(crate) struct LossyDecode {
     pub(crate) whole: usize,
     /// Characters rebuilt from a unique candidate for a missing byte.
     pub(crate) recovered: usize,
+    /// Characters of three or four bytes that kept their lead and a
+    /// continuation byte but lost another ("â€" for "”"): a lead byte
+    /// followed by a continuation is UTF-8's shape, which a lone lead
+    /// ("Ã" in "SÃO") is not.
+    pub(crate) cut: usize,
+    /// Lost characters whose one missing byte the word makes clear: what a
+    /// change may restore, saying it guessed (see [`restore`]).
+    pub(crate) restorations: Vec<Restoration>,
 }
+
+/// A soft hyphen's byte in windows-1252 and ISO-8859-1: the character is
+/// invisible, and so is often dropped with the bytes a decoder lost.
+const SOFT_HYPHEN_BYTE: u8 = 0xAD;
 
 /// Undoes "UTF-8 read as `encode_as`" in `word`, allowing for the bytes
 /// `encode_as`'s decoders lose. `None` if the word is not such mojibake: a
@@ -68,6 +81,22 @@ pub(crate) fn decode(
         .iter()
         .filter(|&byte| (0x80..=0xBF).contains(&byte))
         .collect();
+    // A byte that vanished may also have been a soft hyphen, where the
+    // reading makes one of 0xAD.
+    let mut vanished = continuations.clone();
+    if encode_as.decode_byte(SOFT_HYPHEN_BYTE) == Some('\u{AD}')
+        && !vanished.contains(&SOFT_HYPHEN_BYTE)
+    {
+        vanished.push(SOFT_HYPHEN_BYTE);
+    }
+    // Where each unit starts in the word (one unit per character), and
+    // where the word ends.
+    let unit_offsets: Vec<usize> = word
+        .char_indices()
+        .map(|(offset, _)| offset)
+        .chain(std::iter::once(word.len()))
+        .collect();
+    let mut gaps: Vec<Gap> = Vec::new();
     let mut result = LossyDecode::default();
     let mut index = 0;
     while let Some(&unit) = units.get(index) {
@@ -105,10 +134,13 @@ pub(crate) fn decode(
         }
         let missing = needed - taken.len();
         let complete = missing == 0 && taken.iter().all(Option::is_some);
+        if missing > 0 && taken.iter().any(Option::is_some) {
+            result.cut += 1;
+        }
         if !complete && continuations.is_empty() {
             return None;
         }
-        let candidates = candidates(lead, &taken, missing, &continuations);
+        let candidates = candidates(lead, &taken, missing, &continuations, &vanished);
         match candidates.as_slice() {
             [] => return None,
             [c] => {
@@ -126,6 +158,22 @@ pub(crate) fn decode(
                 if result.lost.len() >= MAX_LOST_PER_WORD {
                     return None;
                 }
+                // Only a byte that vanished is restored: a mark ("?",
+                // U+FFFD) is written by many decoders, for bytes of their
+                // own, and does not say whose.
+                let marked = taken.iter().any(Option::is_none);
+                if missing == 1
+                    && !marked
+                    && let Some(offsets) = unit_offsets.get(index..=index + 1 + taken.len())
+                {
+                    gaps.push(Gap {
+                        utf8_offset: result.text.len(),
+                        candidates: candidates.clone(),
+                        lead,
+                        taken: taken.iter().flatten().copied().collect(),
+                        unit_offsets: offsets.to_vec(),
+                    });
+                }
                 let mut alternatives = candidates;
                 // Costs are not negative: their bits order as they do.
                 alternatives.sort_by_cached_key(|&c| (score::info(c).cost.to_bits(), c));
@@ -139,7 +187,37 @@ pub(crate) fn decode(
         }
         index += 1 + taken.len();
     }
+    order_and_restore(word, &mut result, &gaps, encode_as);
     Some(result)
+}
+
+/// Orders the candidates of each lost character of `result` (the decode of
+/// `word` by `encode_as`) and works out which of `gaps` the word makes
+/// clear enough to restore.
+fn order_and_restore(word: &str, result: &mut LossyDecode, gaps: &[Gap], encode_as: EncodeAs) {
+    // Among equally plausible candidates, the letters of the script of the
+    // rest of the word first: the word is judged with each lost character
+    // as its first candidate.
+    let script = score::dominant_script(&result.text);
+    for lost in &mut result.lost {
+        lost.alternatives.sort_by_key(|&c| {
+            let info = score::info(c);
+            (
+                info.cost.to_bits(),
+                !(info.kind == score::Kind::Letter && Some(info.script) == script),
+            )
+        });
+    }
+    // A lost byte is restored only from the bytes the word shows its
+    // reading loses: text that ISO-8859-1 taken byte for code point makes
+    // too may have lost any C1 control, whatever reading is tried.
+    let shows_reading = encode_as == EncodeAs::Isomorphic
+        || word
+            .chars()
+            .any(|c| u32::from(c) > 0xFF && c != char::REPLACEMENT_CHARACTER);
+    if shows_reading && restore::restores_for(encode_as) {
+        result.restorations = restore::choose(&result.text, &result.lost, gaps, encode_as);
+    }
 }
 
 /// The most U+FFFD a word may hold for [`decode_double_byte`]: each has five
@@ -240,19 +318,41 @@ fn units(word: &str, encode_as: EncodeAs, lost_bytes: LostBytes) -> Option<Vec<U
     Some(units)
 }
 
+/// One unit of a sequence whose candidates are sought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    Byte(u8),
+    /// A mark ("?" or U+FFFD) for a lost byte.
+    Marked,
+    /// A byte that left no trace.
+    Vanished,
+}
+
 /// Every character `lead` can start when the unknown bytes (`None` in
-/// `taken`, and `missing` more anywhere among them) are any of
-/// `continuations`. Capped: a gap with too many possibilities is simply lost.
-fn candidates(lead: u8, taken: &[Option<u8>], missing: usize, continuations: &[u8]) -> Vec<char> {
+/// `taken`, which are any of `continuations`, and `missing` more anywhere
+/// among them, which are any of `vanished`) are filled in. Capped: a gap
+/// with too many possibilities is simply lost.
+fn candidates(
+    lead: u8,
+    taken: &[Option<u8>],
+    missing: usize,
+    continuations: &[u8],
+    vanished: &[u8],
+) -> Vec<char> {
     const MAX_SEQUENCES: usize = 4096;
     // Every way to place the missing bytes among the taken ones.
-    let mut layouts: Vec<Vec<Option<u8>>> = vec![taken.to_vec()];
+    let mut layouts: Vec<Vec<Slot>> = vec![
+        taken
+            .iter()
+            .map(|unit| unit.map_or(Slot::Marked, Slot::Byte))
+            .collect(),
+    ];
     for _ in 0..missing {
         let mut next = Vec::new();
         for layout in &layouts {
             for position in 0..=layout.len() {
                 let mut placed = layout.clone();
-                placed.insert(position, None);
+                placed.insert(position, Slot::Vanished);
                 if !next.contains(&placed) {
                     next.push(placed);
                 }
@@ -261,22 +361,33 @@ fn candidates(lead: u8, taken: &[Option<u8>], missing: usize, continuations: &[u
         layouts = next;
     }
     let mut found = Vec::new();
-    let mut tried = 0;
+    let mut tried = 0_usize;
     for layout in layouts {
-        let unknown = layout.iter().filter(|unit| unit.is_none()).count();
-        let combinations = continuations.len().saturating_pow(unknown as u32);
-        tried += combinations;
+        let mut combinations = 1_usize;
+        for slot in &layout {
+            combinations = combinations.saturating_mul(match slot {
+                Slot::Byte(_) => 1,
+                Slot::Marked => continuations.len(),
+                Slot::Vanished => vanished.len(),
+            });
+        }
+        tried = tried.saturating_add(combinations);
         if tried > MAX_SEQUENCES {
             return Vec::new();
         }
         for mut choice in 0..combinations {
             let mut bytes = vec![lead];
-            for unit in &layout {
-                bytes.push(unit.unwrap_or_else(|| {
-                    let byte = continuations[choice % continuations.len()];
-                    choice /= continuations.len();
-                    byte
-                }));
+            for slot in &layout {
+                let choices = match slot {
+                    Slot::Byte(byte) => {
+                        bytes.push(*byte);
+                        continue;
+                    }
+                    Slot::Marked => continuations,
+                    Slot::Vanished => vanished,
+                };
+                bytes.push(choices[choice % choices.len()]);
+                choice /= choices.len();
             }
             if let Ok((text, _)) = UTF_8.decode_fatal(&bytes, BomHandling::None)
                 && let Some(c) = text.chars().next()

@@ -41,6 +41,7 @@ mod not_text;
 mod orthography;
 mod passes;
 mod readings;
+mod restore;
 mod score;
 mod search;
 mod segment;
@@ -138,6 +139,14 @@ impl Change {
         !self.assumptions.is_empty()
     }
 
+    /// How many lost bytes the change restored ([`Assumption::restored`]).
+    pub fn restored_count(&self) -> usize {
+        self.assumptions
+            .iter()
+            .filter(|assumption| assumption.restored.is_some())
+            .count()
+    }
+
     /// The changed span of `text` as the chain undid it: with each assumed
     /// character in place of the one found. The chain applied to it gives
     /// the replacement (but for lost characters). `None` if the span is not
@@ -169,6 +178,34 @@ pub struct Assumption {
     pub found: Option<char>,
     /// The character it was taken for.
     pub assumed: char,
+    /// When the assumed character is a byte that was lost from a UTF-8
+    /// sequence and restored (see [`Change::restored_count`]), the
+    /// character the restored sequence makes: the most plausible of those
+    /// the reading allows there, by a clear margin, but a guess.
+    pub restored: Option<char>,
+}
+
+impl std::fmt::Display for Assumption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let assumed = u32::from(self.assumed);
+        match (self.restored, self.found) {
+            (Some(restored), Some(found)) => write!(
+                f,
+                "a lost byte restored: U+{assumed:04X} taken for U+{:04X}, making {restored:?}",
+                u32::from(found)
+            ),
+            (Some(restored), None) => write!(
+                f,
+                "a lost byte restored: U+{assumed:04X} where it left no trace, making {restored:?}"
+            ),
+            (None, Some(found)) => write!(
+                f,
+                "a guess: U+{:04X} taken for U+{assumed:04X}",
+                u32::from(found)
+            ),
+            (None, None) => write!(f, "a guess: U+{assumed:04X} assumed where it left no trace"),
+        }
+    }
 }
 
 /// What [`repair`] found.
@@ -451,6 +488,9 @@ struct Repairer<'a> {
     /// inside one of its words (worked out when asked).
     line: Range<usize>,
     line_cut_inside: Option<bool>,
+    /// Whether the line being repaired still holds a no-break space
+    /// (worked out when asked).
+    line_keeps_nbsp: Option<bool>,
     repair: Repair,
 }
 
@@ -467,6 +507,7 @@ impl<'a> Repairer<'a> {
             words: Vec::new(),
             line: 0..0,
             line_cut_inside: None,
+            line_keeps_nbsp: None,
             repair: Repair::default(),
         }
     }
@@ -500,6 +541,7 @@ impl<'a> Repairer<'a> {
         let text = self.text;
         self.line = line.clone();
         self.line_cut_inside = None;
+        self.line_keeps_nbsp = None;
         let line_text = &text[line.clone()];
         // Every word with a character outside ASCII, and among them those
         // that look like mojibake and have a chain that applies. A word with
@@ -619,6 +661,15 @@ impl<'a> Repairer<'a> {
         if !ends_in_a_cut_sequence(word_text, after) {
             return None;
         }
+        // A line that still holds a no-break space did not have its
+        // no-break spaces turned into spaces: the byte the word lost before
+        // this space was another (see `restore`).
+        let keeps_nbsp = *self
+            .line_keeps_nbsp
+            .get_or_insert_with(|| text[self.line.clone()].contains('\u{A0}'));
+        if keeps_nbsp {
+            return None;
+        }
         // When the space is all that is between the word and the next, the
         // no-break space glued them: that must read better than the two
         // words apart, each read at its best ("신규", but not "ChàMinh" or
@@ -661,6 +712,7 @@ impl<'a> Repairer<'a> {
                             utf8_offset: first.len(),
                             found: None,
                             assumed: SOFT_HYPHEN,
+                            restored: None,
                         },
                     ),
                     _ => (glued, Some(next), nbsp_assumption(first.len())),
@@ -832,6 +884,16 @@ impl<'a> Repairer<'a> {
         for decision in decisions {
             let word = &words[decision.word];
             let outcome = &word.repairs.outcomes[decision.outcome];
+            // The bytes the chain's reading restores, and the guesses.
+            let restore::Finished {
+                text: replacement,
+                lost,
+                assumptions: restored,
+                chain,
+            } = restore::finish(outcome, decision.chain);
+            let mut assumptions = word.assumptions();
+            assumptions.extend(restored);
+            assumptions.sort_by_key(|assumption| assumption.utf8_offset);
             let applied = decision.confidence >= 0.5;
             let list = if applied {
                 &mut self.repair.changes
@@ -847,19 +909,19 @@ impl<'a> Repairer<'a> {
             previous = Some((decision.word, applied));
             if mergeable
                 && let Some(last) = list.last_mut()
-                && last.chain == decision.chain
+                && last.chain == chain
             {
                 let between = &self.text[last.utf8_range.end..word.utf8_range.start];
                 last.replacement.push_str(between);
                 let base = last.replacement.len();
-                last.replacement.push_str(&outcome.text);
-                last.lost.extend(outcome.lost.iter().map(|lost| Lost {
+                last.replacement.push_str(&replacement);
+                last.lost.extend(lost.into_iter().map(|lost| Lost {
                     utf8_offset: base + lost.utf8_offset,
-                    alternatives: lost.alternatives.clone(),
+                    ..lost
                 }));
                 let start = word.utf8_range.start - last.utf8_range.start;
                 last.assumptions
-                    .extend(word.assumptions().into_iter().map(|assumption| Assumption {
+                    .extend(assumptions.into_iter().map(|assumption| Assumption {
                         utf8_offset: start + assumption.utf8_offset,
                         ..assumption
                     }));
@@ -871,11 +933,11 @@ impl<'a> Repairer<'a> {
             list.push(Change {
                 utf8_range: word.utf8_range.clone(),
                 char_range: word.char_range.clone(),
-                replacement: outcome.text.clone(),
-                chain: decision.chain,
+                replacement,
+                chain,
                 confidence: decision.confidence,
-                lost: outcome.lost.clone(),
-                assumptions: word.assumptions(),
+                lost,
+                assumptions,
             });
         }
     }
@@ -890,6 +952,7 @@ fn nbsp_assumption(utf8_offset: usize) -> Assumption {
         utf8_offset,
         found: Some(' '),
         assumed: '\u{A0}',
+        restored: None,
     }
 }
 

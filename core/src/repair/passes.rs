@@ -201,7 +201,9 @@ pub(super) fn support(
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
             && (decoded.whole > 0 || search::has_loss_marks(word) || count >= MIN_DROPPED_SUPPORT)
         {
-            search::Outcome::new(decoded.text, decoded.lost, 0, false)
+            let mut outcome = search::Outcome::new(decoded.text, decoded.lost, 0, false);
+            outcome.add_restorations(step.encode_as, decoded.restorations);
+            outcome
         } else {
             continue;
         };

@@ -9,6 +9,7 @@ use super::chain::{
     legacy_sources,
 };
 use super::lossy::{self, Lost};
+use super::restore::Restoration;
 use super::score;
 use crate::encoding::{
     BIG5, EUC_KR, Encoding, GBK, MACINTOSH, SHIFT_JIS, UTF_8, WINDOWS_1252, WINDOWS_1255,
@@ -37,6 +38,10 @@ pub(crate) struct Outcome {
     /// still ("â€œ" on the way from "Ã¢â‚¬Å“" to "“"), and the chain that
     /// stops at it is not the one that damaged the word.
     pub(crate) unfinished: bool,
+    /// For each reading that made it with lost bytes, those the word makes
+    /// clear enough to restore (see `restore`): applied to the change
+    /// only, so that guessing never sways a decision.
+    pub(crate) restorations: Vec<(EncodeAs, Vec<Restoration>)>,
 }
 
 impl Outcome {
@@ -48,10 +53,25 @@ impl Outcome {
             facts: score::WordFacts::of(&text),
             non_ascii: text.chars().filter(|c| !c.is_ascii()).count(),
             unfinished: false,
+            restorations: Vec::new(),
             text,
             utf8_shape,
             from_source,
             lost,
+        }
+    }
+}
+
+impl Outcome {
+    /// Records what `encode_as`'s reading restores of the lost characters.
+    pub(crate) fn add_restorations(&mut self, encode_as: EncodeAs, restorations: Vec<Restoration>) {
+        if !restorations.is_empty()
+            && !self
+                .restorations
+                .iter()
+                .any(|(reading, _)| *reading == encode_as)
+        {
+            self.restorations.push((encode_as, restorations));
         }
     }
 }
@@ -130,7 +150,7 @@ pub(crate) fn lossy_cost(text: &str, lost: &[Lost]) -> f32 {
 /// A common character of the script of `c`, to stand for a lost character
 /// that may have been `c` or one of its neighbours: which one is not known,
 /// so the word is judged as if it were an ordinary letter of that script.
-fn placeholder(c: char) -> char {
+pub(crate) fn placeholder(c: char) -> char {
     let info = score::info(c);
     if info.kind != score::Kind::Letter {
         return c;
@@ -508,13 +528,15 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
             continue;
         };
         // A byte that left no mark ("?" or U+FFFD) is guessed only in a word
-        // that also holds whole sequences: "STДLIN" is no "STĘLIN" with a
-        // byte dropped, and "SELKÄ" lost no letter.
-        if decoded.whole == 0 && !has_loss_marks(word) {
+        // that also holds whole sequences, or what is left of one ("â€"):
+        // "STДLIN" is no "STĘLIN" with a byte dropped, and "SELKÄ" lost no
+        // letter.
+        if decoded.whole == 0 && decoded.cut == 0 && !has_loss_marks(word) {
             continue;
         }
         if decoded.text != word {
             let outcome = repairs.outcome(decoded.text, decoded.lost, 0, false);
+            repairs.outcomes[outcome].add_restorations(encode_as, decoded.restorations);
             repairs.chains.push((chain, outcome));
         }
     }

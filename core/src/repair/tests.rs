@@ -725,3 +725,165 @@ fn issue_17_short_legacy_cjk_in_code_is_repaired_when_one_reading_stands_out() {
     // A run of one symbol is no text, whatever a decoder makes of it.
     assert_unchanged("×××××ª and ××××, ××");
 }
+
+/// `text`'s UTF-8 read as windows-1252 by a decoder that then dropped
+/// `dropped` (bytes it has no character for, or a soft hyphen).
+fn misread_dropping(text: &str, dropped: &[u8]) -> String {
+    let bytes: Vec<u8> = text
+        .bytes()
+        .filter(|byte| !dropped.contains(byte))
+        .collect();
+    crate::WINDOWS_1252
+        .decode_with_bom_handling(&bytes, BomHandling::None)
+        .text
+}
+
+/// Checks that each change of `text`'s repair is explained: its chain,
+/// applied to the span with its assumptions, gives its replacement.
+#[track_caller]
+fn assert_explained(text: &str, repair: &Repair) {
+    for change in &repair.changes {
+        if change.is_lossy() {
+            continue;
+        }
+        let assumed = change.assumed_original(text).unwrap();
+        assert_eq!(
+            change.chain.apply(&assumed).as_deref(),
+            Some(change.replacement.as_str()),
+            "{change:?}"
+        );
+    }
+}
+
+#[test]
+fn issue_17_a_lost_byte_the_word_makes_clear_is_restored_as_a_guess() {
+    // "ρ" is CF 81: windows-1252 has no 0x81, and the reader dropped it.
+    // "ύ" (CF 8D) would give the word a second accent, which Greek does
+    // not write; the other candidates are no letters of today's Greek.
+    let original = "Η ιστορία του θεάτρου.";
+    let text = misread_dropping(original, &[0x81, 0x8D, 0x8F, 0x90, 0x9D]);
+    assert_ne!(text, misread_dropping(original, &[]));
+    let repair = repair(&text);
+    assert_eq!(repair.apply(&text), original);
+    assert_explained(&text, &repair);
+    let restored: Vec<(Option<char>, char, Option<char>)> = repair
+        .changes
+        .iter()
+        .flat_map(|change| &change.assumptions)
+        .map(|assumption| (assumption.found, assumption.assumed, assumption.restored))
+        .collect();
+    assert_eq!(
+        restored,
+        [(None, '\u{81}', Some('ρ')), (None, '\u{81}', Some('ρ'))]
+    );
+    assert!(repair.changes.iter().all(Change::is_guess));
+    assert_eq!(
+        repair
+            .changes
+            .iter()
+            .map(Change::restored_count)
+            .sum::<usize>(),
+        2
+    );
+    assert_eq!(repair.lost_count(), 0);
+    let said = repair.changes[0].assumptions[0].to_string();
+    assert!(said.starts_with("a lost byte restored: U+0081"), "{said}");
+}
+
+#[test]
+fn issue_17_a_dropped_soft_hyphen_is_a_candidate() {
+    // "ح" is D8 AD: 0xAD is the invisible soft hyphen, and was dropped; the
+    // ellipsis shows the reading was windows-1252's.
+    let original = "قال: صباح… ثم مضى";
+    let text = misread_dropping(original, &[0xAD]);
+    let repair = repair(&text);
+    assert_eq!(repair.apply(&text), original);
+    assert_explained(&text, &repair);
+    assert!(
+        repair
+            .changes
+            .iter()
+            .flat_map(|change| &change.assumptions)
+            .any(|assumption| assumption.assumed == '\u{AD}' && assumption.restored == Some('ح'))
+    );
+}
+
+#[test]
+fn issue_17_a_lost_byte_with_no_clear_candidate_stays_lost() {
+    // "с" is D1 81; "э" (D1 8D) and "я" (D1 8F) fit as well and are as
+    // plausible: the character stays U+FFFD, with its candidates.
+    let text = misread_dropping("Москва", &[0x81, 0x8D, 0x8F, 0x90, 0x9D]);
+    let repair = repair(&text);
+    assert_eq!(repair.apply(&text), "Мо\u{FFFD}ква");
+    let change = &repair.changes[0];
+    assert_eq!(change.restored_count(), 0);
+    assert!(change.lost[0].alternatives.contains(&'с'));
+    assert!(change.lost[0].alternatives.contains(&'я'));
+}
+
+#[test]
+fn issue_17_a_reading_the_word_does_not_show_restores_no_byte_of_its_own() {
+    // Nothing in "ÃA" shows a windows-1252 reading rather than ISO-8859-1
+    // taken byte for code point, which loses every C1 control: the lost
+    // byte is any of 32, and correct text ("SÃO") looks the same.
+    for text in ["SÃO PAULO", "ECONOMÃA", "IRMÃ»"] {
+        assert_unchanged(text);
+    }
+    // With whole sequences beside it, the word is repaired. Of the 33
+    // bytes that may have vanished after 0xC3 (the C1 controls and the
+    // soft hyphen), only the soft hyphen makes a small letter there, and
+    // one that goes with "é" ("í"; "ß" does not): it is restored, as a guess.
+    let text = "Ã©conomÃa";
+    let repair = repair(text);
+    assert_eq!(repair.apply(text), "économía");
+    assert_explained(text, &repair);
+    let change = &repair.changes[0];
+    assert_eq!(change.restored_count(), 1);
+    assert_eq!(change.assumptions[0].assumed, '\u{AD}');
+    assert_eq!(
+        change.chain.to_string(),
+        "encoded as ISO-8859-1 (bytes as code points), decoded as UTF-8"
+    );
+}
+
+#[test]
+fn issue_17_what_is_left_of_a_sequence_is_suspected() {
+    // "❤️" is E2 9D A4 EF B8 8F; a windows-1252 reader dropped 0x9D and
+    // 0x8F, leaving "â¤ï¸": no whole sequence, but leads followed by
+    // continuation bytes. Many emoji fit each gap: both stay lost, marked.
+    let text = misread_dropping("J’aime ❤️", &[0x81, 0x8D, 0x8F, 0x90, 0x9D]);
+    let repair = repair(&text);
+    assert_eq!(repair.apply(&text), "J’aime \u{FFFD}\u{FFFD}");
+    let lost: Vec<&Lost> = repair.changes.iter().flat_map(|c| &c.lost).collect();
+    assert_eq!(lost.len(), 2);
+    assert!(lost[0].alternatives.contains(&'❤'), "{lost:?}");
+    assert!(lost[1].alternatives.contains(&'\u{FE0F}'), "{lost:?}");
+    // Correct text where a letter meets punctuation that would continue
+    // its UTF-8 ("é" then "”" is E9 94) is left alone.
+    for text in ["«café”»", "l’été—", "voilà…", "naïve™", "Âge: 12 ans"] {
+        assert_unchanged(text);
+    }
+}
+
+#[test]
+fn issue_17_a_line_that_kept_its_no_break_spaces_lost_a_byte_before_a_space() {
+    // "에" is EC 97 90 and lost its 0x90 before a space. In a line whose
+    // no-break spaces were turned into spaces, "ì—" and a space would be
+    // "엠" (EC 97 A0) glued to the next word; this line still holds one
+    // ("정" is EC A0 95), so the space was a space and a byte was lost.
+    // "에" and "역" (EC 97 AD, a soft hyphen dropped) are both common
+    // syllables: the character stays lost, with both among its
+    // candidates. ("이", EC 9D B4, lost its 0x9D in a word that shows no
+    // windows-1252: any C1 control may have gone.)
+    let original = "정보: 이 문서에 대한 설명";
+    let text = misread_dropping(original, &[0x81, 0x8D, 0x8F, 0x90, 0x9D]);
+    assert!(text.contains('\u{A0}'));
+    let repair = repair(&text);
+    assert_eq!(repair.apply(&text), "정보: \u{FFFD} 문서\u{FFFD} 대한 설명");
+    let lost: Vec<&Lost> = repair.changes.iter().flat_map(|c| &c.lost).collect();
+    let last = lost.last().unwrap();
+    assert!(last.alternatives.contains(&'에') && last.alternatives.contains(&'역'));
+    assert_eq!(repair.guess_count(), 0);
+    // Where they were turned into spaces, the space is taken for one.
+    assert_eq!(repaired("ì‹ ê·œ"), "신규");
+}

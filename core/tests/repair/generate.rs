@@ -31,6 +31,11 @@ pub struct Case {
     pub input: String,
     /// What the repair must return.
     pub expected: String,
+    /// For damage that lost bytes, the text before the damage: where
+    /// `expected` has U+FFFD for a character whose bytes were lost, a
+    /// repair may give that character instead, restored from the lost
+    /// byte the rest of the text makes clear (and only that character).
+    pub original: Option<String>,
 }
 
 impl Case {
@@ -41,15 +46,43 @@ impl Case {
 
     /// The case as one line of JSON.
     pub fn to_json(&self) -> String {
-        serde_json::json!({
+        let mut value = serde_json::json!({
             "id": self.id,
             "category": self.category,
             "language": self.language,
             "damage": self.damage,
             "input": self.input,
             "expected": self.expected,
-        })
-        .to_string()
+        });
+        if let Some(original) = &self.original {
+            value["original"] = serde_json::Value::from(original.as_str());
+        }
+        value.to_string()
+    }
+
+    /// Whether `output` is what the repair must return: `expected`, but
+    /// for characters lost in it (U+FFFD) that `output` restored to what
+    /// they were in [`Case::original`].
+    pub fn accepts(&self, output: &str) -> bool {
+        if output == self.expected {
+            return true;
+        }
+        let Some(original) = &self.original else {
+            return false;
+        };
+        let (mut output, mut expected) = (output.chars(), self.expected.chars());
+        let mut original = original.chars();
+        loop {
+            match (output.next(), expected.next(), original.next()) {
+                (None, None, _) => return true,
+                (Some(got), Some(want), was) => {
+                    if got != want && !(want == '\u{FFFD}' && Some(got) == was) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
     }
 
     /// A case from one line of JSON.
@@ -68,6 +101,7 @@ impl Case {
             damage: field("damage")?,
             input: field("input")?,
             expected: field("expected")?,
+            original: value["original"].as_str().map(str::to_owned),
         })
     }
 }
@@ -344,6 +378,19 @@ impl Cases {
         input: String,
         expected: String,
     ) {
+        self.push_lossy(category, language, damage, input, expected, None);
+    }
+
+    /// As [`Cases::push`], for damage that lost bytes of `original`.
+    fn push_lossy(
+        &mut self,
+        category: &str,
+        language: &str,
+        damage: &str,
+        input: String,
+        expected: String,
+        original: Option<String>,
+    ) {
         // Damage that changed nothing (ASCII text) makes no case.
         if !damage.is_empty() && input == expected {
             return;
@@ -371,6 +418,7 @@ impl Cases {
             damage: damage.to_owned(),
             input,
             expected,
+            original,
         });
     }
 }
@@ -614,7 +662,15 @@ fn damaged_lossy(sentences: &[Sentence], cases: &mut Cases) {
                 continue;
             };
             let category = format!("lossy: {} lost bytes {}", misread.name(), loss.name());
-            cases.push(&category, &sentence.language, &category, input, expected);
+            let original = Some(sentence.text.clone());
+            cases.push_lossy(
+                &category,
+                &sentence.language,
+                &category,
+                input,
+                expected,
+                original,
+            );
         }
     }
     // The standard's windows-1253 and windows-1257 have unassigned bytes:
@@ -629,7 +685,15 @@ fn damaged_lossy(sentences: &[Sentence], cases: &mut Cases) {
                 continue;
             };
             let category = format!("lossy: UTF-8 read as {}, unassigned bytes", misread.name());
-            cases.push(&category, &sentence.language, &category, input, expected);
+            let original = Some(sentence.text.clone());
+            cases.push_lossy(
+                &category,
+                &sentence.language,
+                &category,
+                input,
+                expected,
+                original,
+            );
         }
     }
 }
