@@ -290,9 +290,12 @@ def main():
     parser.add_argument("--examples", type=int, default=3)
     parser.add_argument("--limit", type=int, default=0,
                         help="use only the first N correct lines")
+    parser.add_argument("--program", help="a repair_lines program to run instead of building one")
+    parser.add_argument("--baseline", help="another repair_lines program (an earlier build): "
+                        "list the cases it repairs exactly and the program does not")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    program = build()
+    program = args.program or build()
     texts = load_texts(args.limit)
     cases = build_cases(texts)
     print(f"{len(texts)} correct lines, {len(cases)} garbled cases", file=sys.stderr)
@@ -300,6 +303,20 @@ def main():
     inputs = [case["input"] for case in cases]
     mine, ftfys = ours(program, inputs), theirs(inputs, args.out)
     clean_mine, clean_ftfy = ours(program, texts), theirs(texts, args.out)
+
+    if args.baseline:
+        before = ours(args.baseline, inputs)
+        lost = [(c, b, m) for c, b, m in zip(cases, before, mine)
+                if b == c["expected"] and m != c["expected"]]
+        gained = sum(b != c["expected"] and m == c["expected"]
+                     for c, b, m in zip(cases, before, mine))
+        print(f"against the baseline: {gained} more exact, {len(lost)} no longer exact",
+              file=sys.stderr)
+        with open(os.path.join(args.out, "regressions.txt"), "w", encoding="utf-8") as file:
+            for case, b, m in lost:
+                file.write(json.dumps({"kind": case["kind"], "input": case["input"],
+                                       "expected": case["expected"], "mojiscope": m},
+                                      ensure_ascii=False) + "\n")
 
     rows = []
     names = list(dict.fromkeys(case["kind"] for case in cases))

@@ -702,13 +702,18 @@ impl<'a> Repairer<'a> {
         while let Some(range) = ranges.get(index).cloned() {
             index += 1;
             let word = &text[range.clone()];
+            if word.len() > MAX_WORD_BYTES {
+                continue;
+            }
             // Typographic punctuation is U+00AB, U+00BB or U+2013 to U+2026:
             // its UTF-8 starts with C2 or E2.
             let bytes = word.as_bytes();
-            if !(bytes.contains(&0xE2) || bytes.contains(&0xC2))
-                || !word.contains(is_typographic)
-                || word.len() > MAX_WORD_BYTES
-            {
+            let typographic =
+                (bytes.contains(&0xE2) || bytes.contains(&0xC2)) && word.contains(is_typographic);
+            // Characters in no UTF-8 sequence of a word that holds some
+            // ("GržetiÄ‡": "ž" was typed right, "Ä‡" is "ć" misread).
+            let strays = stray_characters(word);
+            if !typographic && strays.is_empty() {
                 continue;
             }
             let whole = self.known_cost(word);
@@ -718,7 +723,7 @@ impl<'a> Repairer<'a> {
             let mut pieces = Vec::new();
             let mut start = range.start;
             for (offset, c) in word.char_indices() {
-                if is_typographic(c) {
+                if is_typographic(c) || strays.binary_search(&offset).is_ok() {
                     if start < range.start + offset {
                         pieces.push(start..range.start + offset);
                     }
@@ -729,8 +734,10 @@ impl<'a> Repairer<'a> {
                 pieces.push(start..range.end);
             }
             // A word that a chain decodes whole as UTF-8 is mojibake whole.
+            // (Not with bytes lost, where it holds stray characters: "ê"
+            // followed by "t" in "prêtÃ©e" is no sequence cut short.)
             let (best, whole_utf8) = self.best_reading(word, true);
-            if whole_utf8 {
+            if whole_utf8 && (strays.is_empty() || self.best_reading(word, false).1) {
                 continue;
             }
             let whole_gain = whole - best;
@@ -760,8 +767,8 @@ impl<'a> Repairer<'a> {
 
     /// The cost of the most plausible reading of `word`, repaired (with its
     /// chain's prior, and nothing lost unless `lossy`) or not, through the
-    /// cache of known words, and whether a chain decodes the whole word as UTF-8 (bytes
-    /// lost on the way or not).
+    /// cache of known words, and whether a chain decodes the whole word as UTF-8 (with
+    /// bytes lost on the way only if `lossy`).
     fn best_reading(&mut self, word: &'a str, lossy: bool) -> (f32, bool) {
         let cost = self.known_cost(word);
         let Some(known) = self.known.get_mut(word) else {
@@ -775,7 +782,10 @@ impl<'a> Repairer<'a> {
                 .repairs
                 .get_or_insert_with(|| Rc::new(self.chain_ids.number(search::search(word, None)))),
         );
-        let whole = |&(chain, _): &(Chain, usize)| chain.last().is_some_and(Step::decodes_utf8);
+        let whole = |&(chain, outcome): &(Chain, usize)| {
+            chain.last().is_some_and(Step::decodes_utf8)
+                && (lossy || repairs.outcomes[outcome].lost.is_empty())
+        };
         let best = repairs
             .chains
             .iter()
@@ -940,6 +950,89 @@ fn whole_utf8_repairs(assumed: &str) -> Option<(WordRepairs, f32)> {
 /// part restores first.
 fn is_typographic(c: char) -> bool {
     matches!(c, '‘' | '’' | '“' | '”' | '«' | '»' | '–' | '—' | '…')
+}
+
+/// The UTF-8 offsets in `word` of the characters outside ASCII that are in
+/// no UTF-8 sequence of the bytes the word looks like (each character taken
+/// back to its windows-1252 byte, or ISO-8859-1 for C1 controls) and are no
+/// lead byte, when the word holds at least as many whole sequences; empty
+/// otherwise. Those characters were right when the rest was misread, or
+/// were typed into the mojibake later.
+fn stray_characters(word: &str) -> Vec<usize> {
+    // A UTF-8 lead byte read as windows-1252 is one of "Â" to "ô".
+    if !word.chars().any(|c| ('\u{C2}'..='\u{F4}').contains(&c)) {
+        return Vec::new();
+    }
+    let chars: Vec<(usize, char)> = word.char_indices().collect();
+    let mut in_sequence = vec![false; chars.len()];
+    let mut sequences = 0;
+    // Nor is the end of a sequence cut short by the start of the word: its
+    // lead byte is in the word before, with a space between taken for a
+    // no-break space.
+    let mut index = chars
+        .iter()
+        .take(3)
+        .take_while(|&&(_, c)| is_continuation(c))
+        .count();
+    in_sequence[..index].fill(true);
+    while let Some(&(_, c)) = chars.get(index) {
+        let length = match misread_byte(c) {
+            Some(0xC2..=0xDF) => 2,
+            Some(0xE0..=0xEF) => 3,
+            Some(0xF0..=0xF4) => 4,
+            _ => 0,
+        };
+        let mut bytes = [0; 4];
+        let whole = length > 0
+            && chars.get(index..index + length).is_some_and(|run| {
+                run.iter()
+                    .zip(bytes.iter_mut())
+                    .all(|(&(_, c), byte)| misread_byte(c).map(|b| *byte = b).is_some())
+            })
+            && std::str::from_utf8(&bytes[..length]).is_ok();
+        if whole {
+            in_sequence[index..index + length].fill(true);
+            sequences += 1;
+            index += length;
+        } else if length > 0 && cut_at_the_end(&chars[index + 1..]) {
+            // A sequence cut short by the end of the word is no stray: a
+            // byte of it was lost, or was a no-break space ("voilÃ" and a
+            // space).
+            in_sequence[index..].fill(true);
+            break;
+        } else {
+            index += 1;
+        }
+    }
+    // A lead byte in no sequence is one whose next bytes were lost: the
+    // lossy repairs' to judge, so it is no stray ("братÑтва").
+    let strays: Vec<usize> = chars
+        .iter()
+        .zip(&in_sequence)
+        .filter(|&(&(_, c), &inside)| {
+            !inside && !c.is_ascii() && !misread_byte(c).is_some_and(|byte| byte >= 0xC2)
+        })
+        .map(|(&(offset, _), _)| offset)
+        .collect();
+    // Mojibake of a legacy encoding makes a UTF-8 sequence now and then
+    // among many characters that are in none ("¼ıÀÚ¸¸" is EUC-KR).
+    if strays.len() > sequences {
+        return Vec::new();
+    }
+    strays
+}
+
+/// Whether `rest`, what follows a UTF-8 lead byte in a word, is
+/// continuation bytes only (as windows-1252 or ISO-8859-1 characters): the
+/// sequence was cut short by the end of the word.
+fn cut_at_the_end(rest: &[(usize, char)]) -> bool {
+    rest.len() < 3 && rest.iter().all(|&(_, c)| is_continuation(c))
+}
+
+/// Whether `c` is a UTF-8 continuation byte read as windows-1252 (or
+/// ISO-8859-1).
+fn is_continuation(c: char) -> bool {
+    misread_byte(c).is_some_and(|byte| (0x80..=0xBF).contains(&byte))
 }
 
 /// The byte `c` was in windows-1252 (or ISO-8859-1, for C1 controls), if

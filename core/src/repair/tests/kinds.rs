@@ -26,3 +26,25 @@ fn a_c1_control_between_digits_or_after_a_symbol_is_its_byte() {
     // Symbols that are meant stay.
     assert_unchanged("5×£35, ±3 °C, 1914–1918");
 }
+
+#[test]
+fn a_word_with_right_letters_and_misread_ones_is_finished() {
+    // Earlier software (or a person) got some letters right in a word
+    // whose other letters were misread: "ž", "ř" and "č" are in no UTF-8
+    // sequence ("ž" is windows-1252's 0x9E, a continuation byte; the
+    // others have no byte there), "Ä‡" and "Ã¡" are whole ones.
+    for (text, expected) in [
+        (
+            "Marija Horvat, Ulica BožiÄ‡a 12, Zagreb",
+            "Marija Horvat, Ulica Božića 12, Zagreb",
+        ),
+        ("Antonín DvořÃ¡k, composer", "Antonín Dvořák, composer"),
+        ("Ivan KovačeviÄ‡, Split", "Ivan Kovačević, Split"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    // A sequence cut by the end of a word is the no-break space's to undo.
+    assert_eq!(repaired("Il est allÃ© Ã  Paris"), "Il est allé à Paris");
+    // Correct words that hold such letters stay.
+    assert_unchanged("Ærøskøbing, Âme, Ça va, Ôtez, Öl, Þórshöfn");
+}
