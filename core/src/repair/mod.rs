@@ -1010,7 +1010,7 @@ fn stray_characters(word: &str) -> Vec<usize> {
         .iter()
         .zip(&in_sequence)
         .filter(|&(&(_, c), &inside)| {
-            !inside && !c.is_ascii() && !misread_byte(c).is_some_and(|byte| byte >= 0xC2)
+            !inside && !c.is_ascii() && misread_byte(c).is_none_or(|byte| byte < 0xC2)
         })
         .map(|(&(offset, _), _)| offset)
         .collect();
