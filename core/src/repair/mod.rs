@@ -702,7 +702,11 @@ impl<'a> Repairer<'a> {
         while let Some(range) = ranges.get(index).cloned() {
             index += 1;
             let word = &text[range.clone()];
-            if word.len() > MAX_WORD_BYTES {
+            if word.is_ascii() || word.len() > MAX_WORD_BYTES {
+                continue;
+            }
+            let whole = self.known_cost(word);
+            if whole < SUSPICIOUS {
                 continue;
             }
             // Typographic punctuation is U+00AB, U+00BB or U+2013 to U+2026:
@@ -711,13 +715,18 @@ impl<'a> Repairer<'a> {
             let typographic =
                 (bytes.contains(&0xE2) || bytes.contains(&0xC2)) && word.contains(is_typographic);
             // Characters in no UTF-8 sequence of a word that holds some
-            // ("GržetiÄ‡": "ž" was typed right, "Ä‡" is "ć" misread).
-            let strays = stray_characters(word);
+            // ("BožiÄ‡a": "ž" was typed right, "Ä‡" is "ć" misread). A
+            // word a chain decodes whole as UTF-8 has none that matter, and
+            // most mojibake is such a word: its search, which the word needs
+            // anyway, is cheaper than looking. (Not with the source bytes,
+            // which the word's own search uses.)
+            let strays =
+                if typographic || self.source.is_some() || !self.best_reading(word, false).1 {
+                    stray_characters(word)
+                } else {
+                    Vec::new()
+                };
             if !typographic && strays.is_empty() {
-                continue;
-            }
-            let whole = self.known_cost(word);
-            if whole < SUSPICIOUS {
                 continue;
             }
             let mut pieces = Vec::new();
@@ -963,76 +972,62 @@ fn stray_characters(word: &str) -> Vec<usize> {
     if !word.chars().any(|c| ('\u{C2}'..='\u{F4}').contains(&c)) {
         return Vec::new();
     }
-    let chars: Vec<(usize, char)> = word.char_indices().collect();
-    let mut in_sequence = vec![false; chars.len()];
+    let mut strays = Vec::new();
     let mut sequences = 0;
-    // Nor is the end of a sequence cut short by the start of the word: its
-    // lead byte is in the word before, with a space between taken for a
-    // no-break space.
-    let mut index = chars
-        .iter()
-        .take(3)
-        .take_while(|&&(_, c)| is_continuation(c))
-        .count();
-    in_sequence[..index].fill(true);
-    while let Some(&(_, c)) = chars.get(index) {
-        let length = match misread_byte(c) {
-            Some(0xC2..=0xDF) => 2,
-            Some(0xE0..=0xEF) => 3,
-            Some(0xF0..=0xF4) => 4,
-            _ => 0,
-        };
-        let mut bytes = [0; 4];
-        let whole = length > 0
-            && chars.get(index..index + length).is_some_and(|run| {
-                run.iter()
-                    .zip(bytes.iter_mut())
-                    .all(|(&(_, c), byte)| misread_byte(c).map(|b| *byte = b).is_some())
-            })
-            && std::str::from_utf8(&bytes[..length]).is_ok();
-        if whole {
-            in_sequence[index..index + length].fill(true);
-            sequences += 1;
-            index += length;
-        } else if length > 0 && cut_at_the_end(&chars[index + 1..]) {
-            // A sequence cut short by the end of the word is no stray: a
-            // byte of it was lost, or was a no-break space ("voilÃ" and a
-            // space).
-            in_sequence[index..].fill(true);
-            break;
-        } else {
-            index += 1;
+    // The continuation bytes a sequence still needs, and the offsets of
+    // those it has (strays if it is broken off).
+    let mut needed = 0;
+    let mut taken = [0; 3];
+    let mut taken_count = 0;
+    // Continuation bytes at the start of the word end a sequence cut short
+    // by the word's start: its lead byte is in the word before, with a
+    // space between taken for a no-break space.
+    let mut leading = Some(0);
+    for (offset, c) in word.char_indices() {
+        let byte = misread_byte(c);
+        let continuation = byte.is_some_and(|byte| (0x80..=0xBF).contains(&byte));
+        if needed > 0 {
+            if continuation {
+                taken[taken_count] = offset;
+                taken_count += 1;
+                needed -= 1;
+                if needed == 0 {
+                    sequences += 1;
+                    taken_count = 0;
+                }
+                continue;
+            }
+            strays.extend_from_slice(&taken[..taken_count]);
+            needed = 0;
+            taken_count = 0;
+        }
+        if let Some(count) = leading
+            && continuation
+            && count < 3
+        {
+            leading = Some(count + 1);
+            continue;
+        }
+        leading = None;
+        match byte {
+            _ if c.is_ascii() => {}
+            // A lead byte in no sequence is one whose next bytes were
+            // lost: the lossy repairs' to judge, so it is no stray
+            // ("братÑтва").
+            Some(0xC2..=0xDF) => needed = 1,
+            Some(0xE0..=0xEF) => needed = 2,
+            Some(0xF0..=0xF4) => needed = 3,
+            _ => strays.push(offset),
         }
     }
-    // A lead byte in no sequence is one whose next bytes were lost: the
-    // lossy repairs' to judge, so it is no stray ("братÑтва").
-    let strays: Vec<usize> = chars
-        .iter()
-        .zip(&in_sequence)
-        .filter(|&(&(_, c), &inside)| {
-            !inside && !c.is_ascii() && misread_byte(c).is_none_or(|byte| byte < 0xC2)
-        })
-        .map(|(&(offset, _), _)| offset)
-        .collect();
+    // A sequence cut short by the end of the word is no stray either: a
+    // byte of it was lost, or was a no-break space ("voilÃ" and a space).
     // Mojibake of a legacy encoding makes a UTF-8 sequence now and then
     // among many characters that are in none ("¼ıÀÚ¸¸" is EUC-KR).
-    if strays.len() > sequences {
-        return Vec::new();
+    if sequences == 0 || strays.len() > sequences {
+        strays.clear();
     }
     strays
-}
-
-/// Whether `rest`, what follows a UTF-8 lead byte in a word, is
-/// continuation bytes only (as windows-1252 or ISO-8859-1 characters): the
-/// sequence was cut short by the end of the word.
-fn cut_at_the_end(rest: &[(usize, char)]) -> bool {
-    rest.len() < 3 && rest.iter().all(|&(_, c)| is_continuation(c))
-}
-
-/// Whether `c` is a UTF-8 continuation byte read as windows-1252 (or
-/// ISO-8859-1).
-fn is_continuation(c: char) -> bool {
-    misread_byte(c).is_some_and(|byte| (0x80..=0xBF).contains(&byte))
 }
 
 /// The byte `c` was in windows-1252 (or ISO-8859-1, for C1 controls), if
