@@ -715,17 +715,8 @@ impl<'a> Repairer<'a> {
             let typographic =
                 (bytes.contains(&0xE2) || bytes.contains(&0xC2)) && word.contains(is_typographic);
             // Characters in no UTF-8 sequence of a word that holds some
-            // ("BožiÄ‡a": "ž" was typed right, "Ä‡" is "ć" misread). A
-            // word a chain decodes whole as UTF-8 has none that matter, and
-            // most mojibake is such a word: its search, which the word needs
-            // anyway, is cheaper than looking. (Not with the source bytes,
-            // which the word's own search uses.)
-            let strays =
-                if typographic || self.source.is_some() || !self.best_reading(word, false).1 {
-                    stray_characters(word)
-                } else {
-                    Vec::new()
-                };
+            // ("BožiÄ‡a": "ž" was typed right, "Ä‡" is "ć" misread).
+            let strays = stray_characters(word);
             if !typographic && strays.is_empty() {
                 continue;
             }
