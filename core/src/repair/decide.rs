@@ -379,9 +379,12 @@ fn reading(
 ) -> Option<f32> {
     // One damaged character led by a symbol ("×£" for "ף", "√π" for "ù")
     // is as likely two symbols: it is repaired only beside other words the
-    // chain repairs.
+    // chain repairs. (A C1 control is no symbol: text almost never means
+    // one, so "1863\u{96}1963" is "1863–1963" alone in its line.)
     let weak = |index: usize, outcome: usize| {
-        words[index].symbol_led && words[index].repairs.outcomes[outcome].non_ascii <= 1
+        words[index].symbol_led
+            && words[index].repairs.outcomes[outcome].non_ascii <= 1
+            && !chain.steps().any(super::chain::Step::undoes_c1)
     };
     let strong = outcomes
         .iter()

@@ -754,23 +754,28 @@ impl<'a> Repairer<'a> {
         while let Some(range) = ranges.get(index).cloned() {
             index += 1;
             let word = &text[range.clone()];
-            // Typographic punctuation is U+00AB, U+00BB or U+2013 to U+2026:
-            // its UTF-8 starts with C2 or E2.
-            let bytes = word.as_bytes();
-            if !(bytes.contains(&0xE2) || bytes.contains(&0xC2))
-                || !word.contains(is_typographic)
-                || word.len() > MAX_WORD_BYTES
-            {
+            if word.is_ascii() || word.len() > MAX_WORD_BYTES {
                 continue;
             }
             let whole = self.known_cost(word);
             if whole < SUSPICIOUS {
                 continue;
             }
+            // Typographic punctuation is U+00AB, U+00BB or U+2013 to U+2026:
+            // its UTF-8 starts with C2 or E2.
+            let bytes = word.as_bytes();
+            let typographic =
+                (bytes.contains(&0xE2) || bytes.contains(&0xC2)) && word.contains(is_typographic);
+            // Characters in no UTF-8 sequence of a word that holds some
+            // ("BožiÄ‡a": "ž" was typed right, "Ä‡" is "ć" misread).
+            let strays = stray_characters(word);
+            if !typographic && strays.is_empty() {
+                continue;
+            }
             let mut pieces = Vec::new();
             let mut start = range.start;
             for (offset, c) in word.char_indices() {
-                if is_typographic(c) {
+                if is_typographic(c) || strays.binary_search(&offset).is_ok() {
                     if start < range.start + offset {
                         pieces.push(start..range.start + offset);
                     }
@@ -781,8 +786,10 @@ impl<'a> Repairer<'a> {
                 pieces.push(start..range.end);
             }
             // A word that a chain decodes whole as UTF-8 is mojibake whole.
+            // (Not with bytes lost, where it holds stray characters: "ê"
+            // followed by "t" in "prêtÃ©e" is no sequence cut short.)
             let (best, whole_utf8) = self.best_reading(word, true);
-            if whole_utf8 {
+            if whole_utf8 && (strays.is_empty() || self.best_reading(word, false).1) {
                 continue;
             }
             let whole_gain = whole - best;
@@ -812,8 +819,8 @@ impl<'a> Repairer<'a> {
 
     /// The cost of the most plausible reading of `word`, repaired (with its
     /// chain's prior, and nothing lost unless `lossy`) or not, through the
-    /// cache of known words, and whether a chain decodes the whole word as UTF-8 (bytes
-    /// lost on the way or not).
+    /// cache of known words, and whether a chain decodes the whole word as UTF-8 (with
+    /// bytes lost on the way only if `lossy`).
     fn best_reading(&mut self, word: &'a str, lossy: bool) -> (f32, bool) {
         let cost = self.known_cost(word);
         let Some(known) = self.known.get_mut(word) else {
@@ -827,7 +834,10 @@ impl<'a> Repairer<'a> {
                 .repairs
                 .get_or_insert_with(|| Rc::new(self.chain_ids.number(search::search(word, None)))),
         );
-        let whole = |&(chain, _): &(Chain, usize)| chain.last().is_some_and(Step::decodes_utf8);
+        let whole = |&(chain, outcome): &(Chain, usize)| {
+            chain.last().is_some_and(Step::decodes_utf8)
+                && (lossy || repairs.outcomes[outcome].lost.is_empty())
+        };
         let best = repairs
             .chains
             .iter()
@@ -1003,6 +1013,75 @@ fn whole_utf8_repairs(assumed: &str) -> Option<(WordRepairs, f32)> {
 /// part restores first.
 fn is_typographic(c: char) -> bool {
     matches!(c, '‘' | '’' | '“' | '”' | '«' | '»' | '–' | '—' | '…')
+}
+
+/// The UTF-8 offsets in `word` of the characters outside ASCII that are in
+/// no UTF-8 sequence of the bytes the word looks like (each character taken
+/// back to its windows-1252 byte, or ISO-8859-1 for C1 controls) and are no
+/// lead byte, when the word holds at least as many whole sequences; empty
+/// otherwise. Those characters were right when the rest was misread, or
+/// were typed into the mojibake later.
+fn stray_characters(word: &str) -> Vec<usize> {
+    // A UTF-8 lead byte read as windows-1252 is one of "Â" to "ô".
+    if !word.chars().any(|c| ('\u{C2}'..='\u{F4}').contains(&c)) {
+        return Vec::new();
+    }
+    let mut strays = Vec::new();
+    let mut sequences = 0;
+    // The continuation bytes a sequence still needs, and the offsets of
+    // those it has (strays if it is broken off).
+    let mut needed = 0;
+    let mut taken = [0; 3];
+    let mut taken_count = 0;
+    // Continuation bytes at the start of the word end a sequence cut short
+    // by the word's start: its lead byte is in the word before, with a
+    // space between taken for a no-break space.
+    let mut leading = Some(0);
+    for (offset, c) in word.char_indices() {
+        let byte = misread_byte(c);
+        let continuation = byte.is_some_and(|byte| (0x80..=0xBF).contains(&byte));
+        if needed > 0 {
+            if continuation {
+                taken[taken_count] = offset;
+                taken_count += 1;
+                needed -= 1;
+                if needed == 0 {
+                    sequences += 1;
+                    taken_count = 0;
+                }
+                continue;
+            }
+            strays.extend_from_slice(&taken[..taken_count]);
+            needed = 0;
+            taken_count = 0;
+        }
+        if let Some(count) = leading
+            && continuation
+            && count < 3
+        {
+            leading = Some(count + 1);
+            continue;
+        }
+        leading = None;
+        match byte {
+            _ if c.is_ascii() => {}
+            // A lead byte in no sequence is one whose next bytes were
+            // lost: the lossy repairs' to judge, so it is no stray
+            // ("братÑтва").
+            Some(0xC2..=0xDF) => needed = 1,
+            Some(0xE0..=0xEF) => needed = 2,
+            Some(0xF0..=0xF4) => needed = 3,
+            _ => strays.push(offset),
+        }
+    }
+    // A sequence cut short by the end of the word is no stray either: a
+    // byte of it was lost, or was a no-break space ("voilÃ" and a space).
+    // Mojibake of a legacy encoding makes a UTF-8 sequence now and then
+    // among many characters that are in none ("¼ıÀÚ¸¸" is EUC-KR).
+    if sequences == 0 || strays.len() > sequences {
+        strays.clear();
+    }
+    strays
 }
 
 /// The byte `c` was in windows-1252 (or ISO-8859-1, for C1 controls), if

@@ -2,6 +2,8 @@
 
 use super::*;
 
+mod kinds;
+
 #[track_caller]
 fn repaired(text: &str) -> String {
     repair(text).apply(text)
