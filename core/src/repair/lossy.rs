@@ -140,7 +140,16 @@ pub(crate) fn decode(
         if !complete && continuations.is_empty() {
             return None;
         }
-        let candidates = candidates(lead, &taken, missing, &continuations, &vanished);
+        // A lead alone where two or more bytes should follow lost them to
+        // the reading, never to a dropped soft hyphen as well: "à" (E0,
+        // whose next byte is A0 to BF) in a partly repaired "dÃ©jà" is a
+        // letter of its own, not E0 AD and a lost byte.
+        let vanished = if taken.is_empty() && missing >= 2 {
+            &continuations
+        } else {
+            &vanished
+        };
+        let candidates = candidates(lead, &taken, missing, &continuations, vanished);
         match candidates.as_slice() {
             [] => return None,
             [c] => {

@@ -1130,8 +1130,16 @@ fn ends_in_a_cut_sequence(word: &str, next: &str) -> bool {
             return false;
         }
         // The no-break space is one continuation byte; the next word must
-        // begin with the others.
+        // begin with the others. A lone lead of a longer sequence ("é" in
+        // "Café", E9) is taken for one only in a word that shows a whole
+        // misread sequence too: else it is a letter of its own, and the
+        // no-break space would glue it to the next word's first letter
+        // into a character of another script ("Café Škoda" is no
+        // "Caf頊koda").
         let rest = needed - continuations - 1;
+        if continuations == 0 && rest > 0 && !holds_a_whole_sequence(word) {
+            return false;
+        }
         return next
             .chars()
             .take(rest)
@@ -1140,6 +1148,27 @@ fn ends_in_a_cut_sequence(word: &str, next: &str) -> bool {
             == rest;
     }
     false
+}
+
+/// Whether `word`, read back into windows-1252 bytes, holds a whole UTF-8
+/// sequence beyond ASCII.
+fn holds_a_whole_sequence(word: &str) -> bool {
+    let bytes: Vec<Option<u8>> = word
+        .chars()
+        .map(|c| if c.is_ascii() { None } else { misread_byte(c) })
+        .collect();
+    bytes.iter().enumerate().any(|(at, &byte)| {
+        let needed = match byte {
+            Some(0xC2..=0xDF) => 1,
+            Some(0xE0..=0xEF) => 2,
+            Some(0xF0..=0xF4) => 3,
+            _ => return false,
+        };
+        bytes.get(at + 1..=at + needed).is_some_and(|rest| {
+            rest.iter()
+                .all(|byte| byte.is_some_and(|byte| (0x80..=0xBF).contains(&byte)))
+        })
+    })
 }
 
 /// Whether `word`, read back into windows-1252 bytes, holds a UTF-8

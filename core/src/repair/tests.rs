@@ -889,3 +889,23 @@ fn issue_17_a_line_that_kept_its_no_break_spaces_lost_a_byte_before_a_space() {
     // Where they were turned into spaces, the space is taken for one.
     assert_eq!(repaired("ì‹ ê·œ"), "신규");
 }
+
+#[test]
+fn issue_17_a_correct_letter_that_is_a_lone_lead_is_never_taken_apart() {
+    // Partly repaired lines: "à" and "é" are right, and they are also the
+    // windows-1252 reading of lone UTF-8 leads (E0, E9). Neither may
+    // become a character with guessed bytes, nor be glued through the
+    // space to the next word's first letter ("Š" is 0x8A, a continuation
+    // byte: E9 A0 8A would be "頊").
+    for (text, fixed) in [
+        ("Il est dÃ©jà là", "Il est déjà là"),
+        ("Voilà dÃ©jà trois ans", "Voilà déjà trois ans"),
+        ("Un café ŠkodovÃ¡ bon marché", "Un café Škodová bon marché"),
+        ("Café ŠtÄ›pÃ¡nka", "Café Štěpánka"),
+    ] {
+        let out = repaired(text);
+        assert!(out == text || out == fixed, "{text} -> {out}");
+    }
+    // The no-break space a lone two-byte lead lost is still restored.
+    assert_eq!(repaired("voilÃ  le travail"), "voilà le travail");
+}
