@@ -755,19 +755,16 @@ fn decode_candidates(
             let decoding = text::byte_decoding(encoding)
                 .or(as_bytes.filter(|_| encoding.is_ascii_compatible()));
             let mut byte_ids = None;
-            let stats = match decoding {
-                Some(decoding) => {
-                    let ids = chars.intern_bytes(decoding, &byte_counts.present);
-                    let stats = byte_counts.stats(decoding, &ids, chars, bytes, runs);
-                    byte_ids = Some(ids);
-                    stats
-                }
-                None => {
-                    let mut stats = text::decode_stats(encoding, bytes, runs, chars);
-                    // ISO-2022-JP's cut sequence is an escape, no character.
-                    stats.cut_hides_text = encoding != ISO_2022_JP;
-                    stats
-                }
+            let stats = if let Some(decoding) = decoding {
+                let ids = chars.intern_bytes(decoding, &byte_counts.present);
+                let stats = byte_counts.stats(decoding, &ids, chars, bytes, runs);
+                byte_ids = Some(ids);
+                stats
+            } else {
+                let mut stats = text::decode_stats(encoding, bytes, runs, chars);
+                // ISO-2022-JP's cut sequence is an escape, no character.
+                stats.cut_hides_text = encoding != ISO_2022_JP;
+                stats
             };
             let mut candidate = Ranked::new(encoding, stats, decoding);
             candidate.byte_ids = byte_ids;

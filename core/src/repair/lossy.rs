@@ -140,15 +140,7 @@ pub(crate) fn decode(
         if !complete && continuations.is_empty() {
             return None;
         }
-        // A lead alone where two or more bytes should follow lost them to
-        // the reading, never to a dropped soft hyphen as well: "à" (E0,
-        // whose next byte is A0 to BF) in a partly repaired "dÃ©jà" is a
-        // letter of its own, not E0 AD and a lost byte.
-        let vanished = if taken.is_empty() && missing >= 2 {
-            &continuations
-        } else {
-            &vanished
-        };
+        let vanished = vanished_for(&taken, missing, &continuations, &vanished);
         let candidates = candidates(lead, &taken, missing, &continuations, vanished);
         match candidates.as_slice() {
             [] => return None,
@@ -325,6 +317,26 @@ fn units(word: &str, encode_as: EncodeAs, lost_bytes: LostBytes) -> Option<Vec<U
         units.push(unit);
     }
     Some(units)
+}
+
+/// The bytes that may have vanished from a sequence that kept `taken` after
+/// its lead and lacks `missing` more: any of `vanished` (the reading's lost
+/// bytes and a soft hyphen), but for a lead alone where two or more bytes
+/// should follow, which lost them to the reading only (`continuations`),
+/// never to a dropped soft hyphen as well: "à" (E0, whose next byte is A0
+/// to BF) in a partly repaired "dÃ©jà" is a letter of its own, not E0 AD
+/// and a lost byte.
+fn vanished_for<'a>(
+    taken: &[Option<u8>],
+    missing: usize,
+    continuations: &'a [u8],
+    vanished: &'a [u8],
+) -> &'a [u8] {
+    if taken.is_empty() && missing >= 2 {
+        continuations
+    } else {
+        vanished
+    }
 }
 
 /// One unit of a sequence whose candidates are sought.
