@@ -1,8 +1,13 @@
-//! The build script does something only for the Windows bundle (feature
-//! `windows-bundle`, target Windows): it makes a `.ico` from the icon's PNGs
+//! The build script does two things. On Linux it links `mojiscope` as an
+//! executable at a fixed address (not position-independent): the desktop
+//! app's libraries hold some 42,000 pointers that the dynamic loader would
+//! otherwise relocate at every start, so `mojiscope detect FILE` started
+//! with 364 page faults and 1.6 ms of CPU instead of 184 and 1.15 ms (see
+//! BENCHMARKS.md, "Detection and repair"). For the Windows bundle (feature
+//! `windows-bundle`, target Windows), it makes a `.ico` from the icon's PNGs
 //! and embeds it, with the version information, in the executables
 //! (winresource runs the resource compiler: `rc.exe` from the Windows SDK, or
-//! `windres` / `llvm-rc` when cross-compiling). Every other build skips it.
+//! `windres` / `llvm-rc` when cross-compiling).
 
 #[cfg_attr(
     not(feature = "windows-bundle"),
@@ -13,6 +18,12 @@
 )]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     cargo("rerun-if-changed=build.rs");
+    // The code stays position-independent (the libraries' objects are built
+    // so); only the link of the command-line and desktop executable is not,
+    // which resolves those pointers once, when it is linked.
+    if std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux") {
+        cargo("rustc-link-arg-bin=mojiscope=-no-pie");
+    }
     #[cfg(feature = "windows-bundle")]
     windows::embed_resources()?;
     Ok(())

@@ -527,7 +527,7 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
     {
         // UTF-8 ranks first whatever the others read (and the bytes are no
         // UTF-16): they are weighed on less of it.
-        let fewer = sample::evidence(bytes, &windows, &histograms, sample::SETTLED_BUDGET);
+        let fewer = sample::evidence(bytes, &windows, &histograms, sample::FIRST_BUDGET);
         let runs = if is_utf8_beyond_ascii(bytes, &fewer) {
             fewer
         } else {
@@ -544,11 +544,19 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
         // hold (then every decode reads them all), or when its best decode
         // is not byte by byte and reads all of the evidence without error
         // (Shift_JIS clean over the sample: no byte the less left out can
-        // make a byte-by-byte decode read better by the margin).
+        // make a byte-by-byte decode read better by the margin). The least
+        // is tried only when a decode that is not byte by byte reads all
+        // of the evidence without error, as it must to stand: multi-byte
+        // text settles on a few lines, a code page's seldom does.
         let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
-        (evidence_len > sample::SETTLED_BUDGET * 2)
-            .then(|| sample::evidence(bytes, &windows, &histograms, sample::SETTLED_BUDGET))
-            .and_then(|fewer| {
+        [sample::FIRST_BUDGET, sample::SETTLED_BUDGET]
+            .into_iter()
+            .filter(|&budget| evidence_len > budget * 2)
+            .find_map(|budget| {
+                if budget < sample::SETTLED_BUDGET && !multi_byte_reads_clean(bytes, &runs) {
+                    return None;
+                }
+                let fewer = sample::evidence(bytes, &windows, &histograms, budget);
                 let covered = covers(bytes, &fewer, &histograms);
                 let ranking = rank(bytes, &fewer, &histograms, utf16, declaration.as_ref());
                 let stands =
@@ -632,6 +640,20 @@ fn letter_scale(counts: &ByteCounts, histograms: &[[u32; 256]]) -> f64 {
         return 1.0;
     }
     (to_f64(window_letters) / to_f64(window_high)) / (to_f64(letters) / to_f64(high))
+}
+
+/// Whether some ASCII-compatible decode that is not byte by byte (UTF-8
+/// aside) reads the runs without error (a sequence cut by a run's end
+/// aside), with a byte beyond ASCII among them.
+fn multi_byte_reads_clean(bytes: &[u8], runs: &[Range<usize>]) -> bool {
+    runs.iter().any(|run| !bytes[run.clone()].is_ascii())
+        && ALL.iter().any(|&encoding| {
+            encoding.is_override_choice()
+                && encoding.is_ascii_compatible()
+                && encoding != UTF_8
+                && text::byte_decoding(encoding).is_none()
+                && text::decodes_clean(encoding, bytes, runs)
+        })
 }
 
 /// Whether the runs hold every byte beyond ASCII the windows hold: then

@@ -18,9 +18,15 @@ const ALIGN_REACH: usize = 4096;
 /// of it only takes longer.
 pub(crate) const EVIDENCE_BUDGET: usize = 16 * 1024;
 
-/// The evidence when the bytes are valid UTF-8 with text beyond ASCII,
-/// which settles the answer: the other candidates are ranked on less.
+/// Less evidence, ranked first: when it settles the answer, the rest is
+/// not weighed.
 pub(crate) const SETTLED_BUDGET: usize = 4 * 1024;
+
+/// The least evidence: what the other candidates are ranked on when the
+/// bytes are valid UTF-8 with text beyond ASCII, which settles the answer,
+/// and what is ranked first when a multi-byte decode reads it without
+/// error (Shift_JIS, EUC-KR, ... settle on a few lines).
+pub(crate) const FIRST_BUDGET: usize = 1024;
 
 /// The longest segment of the evidence: a line, or as much of a long line
 /// as ends at a byte below 0x21 within this many bytes.

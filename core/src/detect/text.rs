@@ -612,10 +612,21 @@ pub(crate) fn decodes_clean(
     runs.iter().all(|run| {
         let mut sink = ErrorSink(0);
         let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
-        let _ = decoder.decode(&bytes[run.clone()], true, &mut sink);
-        sink.0 == 0
+        // In pieces, so that a decode that errs early stops there.
+        let run = &bytes[run.clone()];
+        let mut pieces = run.chunks(CLEAN_PIECE).peekable();
+        while let Some(piece) = pieces.next() {
+            let _ = decoder.decode(piece, pieces.peek().is_none(), &mut sink);
+            if sink.0 > 0 {
+                return false;
+            }
+        }
+        true
     })
 }
+
+/// How many bytes [`decodes_clean`] decodes before it looks for an error.
+const CLEAN_PIECE: usize = 256;
 
 /// How a byte decodes in an encoding whose bytes decode one at a time.
 pub(crate) type ByteTable = [Option<char>; 256];
