@@ -1,5 +1,5 @@
 //! The build script does two things. On Linux it links `mojiscope` with its
-//! relative relocations packed (`-z pack-relative-relocs`, DT_RELR, glibc
+//! relative relocations packed (`-z pack-relative-relocs`, `DT_RELR`, glibc
 //! 2.36 and later): the desktop app's libraries hold some 42,000 pointers
 //! that the dynamic loader relocates at every start of the
 //! position-independent executable, and their entries took 1 MB to read
