@@ -1,16 +1,8 @@
-//! The build script does two things. On Linux it links `mojiscope` with its
-//! relative relocations packed (`-z pack-relative-relocs`, `DT_RELR`, glibc
-//! 2.36 and later): the desktop app's libraries hold some 42,000 pointers
-//! that the dynamic loader relocates at every start of the
-//! position-independent executable, and their entries took 1 MB to read
-//! where packed they take 12 KB (see BENCHMARKS.md, "Detection and
-//! repair"). Linking at a fixed address would save more, but the
-//! executable, which reads any file it is given, keeps its address
-//! randomisation. For the Windows bundle (feature
-//! `windows-bundle`, target Windows), it makes a `.ico` from the icon's PNGs
+//! The build script does something only for the Windows bundle (feature
+//! `windows-bundle`, target Windows): it makes a `.ico` from the icon's PNGs
 //! and embeds it, with the version information, in the executables
 //! (winresource runs the resource compiler: `rc.exe` from the Windows SDK, or
-//! `windres` / `llvm-rc` when cross-compiling).
+//! `windres` / `llvm-rc` when cross-compiling). Every other build skips it.
 
 #[cfg_attr(
     not(feature = "windows-bundle"),
@@ -21,11 +13,6 @@
 )]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     cargo("rerun-if-changed=build.rs");
-    // The executable stays position-independent; only the format of its
-    // relocation entries changes.
-    if std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux") {
-        cargo("rustc-link-arg-bin=mojiscope=-Wl,-z,pack-relative-relocs");
-    }
     #[cfg(feature = "windows-bundle")]
     windows::embed_resources()?;
     Ok(())
