@@ -326,3 +326,29 @@ fn a_large_file_and_a_long_stream_are_repaired_as_they_stream() {
     assert_eq!(streamed.code(), Some(0), "{}", streamed.stderr);
     assert_eq!(streamed.stdout, written.as_bytes());
 }
+
+#[test]
+fn a_restored_byte_is_explained_as_such() {
+    // Greek UTF-8 read as windows-1252 by a reader that dropped the bytes
+    // it has no character for: "ρ" (CF 81) lost its 0x81. Where the word
+    // makes it clear, the byte is restored and the explanation says so;
+    // elsewhere the character stays U+FFFD.
+    let text = "ÎŸ Î´ÏÏŒÎ¼Î¿Ï‚ Ï€ÏÎ¿Ï‚ Ï„Î·Î½ Ï€ÏŒÎ»Î·\n";
+    let explained = run(["fix", "--explain", "-"], text.as_bytes());
+    assert_eq!(explained.code(), Some(0), "{}", explained.stderr);
+    assert!(explained.stdout_text().starts_with("Ο δρόμος "));
+    assert!(
+        explained
+            .stderr
+            .contains("a lost byte restored: U+0081 where it left no trace, making 'ρ'"),
+        "{}",
+        explained.stderr
+    );
+    assert!(
+        explained
+            .stderr
+            .contains("on a guess (a lost no-break space or byte assumed back)"),
+        "{}",
+        explained.stderr
+    );
+}

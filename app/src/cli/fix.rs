@@ -476,6 +476,9 @@ struct Totals {
     suggestions: usize,
     lost: usize,
     guesses: usize,
+    /// Of the guesses, those that are all a space taken for a lost
+    /// no-break space.
+    nbsp_guesses: usize,
     /// The chains undone, as a user tells them apart
     /// ([`family`](crate::model::repair::manual::family)), and how often.
     families: Vec<(Chain, usize)>,
@@ -652,6 +655,17 @@ impl<'a> Fixer<'a> {
         totals.suggestions += repair.suggestions.len();
         totals.lost += repair.lost_count();
         totals.guesses += repair.guess_count();
+        totals.nbsp_guesses += repair
+            .changes
+            .iter()
+            .filter(|change| {
+                change.is_guess()
+                    && change
+                        .assumptions
+                        .iter()
+                        .all(|a| a.assumed == '\u{A0}' && a.found == Some(' '))
+            })
+            .count();
         // The batch's chains, the most used first (as `Repair::families`
         // ranks them), named as the app names them.
         let mut families: Vec<(Chain, usize)> = Vec::new();
@@ -778,8 +792,13 @@ impl<'a> Fixer<'a> {
         )];
         if totals.guesses > 0 {
             parts.push(format!(
-                "{} on a guess (a space taken for a lost no-break space)",
-                plural(totals.guesses, "span", "spans")
+                "{} on a guess ({})",
+                plural(totals.guesses, "span", "spans"),
+                if totals.nbsp_guesses == totals.guesses {
+                    "a space taken for a lost no-break space"
+                } else {
+                    "a lost no-break space or byte assumed back"
+                }
             ));
         }
         if totals.lost > 0 {
@@ -840,19 +859,8 @@ fn describe(
         change.confidence
     );
     for assumption in &change.assumptions {
-        let _ = match assumption.found {
-            Some(found) => write!(
-                described,
-                "; a guess: U+{:04X} taken for U+{:04X}",
-                u32::from(found),
-                u32::from(assumption.assumed)
-            ),
-            None => write!(
-                described,
-                "; a guess: U+{:04X} assumed where it left no trace",
-                u32::from(assumption.assumed)
-            ),
-        };
+        // "a guess: …", or "a lost byte restored: …, making 'ρ'".
+        let _ = write!(described, "; {assumption}");
     }
     for lost in &change.lost {
         let alternatives: String = lost
