@@ -9,7 +9,8 @@
 //!
 //! A few of the sentences are themselves damaged in the source (French and
 //! Norwegian ones with C1 controls where a quote was, Welsh ones with the
-//! UTF-8 of ŵ and â read as windows-1252): in those, another reading than
+//! UTF-8 of ŵ and â read as windows-1252, Romanian ones with U+FFFD's UTF-8
+//! read as windows-1250): in those, another reading than
 //! the encoding's own gives the text as it was meant, so they are left out
 //! ([`is_damaged`]).
 //!
@@ -19,7 +20,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use mojiscope_core::{ALL, Encoding, WINDOWS_1252, detect};
+use mojiscope_core::{ALL, Encoding, WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, detect};
 use mojiscope_indexes::language::LANGUAGES;
 
 /// How a sample is wrapped.
@@ -52,15 +53,19 @@ fn wrap(style: &str, encoding: &Encoding, sentences: &[&str]) -> String {
 }
 
 /// Whether a sentence was damaged before it reached the source: it holds a
-/// C1 control, or its windows-1252 bytes are valid UTF-8 beyond ASCII (the
-/// UTF-8 of its text was read as windows-1252 once already).
+/// C1 control, or its windows-1252, windows-1250 or windows-1251 bytes are
+/// valid UTF-8 beyond ASCII (the UTF-8 of its text, or of U+FFFD, was read
+/// as that code page once already: "ďż˝" in Romanian).
 fn is_damaged(sentence: &str) -> bool {
     if sentence.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)) {
         return true;
     }
-    WINDOWS_1252
-        .encode_fatal(sentence)
-        .is_ok_and(|bytes| !bytes.is_ascii() && std::str::from_utf8(&bytes).is_ok())
+    [WINDOWS_1252, WINDOWS_1250, WINDOWS_1251]
+        .iter()
+        .any(|page| {
+            page.encode_fatal(sentence)
+                .is_ok_and(|bytes| !bytes.is_ascii() && std::str::from_utf8(&bytes).is_ok())
+        })
 }
 
 /// (language, encoding, style, first 64 bytes only).

@@ -76,6 +76,11 @@ impl fmt::Display for Evidence {
                 "{count} invisible formatting character{} inside words, where text has none",
                 plural(*count)
             ),
+            Self::SignsInWords { count } => write!(
+                f,
+                "{count} sign{} between the letters of a word, where words hold none",
+                plural(*count)
+            ),
             Self::DigitsInWords { count } => write!(
                 f,
                 "{count} digit{} of one script beside letters of another, where numbers stand apart",

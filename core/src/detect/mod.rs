@@ -90,6 +90,11 @@ const FORMAT_IN_WORD_COST: f64 = 15.0;
 /// word ("Espa\u{E51}ol" for "Español") is very likely wrong.
 const DIGIT_IN_WORD_COST: f64 = 8.0;
 
+/// The cost of a sign beyond ASCII between two Latin letters of a word, in
+/// nats ([`TextStats::signs_in_words`](text::TextStats::signs_in_words)):
+/// Western text read as macintosh makes "Ac·mbaro" of "Acámbaro".
+const SIGN_IN_WORD_COST: f64 = 8.0;
+
 /// The weight of a file's own declaration, in nats, when the bytes do not
 /// contradict it: declarations are mostly right, so they settle what the
 /// bytes leave open, but a few letters that read far better otherwise
@@ -285,6 +290,12 @@ pub enum Evidence {
     /// joiners) between two letters of a word, where text does not hold
     /// them: strong evidence against the decode.
     FormatsInWords {
+        /// How many.
+        count: u64,
+    },
+    /// Signs beyond ASCII between two Latin letters of a word ("Ac·mbaro"
+    /// for "Acámbaro"): evidence against the decode.
+    SignsInWords {
         /// How many.
         count: u64,
     },
@@ -696,6 +707,7 @@ fn rank(
             - CASE_BREAK_COST * to_f64(candidate.stats.case_breaks)
             - FORMAT_IN_WORD_COST * to_f64(candidate.stats.formats_in_words)
             - DIGIT_IN_WORD_COST * to_f64(candidate.stats.digits_in_words)
+            - SIGN_IN_WORD_COST * to_f64(candidate.stats.signs_in_words)
             - if candidate.stats.lone_cut() && !candidate.stats.cut_forgiven {
                 lone_cut_cost(candidate.encoding, bytes, runs)
             } else {
@@ -1258,6 +1270,11 @@ fn evidence(candidate: &Ranked, declaration: Option<&Declaration>) -> Vec<Eviden
             count: stats.formats_in_words,
         });
     }
+    if stats.signs_in_words > 0 {
+        evidence.push(Evidence::SignsInWords {
+            count: stats.signs_in_words,
+        });
+    }
     if stats.digits_in_words > 0 {
         evidence.push(Evidence::DigitsInWords {
             count: stats.digits_in_words,
@@ -1780,6 +1797,48 @@ mod tests {
                     .notes
                     .iter()
                     .all(|n| !matches!(n, Note::CutAtEnd { .. }))
+            );
+        }
+    }
+
+    /// Western letters that macintosh reads as signs between the letters of
+    /// a word ("Sch‰fer", "Jo„o", "K·roly") count against that reading.
+    #[test]
+    fn signs_between_letters_count_against_a_reading() {
+        for bytes in [
+            &b"Herr Sch\xe4fer kommt morgen"[..],
+            b"Jo\xe3o Paulo mora aqui",
+            b"K\xe1roly is here today",
+        ] {
+            let detection = detect(bytes);
+            check_ranking(&detection);
+            assert_eq!(
+                detection.best().decode(bytes).text,
+                WINDOWS_1252.decode(bytes).text,
+                "{bytes:?}"
+            );
+            let macintosh = detection.candidate(MACINTOSH).expect("ranked");
+            assert!(
+                macintosh
+                    .evidence
+                    .iter()
+                    .any(|e| matches!(e, Evidence::SignsInWords { count: 1 })),
+                "{:?}",
+                macintosh.evidence
+            );
+        }
+        // Signs words are written with are no evidence against a reading:
+        // apostrophes, dashes, Catalan's middle dot, combining marks.
+        for text in ["l’été", "well—maybe", "col·legi", "Ba\u{323}n"] {
+            let bytes = text.as_bytes();
+            let detection = detect(bytes);
+            let utf8 = detection.candidate(UTF_8).expect("ranked");
+            assert!(
+                utf8.evidence
+                    .iter()
+                    .all(|e| !matches!(e, Evidence::SignsInWords { .. })),
+                "{text}: {:?}",
+                utf8.evidence
             );
         }
     }

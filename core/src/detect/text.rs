@@ -248,6 +248,10 @@ pub(crate) struct TextStats {
     /// one inside "Espa\u{E51}ol"): numbers of a script stand apart from the
     /// words of others.
     pub(crate) digits_in_words: u64,
+    /// Signs beyond ASCII between two Latin letters of a word, where words
+    /// hold none ("Ac\u{B7}mbaro", "c\u{BD}ur"): a reading that makes signs
+    /// of another's letters.
+    pub(crate) signs_in_words: u64,
     /// Han ideographs.
     pub(crate) han: u64,
     /// Whether a sequence cut by the end is no error even with nothing
@@ -343,6 +347,41 @@ fn format_in_word(left: &CharInfo, format: &CharInfo, right: &CharInfo) -> bool 
         && left.is(ALPHABETIC)
         && right.is(ALPHABETIC)
         && !language::format_may_join(left.c, format.c, right.c)
+}
+
+/// Whether `sign` between the Latin letters `left` and `right` breaks a
+/// word where words hold no such sign: a character beyond ASCII that is no
+/// letter, digit, space, format character or combining mark, nor a mark
+/// words are joined or cut with (apostrophes, dashes, ellipses, bullets,
+/// and the middle dot of Catalan's "l·l").
+fn sign_in_word(left: &CharInfo, sign: &CharInfo, right: &CharInfo) -> bool {
+    let c = sign.c;
+    left.is(ALPHABETIC)
+        && right.is(ALPHABETIC)
+        && left.script == Some(Script::Latin)
+        && right.script == Some(Script::Latin)
+        && is_word_breaking_sign(c)
+        && !(c == '\u{B7}' && left.folded == 'l' && right.folded == 'l')
+}
+
+/// Whether `c` is a sign beyond ASCII that no word is written with.
+fn is_word_breaking_sign(c: char) -> bool {
+    !c.is_ascii()
+        && !c.is_alphanumeric()
+        && !c.is_whitespace()
+        && !language::is_invisible_format(c)
+        && !matches!(
+            c,
+            // Apostrophes, dashes, the ellipsis, bullets, the fraction slash.
+            '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{B4}' | '\u{2026}' | '\u{2022}'
+                | '\u{2027}' | '\u{2044}' | '\u{2010}'..='\u{2015}'
+                // Combining marks belong to the letter before them.
+                | '\u{300}'..='\u{36F}'
+                | '\u{1AB0}'..='\u{1AFF}'
+                | '\u{1DC0}'..='\u{1DFF}'
+                | '\u{20D0}'..='\u{20FF}'
+                | '\u{FE20}'..='\u{FE2F}'
+        )
 }
 
 /// [`format_in_word`] for bare characters, where their facts are not at
@@ -452,6 +491,9 @@ impl<'a> TextSink<'a> {
         }
         if digit_beside_letter(previous, &info) {
             stats.digits_in_words += 1;
+        }
+        if sign_in_word(self.chars.info(self.before_previous), previous, &info) {
+            stats.signs_in_words += 1;
         }
         let both_boundaries = info.folded == ' ' && previous.folded == ' ';
         let shared = !stats.ascii_pairs_included && is_ascii && self.previous_is_ascii;
@@ -701,14 +743,15 @@ fn build_byte_table(encoding: &'static Encoding) -> ByteTable {
 }
 
 /// The bytes some encoding that decodes byte by byte decodes to an
-/// invisible formatting character (U+200E at 0xFD in windows-1255, ...).
+/// invisible formatting character (U+200E at 0xFD in windows-1255, ...) or
+/// to a sign no word is written with (the triples around them are counted).
 fn format_bytes() -> &'static [bool; 256] {
     static BYTES: OnceLock<[bool; 256]> = OnceLock::new();
     BYTES.get_or_init(|| {
         let mut bytes = [false; 256];
         for decoding in byte_decodings() {
             for (byte, c) in decoding.table.iter().enumerate() {
-                if c.is_some_and(language::is_invisible_format) {
+                if c.is_some_and(|c| language::is_invisible_format(c) || is_word_breaking_sign(c)) {
                     bytes[byte] = true;
                 }
             }
@@ -1074,6 +1117,13 @@ impl ByteCounts {
                 && format_in_word(infos[l], infos[m], infos[r])
             {
                 stats.formats_in_words += u64::from(n);
+            }
+            if table[l].is_some()
+                && table[m].is_some()
+                && table[r].is_some()
+                && sign_in_word(infos[l], infos[m], infos[r])
+            {
+                stats.signs_in_words += u64::from(n);
             }
         }
         for &b in &self.present {
