@@ -746,17 +746,7 @@ fn build_byte_table(encoding: &'static Encoding) -> ByteTable {
 /// invisible formatting character (U+200E at 0xFD in windows-1255, ...).
 fn format_bytes() -> &'static [bool; 256] {
     static BYTES: OnceLock<[bool; 256]> = OnceLock::new();
-    BYTES.get_or_init(|| {
-        let mut bytes = [false; 256];
-        for decoding in byte_decodings() {
-            for (byte, c) in decoding.table.iter().enumerate() {
-                if c.is_some_and(language::is_invisible_format) {
-                    bytes[byte] = true;
-                }
-            }
-        }
-        bytes
-    })
+    BYTES.get_or_init(|| bytes_decoding_to(language::is_invisible_format))
 }
 
 /// The bytes some encoding that decodes byte by byte decodes to a sign no
@@ -767,17 +757,21 @@ fn format_bytes() -> &'static [bool; 256] {
 /// and Greek text a fifth of its detection time.
 fn sign_bytes() -> &'static [bool; 256] {
     static BYTES: OnceLock<[bool; 256]> = OnceLock::new();
-    BYTES.get_or_init(|| {
-        let mut bytes = [false; 256];
-        for decoding in byte_decodings() {
-            for (byte, c) in decoding.table.iter().enumerate() {
-                if c.is_some_and(is_word_breaking_sign) {
-                    bytes[byte] = true;
-                }
+    BYTES.get_or_init(|| bytes_decoding_to(is_word_breaking_sign))
+}
+
+/// The bytes some encoding that decodes byte by byte decodes to a
+/// character `wanted` holds for.
+fn bytes_decoding_to(wanted: fn(char) -> bool) -> [bool; 256] {
+    let mut bytes = [false; 256];
+    for decoding in byte_decodings() {
+        for (byte, c) in decoding.table.iter().enumerate() {
+            if c.is_some_and(wanted) {
+                bytes[byte] = true;
             }
         }
-        bytes
-    })
+    }
+    bytes
 }
 
 thread_local! {
