@@ -46,6 +46,7 @@ target/repair-diff-ftfy.
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -61,17 +62,15 @@ DEV = os.environ.get(
 )
 NEGATIVES = os.path.join(ROOT, "core", "tests", "repair", "data", "negatives.txt")
 
-ENCODING_ONLY = ftfy.TextFixerConfig(
-    unescape_html=False,
-    remove_terminal_escapes=False,
-    fix_latin_ligatures=False,
-    fix_character_width=False,
-    uncurl_quotes=False,
-    fix_line_breaks=False,
-    remove_control_chars=False,
-    normalization=None,
-    explain=False,
-)
+# ftfy with only its encoding fixes, building the engine's example program
+# and running it: as the comparison on the development set does.
+_spec = importlib.util.spec_from_file_location(
+    "repair_vs_ftfy", os.path.join(os.path.dirname(__file__), "repair-vs-ftfy.py"))
+_shared = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_shared)
+ENCODING_ONLY = _shared.ENCODING_ONLY
+build = _shared.build
+ours = _shared.ours
 
 
 def sloppy(data, encoding):
@@ -247,22 +246,6 @@ def build_cases(texts):
                 continue
             cases.append({"kind": name, "input": garbled, "expected": expected})
     return cases
-
-
-def build():
-    subprocess.run(
-        ["cargo", "build", "--quiet", "--release", "-p", "mojiscope-core",
-         "--example", "repair_lines"],
-        cwd=ROOT, check=True)
-    return os.path.join(ROOT, "target", "release", "examples", "repair_lines")
-
-
-def ours(program, texts):
-    lines = "\n".join(json.dumps(text) for text in texts) + "\n"
-    done = subprocess.run([program], input=lines, capture_output=True,
-                          text=True, check=True)
-    # Split at line feeds only: the outputs may hold U+0085 or U+2028.
-    return [json.loads(line)["output"] for line in done.stdout.split("\n") if line]
 
 
 def theirs(texts, folder):

@@ -67,7 +67,8 @@ def ours(program, texts):
     lines = "\n".join(json.dumps(text) for text in texts) + "\n"
     done = subprocess.run([program], input=lines, capture_output=True,
                           text=True, check=True)
-    return [json.loads(line)["output"] for line in done.stdout.splitlines()]
+    # Split at line feeds only: the outputs may hold U+0085 or U+2028.
+    return [json.loads(line)["output"] for line in done.stdout.split("\n") if line]
 
 
 def fixers(program):
