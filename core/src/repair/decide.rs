@@ -8,7 +8,7 @@
 //! confidence.
 
 use super::score;
-use super::search::{LOSS, Outcome};
+use super::search::{self, LOSS, Outcome};
 use super::{
     CONTEXT_BONUS, Chain, Decision, LEGACY_ON_UTF8_SHAPE, MAX_REPAIRED_COST,
     MAX_REPAIRED_COST_PER_CHAR, MAX_SUPPORT, MIN_GAIN_SHARE, MIN_MARGIN, MIN_RIVAL_MARGIN,
@@ -316,20 +316,20 @@ pub(super) fn decide(
             };
             let margin = (best.score - rival + relief).min(alone);
             decided[index] = true;
-            // A reading that is itself odd text ("ôaſa" for "├┤a┼┐a") is
-            // no clear improvement: at most a suggestion.
-            let repaired = &words[index].repairs.outcomes[outcome];
-            let judged = repaired.cost - LOSS * score::small(repaired.lost.len());
-            let mut confidence = confidence(margin);
-            let chars = score::small(repaired.text.chars().count());
-            if judged > MAX_REPAIRED_COST && judged > MAX_REPAIRED_COST_PER_CHAR * chars {
-                confidence = confidence.min(UNSURE);
-            }
+            let uncapped = confidence(margin);
+            let confidence = held_back(
+                uncapped,
+                best.chain,
+                &words[index],
+                outcome,
+                text_of(line, line_start, &words[index]),
+            );
             decisions.push(Decision {
                 word: index,
                 chain: best.chain,
                 outcome,
                 confidence,
+                uncapped,
             });
         }
     }
@@ -526,6 +526,38 @@ fn is_mojibake_whichever(chain: Chain, word: &Word, outcome: usize, text: &str) 
         && word.repairs.outcomes[outcome].cost <= PLAIN
         && !has_long_run(text)
 }
+
+/// `confidence` held back to a suggestion when `chain`'s `outcome` of
+/// `word` (whose text is `text`) is itself odd text ("ôaſa" for
+/// "├┤a┼┐a"): no clear improvement, unless the word is [`unmistakable`].
+fn held_back(confidence: f32, chain: Chain, word: &Word, outcome: usize, text: &str) -> f32 {
+    let repaired = &word.repairs.outcomes[outcome];
+    let judged = repaired.cost - LOSS * score::small(repaired.lost.len());
+    let chars = score::small(repaired.text.chars().count());
+    if judged > MAX_REPAIRED_COST
+        && judged > MAX_REPAIRED_COST_PER_CHAR * chars
+        && !unmistakable(chain, word, judged, text)
+    {
+        confidence.min(UNSURE)
+    } else {
+        confidence
+    }
+}
+
+/// Whether `word` is UTF-8 read as a single-byte page beyond doubt, so
+/// that its reading by `chain`, costing `judged`, is taken even when it is
+/// odd text itself (a rare script, a combining mark on a symbol: "“F⃜”"
+/// from "â€œFâƒœâ€\u{9d}"). Correct text almost never holds three whole
+/// UTF-8 sequences in a word when encoded back ("Fuß“" holds one); the
+/// repair must also halve what the word costs.
+fn unmistakable(chain: Chain, word: &Word, judged: f32, text: &str) -> bool {
+    chain.last().is_some_and(super::chain::Step::decodes_utf8)
+        && 2.0 * judged <= word.cost
+        && search::utf8_shape(text) >= UNMISTAKABLE_SEQUENCES
+}
+
+/// How many whole UTF-8 sequences make a word unmistakable mojibake.
+const UNMISTAKABLE_SEQUENCES: usize = 3;
 
 /// The text of `word` in `line`, which starts at `line_start` in the text.
 fn text_of<'a>(line: &'a str, line_start: usize, word: &Word) -> &'a str {

@@ -412,6 +412,10 @@ struct Decision {
     chain: Chain,
     outcome: usize,
     confidence: f32,
+    /// The confidence the margin alone gave, before a reading that is odd
+    /// text itself was held back to a suggestion: a line whose other words
+    /// the chain repairs surely lifts it back ([`passes::support`]).
+    uncapped: f32,
 }
 
 /// The most words a repair keeps what it knows of (a few kilobytes each:

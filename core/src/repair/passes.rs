@@ -147,6 +147,26 @@ pub(super) fn reread_c1(
     }
 }
 
+/// Repairs with the line a word `chain` would have repaired but for its
+/// reading being odd text ("şəhəri" beside "Şəki"): the reading is what
+/// the writer wrote, in a script or with letters the scorer finds rare.
+/// Only for UTF-8 undone: a legacy decode makes odd text of anything.
+fn lift_odd_readings(words: &[Word], decisions: &mut [Decision], chain: Chain, confidence: f32) {
+    if !chain.last().is_some_and(super::chain::Step::decodes_utf8) {
+        return;
+    }
+    for decision in decisions.iter_mut() {
+        let word = &words[decision.word];
+        if decision.chain == chain
+            && decision.confidence < 0.5
+            && decision.uncapped >= 0.5
+            && word.repairs.outcomes[decision.outcome].lost.is_empty()
+        {
+            decision.confidence = confidence.min(decision.uncapped);
+        }
+    }
+}
+
 /// Extends a line's repair to the words that did not look like mojibake on
 /// their own ("Ã\u{a0}", "РІ", "è"), when the line's evidence is strong:
 /// most of its words with characters outside ASCII were repaired by one
@@ -180,6 +200,9 @@ pub(super) fn support(
     else {
         return;
     };
+    // Supported repairs are as sure as the line, discounted.
+    let confidence = 0.5 + (line_confidence - 0.5) * 0.5;
+    lift_odd_readings(words, decisions, chain, confidence);
     // A one-step UTF-8 chain may also undo lost bytes.
     let lossy_step = chain.last().filter(|step| {
         chain.len() == 1 && step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty()
@@ -228,8 +251,6 @@ pub(super) fn support(
         .iter()
         .filter(|(_, _, _, outcome)| !outcome.lost.is_empty())
         .count();
-    // Supported repairs are as sure as the line, discounted.
-    let confidence = 0.5 + (line_confidence - 0.5) * 0.5;
     for (range, char_range, cost, outcome) in candidates {
         if !outcome.lost.is_empty() && lossy > count {
             continue;
@@ -265,6 +286,7 @@ pub(super) fn support(
             chain,
             outcome: 0,
             confidence,
+            uncapped: confidence,
         });
     }
 }

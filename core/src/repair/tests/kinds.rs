@@ -48,3 +48,44 @@ fn a_word_with_right_letters_and_misread_ones_is_finished() {
     // Correct words that hold such letters stay.
     assert_unchanged("Ærøskøbing, Âme, Ça va, Ôtez, Öl, Þórshöfn");
 }
+
+/// `text` written in UTF-8 and read as windows-1252 the sloppy way: the
+/// five bytes windows-1252 leaves undefined become C1 controls.
+fn sloppy_1252(text: &str) -> String {
+    let (bytes, _, _) = encoding_rs::UTF_8.encode(text);
+    bytes
+        .iter()
+        .map(|&byte| match byte {
+            0x81 | 0x8D | 0x8F | 0x90 | 0x9D => char::from(byte),
+            _ => encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(&[byte])
+                .0
+                .chars()
+                .next()
+                .unwrap_or('\u{FFFD}'),
+        })
+        .collect()
+}
+
+#[test]
+fn rare_letters_are_repaired_with_the_rest_of_their_line() {
+    // Letters the scorer finds rare (the open e and o of West African
+    // languages, the schwa of Azerbaijani, a combining mark on a symbol)
+    // make an odd reading of a word, which alone is only suggested; in a
+    // line whose other words the chain repairs surely, or in a word no
+    // correct text looks like, they are what the writer wrote.
+    for text in [
+        "Bakı şəhəri, Gəncə küçəsi 12",
+        "Mɔ́ndi, Wɛ́nɛsɛdɛ, Fɛlâyɛdɛ, Sátɔdɛ",
+        "“ɛ̃” and “ɔ̃” are nasal vowels",
+        "Barɛɛn, Baŋglaɖɛɛshɩ, Bahamaasɩ",
+    ] {
+        let damaged = sloppy_1252(text);
+        assert_ne!(damaged, text);
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+    }
+    // Correct text with such letters stays.
+    assert_unchanged("Bakı şəhəri, Gəncə küçəsi 12");
+    assert_unchanged("Mɔ́ndi, Wɛ́nɛsɛdɛ, Fɛlâyɛdɛ, Sátɔdɛ");
+    assert_unchanged("„Fuß“, «café»…, ├┤a┼┐a");
+}
