@@ -1022,15 +1022,18 @@ fn is_typographic(c: char) -> bool {
 /// The UTF-8 offsets in `word` of the characters outside ASCII that are in
 /// no UTF-8 sequence of the bytes the word looks like (each character taken
 /// back to its windows-1252 byte, or ISO-8859-1 for C1 controls) and are no
-/// lead byte, when the word holds at least as many whole sequences; empty
-/// otherwise. Those characters were right when the rest was misread, or
-/// were typed into the mojibake later.
+/// lead byte, when the word holds at least as many whole sequences as
+/// such characters that windows-1252 has; empty otherwise. Those characters
+/// were right when the rest was misread, or were typed into the mojibake
+/// later. (Characters windows-1252 has not, "А" in "АнтÐ¸гуÐ°", cannot be
+/// bytes it misread.)
 fn stray_characters(word: &str) -> Vec<usize> {
     // A UTF-8 lead byte read as windows-1252 is one of "Â" to "ô".
     if !word.chars().any(|c| ('\u{C2}'..='\u{F4}').contains(&c)) {
         return Vec::new();
     }
     let mut strays = Vec::new();
+    let mut misread_strays = 0;
     let mut sequences = 0;
     // The continuation bytes a sequence still needs, and the offsets of
     // those it has (strays if it is broken off).
@@ -1075,14 +1078,18 @@ fn stray_characters(word: &str) -> Vec<usize> {
             Some(0xC2..=0xDF) => needed = 1,
             Some(0xE0..=0xEF) => needed = 2,
             Some(0xF0..=0xF4) => needed = 3,
-            _ => strays.push(offset),
+            Some(_) => {
+                strays.push(offset);
+                misread_strays += 1;
+            }
+            None => strays.push(offset),
         }
     }
     // A sequence cut short by the end of the word is no stray either: a
     // byte of it was lost, or was a no-break space ("voilÃ" and a space).
     // Mojibake of a legacy encoding makes a UTF-8 sequence now and then
     // among many characters that are in none ("¼ıÀÚ¸¸" is EUC-KR).
-    if sequences == 0 || strays.len() > sequences {
+    if sequences == 0 || misread_strays > sequences {
         strays.clear();
     }
     strays

@@ -78,14 +78,23 @@ pub(super) fn demote_lone_repairs(
         let letters = clean
             .chars()
             .any(|c| score::info(c).kind == score::Kind::Letter);
-        let fits = if letters {
-            score::Alphabet::of(&clean)
-                .and(outcome.facts.alphabet)
-                .cost()
-                == 0.0
-        } else {
-            !outcome.text.chars().any(score::is_uncommon)
-        };
+        // The characters the repair makes, written right elsewhere in the
+        // line, say the line was repaired in part ("Brailleâ€™a" beside
+        // "Duploye’a").
+        let seen = outcome
+            .text
+            .chars()
+            .filter(|c| !c.is_ascii())
+            .all(|c| clean.contains(c));
+        let fits = seen
+            || if letters {
+                score::Alphabet::of(&clean)
+                    .and(outcome.facts.alphabet)
+                    .cost()
+                    == 0.0
+            } else {
+                !outcome.text.chars().any(score::is_uncommon)
+            };
         if !fits {
             decision.confidence = decision.confidence.min(UNSURE);
         }

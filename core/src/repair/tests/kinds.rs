@@ -89,3 +89,22 @@ fn rare_letters_are_repaired_with_the_rest_of_their_line() {
     assert_unchanged("Mɔ́ndi, Wɛ́nɛsɛdɛ, Fɛlâyɛdɛ, Sátɔdɛ");
     assert_unchanged("„Fuß“, «café»…, ├┤a┼┐a");
 }
+
+#[test]
+fn a_line_repaired_in_part_is_finished() {
+    // The character a lone repair makes, written right elsewhere in the
+    // line, says the line was repaired in part, not misread as a whole.
+    assert_eq!(
+        repaired("Rocheâ€™s letter, Smith’s reply"),
+        "Roche’s letter, Smith’s reply"
+    );
+    // Letters windows-1252 has not ("А", "н") are no bytes it misread:
+    // they were right, and the sequences between them are repaired.
+    assert_eq!(
+        repaired("АнтÐ¸гуÐ° и БÐ°Ñ€буÐ´а, Москва"),
+        "Антигуа и Барбуда, Москва"
+    );
+    // A lone sequence that a correct name may hold, beside a different
+    // character written right, stays a suggestion.
+    assert_unchanged("Mccoy – DrÃ¥ber");
+}
