@@ -94,6 +94,9 @@ pub(crate) struct Info {
     /// indicators, skin tones, the joiner and variation selectors of emoji
     /// sequences): they come in runs ("😍😍😍", "🇫🇷", "❤️").
     pub(crate) pictographic: bool,
+    /// Box drawing and the pieces of tall brackets ("├──", "⎛", "⎜"): they
+    /// join one another in tables, trees and formulas drawn in text.
+    pub(crate) drawing: bool,
 }
 
 impl Info {
@@ -107,6 +110,7 @@ impl Info {
             languages: ANY,
             math: false,
             pictographic: false,
+            drawing: false,
         }
     }
 
@@ -114,6 +118,13 @@ impl Info {
         Self {
             pictographic: true,
             ..Self::new(kind, cost)
+        }
+    }
+
+    const fn drawing(cost: f32) -> Self {
+        Self {
+            drawing: true,
+            ..Self::new(Kind::Symbol, cost)
         }
     }
 
@@ -134,6 +145,7 @@ impl Info {
             languages: ANY,
             math: false,
             pictographic: false,
+            drawing: false,
         }
     }
 }
@@ -258,9 +270,13 @@ fn compute_info(c: char) -> Info {
         0x2150..=0x218F => Info::new(Kind::Symbol, 1.5),
         0x2190..=0x21FF => Info::new(Kind::Symbol, 1.0),
         0x2200..=0x22FF => Info::math(1.5),
+        // The pieces of tall brackets, braces and integrals.
+        0x239B..=0x23B3 => Info::drawing(0.5),
         0x2300..=0x23FF => Info::new(Kind::Symbol, 2.0),
         0x2460..=0x24FF => Info::new(Kind::Symbol, 1.0),
-        0x2500..=0x257F => Info::new(Kind::Symbol, 2.5),
+        // Box drawing costs where it meets letters (`pair_cost`): DOS
+        // code pages read as another make it of letters ("п╦п╡").
+        0x2500..=0x257F => Info::drawing(0.5),
         0x2580..=0x259F => Info::new(Kind::Symbol, 3.0),
         0x2600..=0x27BF | 0x2B00..=0x2BFF => Info::pictograph(Kind::Symbol, 0.5),
         0x25A0..=0x25FF => Info::new(Kind::Symbol, 0.5),
@@ -486,7 +502,16 @@ fn pair_cost(a: Info, b: Info) -> f32 {
     {
         return 0.0;
     }
+    // Lines and corners drawn in text join one another; glued to letters
+    // they are more often a DOS code page read as another ("п╦п╡",
+    // "─îe┼ítina", "Bhut├ín").
+    if a.drawing && b.drawing {
+        return 0.0;
+    }
     let mut cost = 0.0;
+    if (a.drawing && b.kind == Kind::Letter) || (b.drawing && a.kind == Kind::Letter) {
+        cost += DRAWING_ON_LETTER;
+    }
     match (a.kind, b.kind) {
         (Kind::Letter, Kind::Letter) => {
             if a.script != b.script {
@@ -562,6 +587,9 @@ fn pair_cost(a: Info, b: Info) -> f32 {
     }
     cost
 }
+
+/// What box drawing glued to a letter costs beyond any symbol's.
+const DRAWING_ON_LETTER: f32 = 2.0;
 
 fn is_ascii_letter(info: Info) -> bool {
     info.script == Script::Latin && info.cost == 0.0
@@ -714,6 +742,7 @@ pub(crate) fn word_cost(word: &str) -> f32 {
     {
         total += 0.8;
     }
+    total += THREE_BYTE_SHAPE * small(three_byte_shapes(word));
     cjk.add_han_run(han, kana);
     // A capital that leads mojibake, alone: no language has "Ã" or "Â" as
     // a word, and "Ã" before a space is "à" whose no-break space was lost.
@@ -730,6 +759,41 @@ pub(crate) fn word_cost(word: &str) -> f32 {
     }
     total + cjk.best()
 }
+
+/// How many times `word` holds a letter from "à" to "ï" followed by two
+/// characters that were bytes 0x80 to 0xBF in windows-1252, not both
+/// letters: a three-byte UTF-8 sequence read as windows-1252 ("â”€" for
+/// "─", "â€“" for "–"), which no language writes. ("ä»¶" and "é»…" are
+/// rarer than the many Han and kana read so.) A byte order mark read so
+/// ("ï»¿") is not counted: it is undone at the start of a text, and is an
+/// invisible character elsewhere.
+fn three_byte_shapes(word: &str) -> usize {
+    let continuation = |c: char| {
+        super::misread_byte(c).is_some_and(|byte| (0x80..=0xBF).contains(&byte)) && !c.is_ascii()
+    };
+    let mut found = 0;
+    let mut chars = word.chars();
+    while let Some(c) = chars.next() {
+        if !('\u{E0}'..='\u{EF}').contains(&c) {
+            continue;
+        }
+        let mut ahead = chars.clone();
+        if let (Some(first), Some(second)) = (ahead.next(), ahead.next())
+            && continuation(first)
+            && continuation(second)
+            && (info(first).kind != Kind::Letter || info(second).kind != Kind::Letter)
+            && (c, first, second) != ('ï', '»', '¿')
+        {
+            found += 1;
+            chars = ahead;
+        }
+    }
+    found
+}
+
+/// What a three-byte UTF-8 sequence read as windows-1252 adds to a word's
+/// cost ([`three_byte_shapes`]).
+const THREE_BYTE_SHAPE: f32 = 3.0;
 
 /// What a small ya, yu or yo costs where no syllable takes it.
 const SMALL_KANA_ALONE: f32 = 2.5;

@@ -108,3 +108,27 @@ fn a_line_repaired_in_part_is_finished() {
     // character written right, stays a suggestion.
     assert_unchanged("Mccoy – DrÃ¥ber");
 }
+
+#[test]
+fn box_drawing_and_symbols_read_as_windows_1252_are_undone() {
+    // A directory tree, a table and a formula drawn in text: their
+    // three-byte sequences read as windows-1252 ("â”œâ”€â”€") are no
+    // language's letters, and the lines they draw are plain text.
+    for text in [
+        "├── src\n│   └── main.rs\n└── Cargo.toml",
+        "┌─────┬─────┐\n│ a   │ b   │\n└─────┴─────┘",
+        "x → ∞, 2⋅x ≤ 5, ⎛ 1 ⎞",
+        "Total: 12 € – paid",
+    ] {
+        let damaged = sloppy_1252(text);
+        assert_ne!(damaged, text);
+        assert_eq!(repaired(&damaged), text, "{damaged}");
+        assert_unchanged(text);
+    }
+    // Box drawing glued to letters is a DOS code page read as another, and
+    // UTF-8 read as cp437 is still undone.
+    assert_eq!(
+        repaired("Bhut├ín, Bolivia, Brasil"),
+        "Bhután, Bolivia, Brasil"
+    );
+}
