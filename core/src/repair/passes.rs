@@ -10,8 +10,8 @@ use std::rc::Rc;
 
 use super::search::{self, WordRepairs};
 use super::{
-    Chain, ChainIds, Decision, MIN_DROPPED_SUPPORT, MIN_SUPPORTED_GAIN, SUPPORT_SLACK, UNSURE,
-    Word, letters_only, lossy, score, symbol_led,
+    Chain, ChainIds, Decision, MIN_DROPPED_SUPPORT, MIN_SUPPORTED_GAIN, SUPPORT_SLACK, SUSPICIOUS,
+    UNSURE, Word, letters_only, lossy, score, symbol_led,
 };
 
 /// Demotes to a suggestion the repair of one damaged character that is
@@ -156,6 +156,28 @@ pub(super) fn reread_c1(
     }
 }
 
+/// The chain most of `decisions` repaired their word with, how many, and
+/// the weakest confidence among them.
+fn line_chain(decisions: &[Decision]) -> Option<(Chain, usize, f32)> {
+    let mut counts: Vec<(Chain, usize, f32)> = Vec::new();
+    for decision in decisions
+        .iter()
+        .filter(|decision| decision.confidence >= 0.5)
+    {
+        match counts
+            .iter_mut()
+            .find(|(chain, _, _)| *chain == decision.chain)
+        {
+            Some((_, count, confidence)) => {
+                *count += 1;
+                *confidence = confidence.min(decision.confidence);
+            }
+            None => counts.push((decision.chain, 1, decision.confidence)),
+        }
+    }
+    counts.into_iter().max_by_key(|(_, count, _)| *count)
+}
+
 /// Repairs with the line a word `chain` would have repaired but for its
 /// reading being odd text ("şəhəri" beside "Şəki"): the reading is what
 /// the writer wrote, in a script or with letters the scorer finds rare.
@@ -176,6 +198,16 @@ fn lift_odd_readings(words: &[Word], decisions: &mut [Decision], chain: Chain, c
     }
 }
 
+/// Whether a repair among `decisions` lost or restored bytes. Without
+/// that, a correct capital ending a word ("OSEANIË" beside a repaired
+/// "ALBANIÃ‹") is a letter, not a lead byte whose continuation vanished.
+fn lost_bytes(words: &[Word], decisions: &[Decision]) -> bool {
+    decisions.iter().any(|decision| {
+        let outcome = &words[decision.word].repairs.outcomes[decision.outcome];
+        decision.confidence >= 0.5 && (!outcome.lost.is_empty() || !outcome.restorations.is_empty())
+    })
+}
+
 /// Extends a line's repair to the words that did not look like mojibake on
 /// their own ("Ã\u{a0}", "РІ", "è"), when the line's evidence is strong:
 /// most of its words with characters outside ASCII were repaired by one
@@ -188,25 +220,7 @@ pub(super) fn support(
     decisions: &mut Vec<Decision>,
     chain_ids: &mut ChainIds,
 ) {
-    // The chain most words were repaired with, and its weakest confidence.
-    let mut counts: Vec<(Chain, usize, f32)> = Vec::new();
-    for decision in decisions
-        .iter()
-        .filter(|decision| decision.confidence >= 0.5)
-    {
-        match counts
-            .iter_mut()
-            .find(|(chain, _, _)| *chain == decision.chain)
-        {
-            Some((_, count, confidence)) => {
-                *count += 1;
-                *confidence = confidence.min(decision.confidence);
-            }
-            None => counts.push((decision.chain, 1, decision.confidence)),
-        }
-    }
-    let Some(&(chain, count, line_confidence)) = counts.iter().max_by_key(|(_, count, _)| *count)
-    else {
+    let Some((chain, count, line_confidence)) = line_chain(decisions) else {
         return;
     };
     // Supported repairs are as sure as the line, discounted.
@@ -231,7 +245,10 @@ pub(super) fn support(
         } else if let Some(step) = lossy_step
             && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
-            && (decoded.whole > 0 || search::has_loss_marks(word) || count >= MIN_DROPPED_SUPPORT)
+            && (decoded.whole > 0
+                || search::has_loss_marks(word)
+                || (count >= MIN_DROPPED_SUPPORT
+                    && (*cost >= SUSPICIOUS || lost_bytes(words, decisions))))
         {
             let mut outcome = search::Outcome::new(decoded.text, decoded.lost, 0, false);
             outcome.add_restorations(step.encode_as, decoded.restorations);

@@ -714,6 +714,16 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             {
                 total += 1.0;
             }
+            // Quotation marks open and close words; between two letters
+            // ("quyá»n", "NoÃ«l") they are bytes of a sequence. (Apostrophes
+            // are letters' neighbours: "don’t", "O‘zbek".)
+            if let Some(before) = before_previous
+                && is_quotation_mark(previous_char)
+                && before.kind == Kind::Letter
+                && info.kind == Kind::Letter
+            {
+                total += QUOTATION_MARK_INSIDE;
+            }
         }
         // A small ya, yu or yo ends a syllable begun by a kana of the i
         // column ("きゅ", "ニュ"): after anything else it is no Japanese
@@ -790,6 +800,15 @@ fn three_byte_shapes(word: &str) -> usize {
     }
     found
 }
+
+/// Whether `c` is a quotation mark outside ASCII that no word holds
+/// between two of its letters.
+fn is_quotation_mark(c: char) -> bool {
+    matches!(c, '«' | '»' | '“' | '”' | '„' | '‹' | '›')
+}
+
+/// What a quotation mark between two letters costs.
+const QUOTATION_MARK_INSIDE: f32 = 2.5;
 
 /// What a three-byte UTF-8 sequence read as windows-1252 adds to a word's
 /// cost ([`three_byte_shapes`]).

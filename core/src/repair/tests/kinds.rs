@@ -2,7 +2,7 @@
 //! correct text garbled the ways software garbles it
 //! (`tools/repair-diff-ftfy.py`): one test per kind, on text of our own.
 
-use super::{assert_unchanged, repaired};
+use super::{assert_unchanged, repair, repaired};
 
 #[test]
 fn a_c1_control_between_digits_or_after_a_symbol_is_its_byte() {
@@ -131,4 +131,22 @@ fn box_drawing_and_symbols_read_as_windows_1252_are_undone() {
         repaired("Bhut├ín, Bolivia, Brasil"),
         "Bhután, Bolivia, Brasil"
     );
+}
+
+#[test]
+fn a_correct_letter_beside_repaired_words_keeps_its_place() {
+    // In a line repaired in part, a capital that could lead a sequence
+    // ends a correct word ("AFGELEË"): with no byte lost by the line's own
+    // repairs, it is a letter, not a sequence whose bytes vanished.
+    assert_eq!(
+        repaired("AFGELEË OSEANIË, ALBANIÃ‹, ALGERIÃ‹"),
+        "AFGELEË OSEANIË, ALBANIË, ALGERIË"
+    );
+    // A quotation mark between two letters is a byte of a sequence: "á»"
+    // is "ề" whose last byte (0x81, undefined in windows-1252) was
+    // dropped, and the loss is marked.
+    let text = "Joyeux NoÃ«l, quyá»n";
+    assert_eq!(repaired(text), "Joyeux Noël, quy\u{FFFD}n");
+    assert_eq!(repair(text).lost_count(), 1);
+    assert_unchanged("«Está», dijo. „Ja“, sagte er. O‘zbekiston, don’t");
 }
