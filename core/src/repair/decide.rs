@@ -426,9 +426,11 @@ fn reading(
         // language's ("Привет").
         let symbols = words.iter().zip(outcomes.iter()).any(|(word, outcome)| {
             outcome.is_some_and(|outcome| {
-                !word.letters_only
-                    || (word.cost >= SINGLE_BYTE_ALONE
-                        && score::Alphabet::of(text_of(line, line_start, word)).cost() > 0.0
+                let text = text_of(line, line_start, word);
+                let (read, read_cost) = read_by_last_step(chain, word, text);
+                !super::letters_only(&read)
+                    || (read_cost >= SINGLE_BYTE_ALONE
+                        && score::Alphabet::of(&read).cost() > 0.0
                         && word.repairs.outcomes[outcome].facts.alphabet.cost() == 0.0)
             })
         });
@@ -503,6 +505,26 @@ fn reading(
         0.0
     };
     Some(score - chain.prior_cost() - line_cost - alphabet.cost())
+}
+
+/// What `chain`'s last step reads of `word` (whose text is `text`), and
+/// what that costs: the word itself, for a chain of one step; for a longer
+/// chain, what its earlier steps make of it ("mÃ¤tesdÃ¬" is "mätesdì" when
+/// windows-1250 is read last: the symbols were the UTF-8 step's, and its
+/// letters say nothing of windows-1250).
+fn read_by_last_step<'a>(
+    chain: Chain,
+    word: &Word,
+    text: &'a str,
+) -> (std::borrow::Cow<'a, str>, f32) {
+    if chain.len() >= 2 {
+        let earlier: Vec<super::chain::Step> = chain.steps().take(chain.len() - 1).collect();
+        if let Some(read) = Chain::new(&earlier).and_then(|earlier| earlier.apply(text)) {
+            let cost = score::word_cost(&read);
+            return (std::borrow::Cow::Owned(read), cost);
+        }
+    }
+    (std::borrow::Cow::Borrowed(text), word.cost)
 }
 
 /// Whether `word` is mojibake whichever of its readings is right, so that

@@ -150,3 +150,16 @@ fn a_correct_letter_beside_repaired_words_keeps_its_place() {
     assert_eq!(repair(text).lost_count(), 1);
     assert_unchanged("«Está», dijo. „Ja“, sagte er. O‘zbekiston, don’t");
 }
+
+#[test]
+fn letters_a_utf8_repair_leaves_are_not_read_again_as_another_page() {
+    // "Ã¬" is "ì" undone once; reading "ì" again as windows-1250 makes
+    // "ě", a letter as plausible. The symbols the line held were the
+    // UTF-8 step's: they say nothing of a windows-1250 step after it.
+    assert_eq!(
+        repaired("domenega, lunesdÃ¬, mÃ¤tesdÃ¬, mÃ¤cordÃ¬, venardÃ¬"),
+        "domenega, lunesdì, mätesdì, mäcordì, venardì"
+    );
+    // windows-1250 read as windows-1252 alone, with its symbols, still is.
+    assert_eq!(repaired("Niewêg³owski, cz³owiek"), "Niewęgłowski, człowiek");
+}
