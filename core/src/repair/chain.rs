@@ -15,8 +15,8 @@ use super::dos::DosCodePage;
 use crate::decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 use crate::encoder::{EncodeErrorMode, Encoder, EncoderResult};
 use crate::encoding::{
-    BIG5, EUC_JP, EUC_KR, Encoding, GBK, IBM866, KOI8_R, KOI8_U, MACINTOSH, SHIFT_JIS, UTF_8,
-    WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1253, WINDOWS_1254, WINDOWS_1255,
+    BIG5, EUC_JP, EUC_KR, Encoding, GBK, IBM866, ISO_8859_2, KOI8_R, KOI8_U, MACINTOSH, SHIFT_JIS,
+    UTF_8, WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1253, WINDOWS_1254, WINDOWS_1255,
     WINDOWS_1256, WINDOWS_1257,
 };
 
@@ -270,11 +270,12 @@ impl fmt::Display for Step {
 
 /// The wrong decoders UTF-8 is undone from, most common first. The order
 /// settles ties: when two steps give the same text, the first is reported.
-pub(crate) const UTF8_MISREADS: [EncodeAs; 14] = [
+pub(crate) const UTF8_MISREADS: [EncodeAs; 15] = [
     EncodeAs::Encoding(WINDOWS_1252),
     EncodeAs::Isomorphic,
     EncodeAs::Encoding(WINDOWS_1251),
     EncodeAs::Encoding(WINDOWS_1250),
+    EncodeAs::Encoding(ISO_8859_2),
     EncodeAs::Encoding(MACINTOSH),
     EncodeAs::Encoding(KOI8_R),
     EncodeAs::Encoding(IBM866),
@@ -439,6 +440,13 @@ impl Chain {
                             0.3
                         } else if encoding == WINDOWS_1250 || encoding == KOI8_R {
                             0.6
+                        } else if encoding == ISO_8859_2 {
+                            // It reads most bytes as windows-1250 does, and
+                            // where the two make different letters of a
+                            // word ("Ăą": "ù" or "ñ") the more common
+                            // windows-1250 wins by a margin. Words that hold
+                            // C1 controls only it explains.
+                            1.7
                         } else {
                             1.0
                         }

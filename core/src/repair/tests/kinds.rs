@@ -48,3 +48,39 @@ fn a_word_with_right_letters_and_misread_ones_is_finished() {
     // Correct words that hold such letters stay.
     assert_unchanged("Ærøskøbing, Âme, Ça va, Ôtez, Öl, Þórshöfn");
 }
+
+#[test]
+fn utf8_read_as_iso_8859_2_is_undone() {
+    // ISO-8859-2 decodes 0x80 to 0x9F as C1 controls, so most of its
+    // mojibake holds some ("Ĺ\u{81}" is "Ł"); windows-1250 agrees with it
+    // on most other bytes.
+    for (text, expected) in [
+        (
+            "Ĺ\u{81}ĂłdĹş leĹźy w Ĺ\u{9b}rodku Polski, a GdaĹ\u{84}sk nad morzem.",
+            "Łódź leży w środku Polski, a Gdańsk nad morzem.",
+        ),
+        (
+            "PĹ\u{99}Ă\u{ad}liĹĄ ĹžluĹĽouÄ\u{8d}kĂ˝ kĹŻĹ\u{88} ĂşpÄ\u{9b}l Ä\u{8f}ĂĄbelskĂŠ Ăłdy.",
+            "Příliš žluťoučký kůň úpěl ďábelské ódy.",
+        ),
+        (
+            "Ă\u{81}rvĂ\u{ad}ztĹąrĹ\u{91} tĂźkĂśrfĂşrĂłgĂŠp",
+            "Árvíztűrő tükörfúrógép",
+        ),
+        (
+            "Đ\u{9c}ĐžŃ\u{81}ĐşĐ˛Đ° â\u{80}\u{94} Ń\u{81}Ń\u{82}ĐžĐťĐ¸Ń\u{86}Đ° Đ\u{a0}ĐžŃ\u{81}Ń\u{81}Đ¸Đ¸",
+            "Москва — столица России",
+        ),
+        ("Vive la rĂŠpublique franĂ§aise", "Vive la république française"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    // Where the two read a word differently and nothing tells them apart
+    // ("Ăą" is "ù" in windows-1250 and "ñ" in ISO-8859-2), the more
+    // common windows-1250 wins.
+    assert_eq!(
+        repaired("OĂą est la gare? Le cafĂ© est fermĂ©."),
+        "Où est la gare? Le café est fermé."
+    );
+    assert_unchanged("Łódź, Gdańsk, Příliš žluťoučký kůň, Árvíztűrő");
+}
