@@ -185,6 +185,10 @@ fn compute_info(c: char) -> Info {
         0xA0..=0xBF | 0xD7 | 0xF7 => latin1_symbol(c),
         0xC0..=0x17F => latin1_letter(c),
         0x180..=0x24F => latin_extended_b(c),
+        // Most of the IPA is for phoneticians, but the letters of the
+        // African reference alphabet and Azerbaijani "ə" are everyday text
+        // ("Ɛwe nɔ", "qəsəbə").
+        0x250..=0x2AF if is_everyday_ipa(c) => Info::letter(Script::Latin, 0.5),
         0x250..=0x2AF => Info::letter(Script::Latin, 2.5),
         0x2B0..=0x2FF => match c {
             'ʹ' | 'ʺ' | 'ʻ' | 'ʼ' | 'ʽ' | 'ˈ' | 'ˌ' | 'ː' => Info::new(Kind::Quote, 0.5),
@@ -262,7 +266,12 @@ fn compute_info(c: char) -> Info {
         0x2460..=0x24FF => Info::new(Kind::Symbol, 1.0),
         0x2500..=0x257F => Info::new(Kind::Symbol, 2.5),
         0x2580..=0x259F => Info::new(Kind::Symbol, 3.0),
-        0x2600..=0x27BF | 0x2B00..=0x2BFF => Info::pictograph(Kind::Symbol, 0.5),
+        0x2600..=0x27BF => Info::pictograph(Kind::Symbol, 0.5),
+        // Arrows and shapes, of which only a few are emoji: the rest are
+        // what ISO-8859-2 makes of the pieces of large brackets ("âŽ\u{9d}"
+        // is "⮝" there, "⎝" in windows-1252).
+        0x2B05..=0x2B07 | 0x2B1B | 0x2B1C | 0x2B50 | 0x2B55 => Info::pictograph(Kind::Symbol, 0.5),
+        0x2B00..=0x2BFF => Info::new(Kind::Symbol, 2.0),
         0x25A0..=0x25FF => Info::new(Kind::Symbol, 0.5),
         0x3000..=0x303F => match code {
             0x3000 => Info::new(Kind::Space, 0.0),
@@ -356,7 +365,9 @@ fn latin1_letter(c: char) -> Info {
         'Ã' | 'Â' | 'Ð' | 'Þ' | 'Ý' | 'Ï' | 'Ì' | 'Ù' | 'Ë' | 'Õ' | 'Û' | 'Î' | 'Ò' => {
             0.6
         }
-        'ĸ' | 'ŉ' | 'ſ' | 'Ŀ' | 'ŀ' | 'Ĳ' | 'ĳ' | 'Ŋ' | 'ŋ' | 'Ŧ' | 'ŧ' => 1.5,
+        'ĸ' | 'ŉ' | 'ſ' | 'Ŀ' | 'ŀ' | 'Ĳ' | 'ĳ' | 'Ŧ' | 'ŧ' => 1.5,
+        // Sami and many African languages write it.
+        'Ŋ' | 'ŋ' => 0.5,
         _ if c.is_uppercase() => 0.3,
         _ if u32::from(c) >= 0x100 => 0.2,
         _ => 0.0,
@@ -370,9 +381,37 @@ fn latin_extended_b(c: char) -> Info {
         // it is everywhere.
         'ƒ' => Info::new(Kind::Symbol, 1.5),
         'ș' | 'ț' | 'Ș' | 'Ț' | 'ơ' | 'ư' | 'Ơ' | 'Ư' | 'ǎ' | 'ǐ' | 'ǒ' | 'ǔ' | 'ǖ' | 'ǘ' | 'ǚ'
-        | 'ǜ' | 'ə' | 'Ə' => Info::letter(Script::Latin, 0.4),
+        | 'ǜ' | 'Ə' => Info::letter(Script::Latin, 0.4),
+        // The capitals of the African reference alphabet's letters (see
+        // `is_everyday_ipa`), and its hooked letters.
+        'Ɓ' | 'Ɔ' | 'Ɖ' | 'Ɗ' | 'Ǝ' | 'Ɛ' | 'Ɣ' | 'Ɩ' | 'Ɨ' | 'Ƙ' | 'ƙ' | 'Ɲ' | 'Ʊ' | 'Ʋ' | 'Ƴ'
+        | 'ƴ' | 'Ʒ' => Info::letter(Script::Latin, 0.5),
         _ => Info::letter(Script::Latin, 2.5),
     }
+}
+
+/// Whether `c`, of the IPA block, is a letter of the African reference
+/// alphabet (Ewe, Twi, Hausa, Lingala, Bambara … write "ɛ", "ɔ", "ɖ",
+/// "ɓ") or Azerbaijani's "ə".
+fn is_everyday_ipa(c: char) -> bool {
+    matches!(
+        c,
+        'ɓ' | 'ɔ'
+            | 'ɖ'
+            | 'ɗ'
+            | 'ə'
+            | 'ɛ'
+            | 'ɣ'
+            | 'ɨ'
+            | 'ɩ'
+            | 'ɲ'
+            | 'ʃ'
+            | 'ʊ'
+            | 'ʋ'
+            | 'ʒ'
+            | 'ʉ'
+            | 'ɑ'
+    )
 }
 
 fn indic(code: u32) -> Info {
@@ -596,9 +635,18 @@ pub(crate) fn word_cost(word: &str) -> f32 {
     let mut odd_run = 0u32;
     let mut odd_non_ascii = false;
     let mut seen_letter = false;
+    // Latin capitals, and lower-case Latin letters in and out of ASCII
+    // (but "ß", which has no capital in most text). (Cyrillic words of
+    // capitals take endings: "АКШнын".)
+    let (mut capitals, mut ascii_lower, mut other_lower) = (0usize, false, 0usize);
     for c in word.chars() {
         let info = info(c);
         total += info.cost;
+        if info.kind == Kind::Letter && info.script == Script::Latin {
+            capitals += usize::from(info.upper);
+            ascii_lower |= info.lower && c.is_ascii();
+            other_lower += usize::from(info.lower && !c.is_ascii() && c != 'ß');
+        }
         // Two or more symbols between letters, one not ASCII: "Ã¢â‚¬â„¢",
         // "á»‘", "á»?" (a "?" for a byte a decoder lost).
         let odd = matches!(
@@ -665,6 +713,21 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             {
                 total += 2.0;
             }
+            // A capital outside ASCII between a capital and a lower-case
+            // letter: "TÊalainne" is "Téalainne" read through the wrong
+            // page, as "knÊz" would be.
+            if let Some(before) = before_previous
+                && before.kind == Kind::Letter
+                && before.upper
+                && previous.kind == Kind::Letter
+                && previous.upper
+                && !previous_char.is_ascii()
+                && info.kind == Kind::Letter
+                && info.lower
+                && info.script == previous.script
+            {
+                total += CAPITAL_BEFORE_LOWER;
+            }
             // A "?" inside a word next to a letter that is not ASCII: a
             // byte that a decoder could not decode.
             if let Some(before) = before_previous
@@ -714,6 +777,11 @@ pub(crate) fn word_cost(word: &str) -> f32 {
     {
         total += 0.8;
     }
+    // Lower-case letters outside ASCII in a word of capitals ("SAUDë" is
+    // "SAUDÍ" read through the wrong page).
+    if capitals >= 2 && !ascii_lower {
+        total += CAPS_WITH_LOWER * small(other_lower);
+    }
     cjk.add_han_run(han, kana);
     // A capital that leads mojibake, alone: no language has "Ã" or "Â" as
     // a word, and "Ã" before a space is "à" whose no-break space was lost.
@@ -751,6 +819,13 @@ fn is_i_column_kana(c: char) -> bool {
             | 'テ' | 'デ' | 'フ' | 'ヴ'
     )
 }
+
+/// What a capital outside ASCII costs between a capital and a lower-case
+/// letter, as much as case flipping inside a word.
+const CAPITAL_BEFORE_LOWER: f32 = 2.5;
+
+/// What each lower-case letter outside ASCII costs in a word of capitals.
+const CAPS_WITH_LOWER: f32 = 1.5;
 
 /// What a lone capital that leads mojibake costs as a word.
 const LONE_LEAD: f32 = 2.0;

@@ -71,7 +71,10 @@ fn utf8_read_as_iso_8859_2_is_undone() {
             "Đ\u{9c}ĐžŃ\u{81}ĐşĐ˛Đ° â\u{80}\u{94} Ń\u{81}Ń\u{82}ĐžĐťĐ¸Ń\u{86}Đ° Đ\u{a0}ĐžŃ\u{81}Ń\u{81}Đ¸Đ¸",
             "Москва — столица России",
         ),
-        ("Vive la rĂŠpublique franĂ§aise", "Vive la république française"),
+        (
+            "Vive la rĂŠpublique franĂ§aise",
+            "Vive la république française",
+        ),
     ] {
         assert_eq!(repaired(text), expected, "{text:?}");
     }
@@ -83,4 +86,41 @@ fn utf8_read_as_iso_8859_2_is_undone() {
         "Où est la gare? Le café est fermé."
     );
     assert_unchanged("Łódź, Gdańsk, Příliš žluťoučký kůň, Árvíztűrő");
+}
+
+#[test]
+fn letters_in_the_wrong_case_or_rare_symbols_tell_two_pages_apart() {
+    for (text, expected) in [
+        // ISO-8859-2 ("Š" is 0xA9): windows-1250 reads "TÊalainne", a
+        // capital between a capital and a lower-case letter.
+        ("Baht na TĂŠalainne", "Baht na Téalainne"),
+        // windows-1250 ("Ť" is 0x8D): ISO-8859-2 reads "SAUDë", a
+        // lower-case letter in a word of capitals.
+        (
+            "ARABIA SAUDĂŤ, BAKURĂŠ AFRĂŽKAYĂŠ",
+            "ARABIA SAUDÍ, BAKURÊ AFRÎKAYÊ",
+        ),
+        // windows-1252 ("Ž" is 0x8E): ISO-8859-2 reads the arrows "⮝" and
+        // "⮠" for the pieces of a large bracket.
+        ("âŽ\u{9d}x - yâŽ\u{a0}", "⎝x - y⎠"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    assert_unchanged("STRAßE, AKШнын, McDonald, ÉCOLE, ⬆ ⭐");
+}
+
+#[test]
+fn letters_of_african_alphabets_and_azerbaijani_are_ordinary() {
+    // "ɛ", "ɔ", "ŋ" and "ə" are everyday letters: their repaired words are
+    // plain text, not odd text that stays a suggestion.
+    for (text, expected) in [
+        (
+            "Ć\u{90}we nÉ\u{94} Ĺ\u{8b}gÉ\u{94}, AsÉ\u{9b}rbaÉŠjaĹ\u{8b}",
+            "Ɛwe nɔ ŋgɔ, Asɛrbaɩjaŋ",
+        ),
+        ("AzÉ™rbaycan, qÉ™sÉ™bÉ™si", "Azərbaycan, qəsəbəsi"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    assert_unchanged("Ɛwe nɔ ŋgɔ, Azərbaycan, Dɔminiki, Çelik");
 }
