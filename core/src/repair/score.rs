@@ -631,6 +631,7 @@ pub(crate) fn word_cost(word: &str) -> f32 {
     let mut previous: Option<Info> = None;
     let mut before_previous: Option<Info> = None;
     let mut previous_char = '\0';
+    let mut before_previous_char = '\0';
     // Punctuation and symbols since the last letter, if one came before.
     let mut odd_run = 0u32;
     let mut odd_non_ascii = false;
@@ -728,6 +729,24 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             {
                 total += CAPITAL_BEFORE_LOWER;
             }
+            // A symbol that macintosh reads a UTF-8 lead byte as, between a
+            // letter and a letter outside ASCII ("Cura√ßao", "knje≈æniske",
+            // "Pavkoviƒá").
+            if let Some(before) = before_previous
+                && before.kind == Kind::Letter
+                && matches!(previous_char, '¬' | '√' | 'ƒ' | '≈' | '∆' | '÷' | '◊' | '⁄')
+                && info.kind == Kind::Letter
+                && !c.is_ascii()
+            {
+                total += SYMBOL_BEFORE_LETTER;
+            }
+            // "‚Ä" and a character outside ASCII: the general punctuation
+            // read as macintosh ("‚Äô" for "’", "‚Äî" for "—"). (A German
+            // single quote before "Ä" is followed by a letter of ASCII:
+            // "‚Ärger‘".)
+            if before_previous_char == '‚' && previous_char == 'Ä' && !c.is_ascii() {
+                total += MACINTOSH_PUNCTUATION;
+            }
             // A "?" inside a word next to a letter that is not ASCII: a
             // byte that a decoder could not decode.
             if let Some(before) = before_previous
@@ -758,6 +777,7 @@ pub(crate) fn word_cost(word: &str) -> f32 {
         }
         before_previous = previous;
         previous = Some(info);
+        before_previous_char = previous_char;
         previous_char = c;
     }
     if latin == 0 {
@@ -819,6 +839,13 @@ fn is_i_column_kana(c: char) -> bool {
             | 'テ' | 'デ' | 'フ' | 'ヴ'
     )
 }
+
+/// What a symbol macintosh reads a UTF-8 lead byte as costs between a
+/// letter and a letter outside ASCII.
+const SYMBOL_BEFORE_LETTER: f32 = 1.5;
+
+/// What "‚Ä" costs before a character outside ASCII.
+const MACINTOSH_PUNCTUATION: f32 = 3.0;
 
 /// What a capital outside ASCII costs between a capital and a lower-case
 /// letter, as much as case flipping inside a word.

@@ -124,3 +124,19 @@ fn letters_of_african_alphabets_and_azerbaijani_are_ordinary() {
     }
     assert_unchanged("Ɛwe nɔ ŋgɔ, Azərbaycan, Dɔminiki, Çelik");
 }
+
+#[test]
+fn utf8_read_as_macintosh_in_one_character_is_undone() {
+    // macintosh reads UTF-8 lead bytes as symbols ("√" is 0xC3, "≈" 0xC5,
+    // "ƒ" 0xC4, "∆" 0xC6) and E2 80 as "‚Ä": one damaged character in a
+    // word is plain mojibake.
+    for (text, expected) in [
+        ("Meet me in Cura√ßao", "Meet me in Curaçao"),
+        ("Ana Kovaƒçiƒá, Zagreb", "Ana Kovačić, Zagreb"),
+        ("Hrvatska knji≈æevnost", "Hrvatska književnost"),
+        ("It‚Äôs here ‚Äî at last", "It’s here — at last"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    assert_unchanged("√x ≈ 2, ‚Ärger‘, x⋅δ, a÷b, ¬p");
+}
