@@ -734,9 +734,14 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             // "Pavkoviƒá").
             if let Some(before) = before_previous
                 && before.kind == Kind::Letter
-                && matches!(previous_char, '¬' | '√' | 'ƒ' | '≈' | '∆' | '÷' | '◊' | '⁄')
                 && info.kind == Kind::Letter
                 && !c.is_ascii()
+                && (matches!(previous_char, '¬' | '√' | 'ƒ' | '≈' | '∆' | '÷' | '◊' | '⁄')
+                    // 0xC9, before what becomes "ɔ", "ɛ", "ə": between
+                    // Latin letters only ("それは…あ" is Japanese).
+                    || (previous_char == '…'
+                        && before.script == Script::Latin
+                        && info.script == Script::Latin))
             {
                 total += SYMBOL_BEFORE_LETTER;
             }

@@ -135,8 +135,9 @@ fn utf8_read_as_macintosh_in_one_character_is_undone() {
         ("Ana Kovaƒçiƒá, Zagreb", "Ana Kovačić, Zagreb"),
         ("Hrvatska knji≈æevnost", "Hrvatska književnost"),
         ("It‚Äôs here ‚Äî at last", "It’s here — at last"),
+        ("Gh…îÃÅna Ewe", "Ghɔ́na Ewe"),
     ] {
         assert_eq!(repaired(text), expected, "{text:?}");
     }
-    assert_unchanged("√x ≈ 2, ‚Ärger‘, x⋅δ, a÷b, ¬p");
+    assert_unchanged("√x ≈ 2, ‚Ärger‘, x⋅δ, a÷b, ¬p, wait…é, それは…あ");
 }
