@@ -108,6 +108,13 @@ impl EncodeAs {
 
     fn compute_lost_bytes(self) -> LostBytes {
         let mut lost = LostBytes::default();
+        // ISO-8859-2's decoders keep its C1 controls, as the standard's
+        // does: its mojibake holds them, and guessing dropped ones, with
+        // ISO-8859-1's reading doing so for Latin-1 already, would search
+        // most Central European words twice over.
+        if self == Self::Encoding(ISO_8859_2) {
+            return lost;
+        }
         for byte in 0x80..=0xFF_u8 {
             let is_lost = match self.decode_byte(byte) {
                 None => true,
@@ -646,6 +653,8 @@ mod tests {
         assert!(lost.contains(&0xA1) && lost.contains(&0xA5), "{lost:x?}");
         assert_eq!(EncodeAs::Isomorphic.lost_bytes().iter().count(), 32);
         assert!(EncodeAs::Encoding(KOI8_R).lost_bytes().is_empty());
+        // ISO-8859-2's decoders keep the C1 controls.
+        assert!(EncodeAs::Encoding(ISO_8859_2).lost_bytes().is_empty());
     }
 
     #[test]

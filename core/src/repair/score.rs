@@ -636,18 +636,12 @@ pub(crate) fn word_cost(word: &str) -> f32 {
     let mut odd_run = 0u32;
     let mut odd_non_ascii = false;
     let mut seen_letter = false;
-    // Latin capitals, and lower-case Latin letters in and out of ASCII
-    // (but "ß", which has no capital in most text). (Cyrillic words of
-    // capitals take endings: "АКШнын".)
-    let (mut capitals, mut ascii_lower, mut other_lower) = (0usize, false, 0usize);
+    // Lower-case Latin letters outside ASCII but "ß", which has no capital
+    // in most text (see `caps_with_lower`).
+    let mut other_lower = 0usize;
     for c in word.chars() {
         let info = info(c);
         total += info.cost;
-        if info.kind == Kind::Letter && info.script == Script::Latin {
-            capitals += usize::from(info.upper);
-            ascii_lower |= info.lower && c.is_ascii();
-            other_lower += usize::from(info.lower && !c.is_ascii() && c != 'ß');
-        }
         // Two or more symbols between letters, one not ASCII: "Ã¢â‚¬â„¢",
         // "á»‘", "á»?" (a "?" for a byte a decoder lost).
         let odd = matches!(
@@ -671,6 +665,7 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             match info.script {
                 Script::Latin if !c.is_ascii() => {
                     latin &= info.languages;
+                    other_lower += usize::from(info.lower && c != 'ß');
                     run += 1;
                     if run >= 3 {
                         total += 1.5;
@@ -714,43 +709,15 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             {
                 total += 2.0;
             }
-            // A capital outside ASCII between a capital and a lower-case
-            // letter: "TÊalainne" is "Téalainne" read through the wrong
-            // page, as "knÊz" would be.
-            if let Some(before) = before_previous
-                && before.kind == Kind::Letter
-                && before.upper
-                && previous.kind == Kind::Letter
-                && previous.upper
-                && !previous_char.is_ascii()
-                && info.kind == Kind::Letter
-                && info.lower
-                && info.script == previous.script
+            // Each of these follows a capital or a symbol outside ASCII.
+            if !previous_char.is_ascii()
+                && (previous.upper || matches!(previous.kind, Kind::Symbol | Kind::Quote))
             {
-                total += CAPITAL_BEFORE_LOWER;
-            }
-            // A symbol that macintosh reads a UTF-8 lead byte as, between a
-            // letter and a letter outside ASCII ("Cura√ßao", "knje≈æniske",
-            // "Pavkoviƒá").
-            if let Some(before) = before_previous
-                && before.kind == Kind::Letter
-                && info.kind == Kind::Letter
-                && !c.is_ascii()
-                && (matches!(previous_char, '¬' | '√' | 'ƒ' | '≈' | '∆' | '÷' | '◊' | '⁄')
-                    // 0xC9, before what becomes "ɔ", "ɛ", "ə": between
-                    // Latin letters only ("それは…あ" is Japanese).
-                    || (previous_char == '…'
-                        && before.script == Script::Latin
-                        && info.script == Script::Latin))
-            {
-                total += SYMBOL_BEFORE_LETTER;
-            }
-            // "‚Ä" and a character outside ASCII: the general punctuation
-            // read as macintosh ("‚Äô" for "’", "‚Äî" for "—"). (A German
-            // single quote before "Ä" is followed by a letter of ASCII:
-            // "‚Ärger‘".)
-            if before_previous_char == '‚' && previous_char == 'Ä' && !c.is_ascii() {
-                total += MACINTOSH_PUNCTUATION;
+                total += after_non_ascii(
+                    (before_previous, before_previous_char),
+                    (previous, previous_char),
+                    (info, c),
+                );
             }
             // A "?" inside a word next to a letter that is not ASCII: a
             // byte that a decoder could not decode.
@@ -802,10 +769,8 @@ pub(crate) fn word_cost(word: &str) -> f32 {
     {
         total += 0.8;
     }
-    // Lower-case letters outside ASCII in a word of capitals ("SAUDë" is
-    // "SAUDÍ" read through the wrong page).
-    if capitals >= 2 && !ascii_lower {
-        total += CAPS_WITH_LOWER * small(other_lower);
+    if other_lower > 0 {
+        total += caps_with_lower(word, other_lower);
     }
     cjk.add_han_run(han, kana);
     // A capital that leads mojibake, alone: no language has "Ã" or "Â" as
@@ -843,6 +808,73 @@ fn is_i_column_kana(c: char) -> bool {
             // Loanwords: "テュ", "デュ", "フュ", "ヴュ".
             | 'テ' | 'デ' | 'フ' | 'ヴ'
     )
+}
+
+/// What `c` costs after `previous` and `before` (of which `previous` is
+/// outside ASCII) when they make a letter of the wrong case or a lead byte
+/// misread by macintosh.
+fn after_non_ascii(
+    (before, before_char): (Option<Info>, char),
+    (previous, previous_char): (Info, char),
+    (info, c): (Info, char),
+) -> f32 {
+    let mut total = 0.0;
+    // A capital outside ASCII between a capital and a lower-case letter:
+    // "TÊalainne" is "Téalainne" read through the wrong page, as "knÊz"
+    // would be.
+    if previous.upper
+        && info.lower
+        && previous.kind == Kind::Letter
+        && info.kind == Kind::Letter
+        && info.script == previous.script
+        && before.is_some_and(|before| before.kind == Kind::Letter && before.upper)
+    {
+        total += CAPITAL_BEFORE_LOWER;
+    }
+    // A symbol that macintosh reads a UTF-8 lead byte as, between a letter
+    // and a letter outside ASCII ("Cura√ßao", "knje≈æniske", "Pavkoviƒá").
+    if !c.is_ascii()
+        && info.kind == Kind::Letter
+        && let Some(before) = before
+        && before.kind == Kind::Letter
+        && (matches!(previous_char, '¬' | '√' | 'ƒ' | '≈' | '∆' | '÷' | '◊' | '⁄')
+            // 0xC9, before what becomes "ɔ", "ɛ", "ə": between Latin
+            // letters only ("それは…あ" is Japanese).
+            || (previous_char == '…'
+                && before.script == Script::Latin
+                && info.script == Script::Latin))
+    {
+        total += SYMBOL_BEFORE_LETTER;
+    }
+    // "‚Ä" and a character outside ASCII: the general punctuation read as
+    // macintosh ("‚Äô" for "’", "‚Äî" for "—"). (A German single quote
+    // before "Ä" is followed by a letter of ASCII: "‚Ärger‘".)
+    if before_char == '‚' && previous_char == 'Ä' && !c.is_ascii() {
+        total += MACINTOSH_PUNCTUATION;
+    }
+    total
+}
+
+/// What the `lower` lower-case Latin letters outside ASCII of `word` cost
+/// in a word of Latin capitals ("SAUDë" is "SAUDÍ" read through the wrong
+/// page): nothing if it has fewer than two, or lower-case letters of ASCII.
+/// (Cyrillic words of capitals take endings: "АКШнын".)
+fn caps_with_lower(word: &str, lower: usize) -> f32 {
+    let mut capitals = 0;
+    for c in word.chars() {
+        let info = info(c);
+        if info.kind == Kind::Letter && info.script == Script::Latin {
+            if info.lower && c.is_ascii() {
+                return 0.0;
+            }
+            capitals += usize::from(info.upper);
+        }
+    }
+    if capitals >= 2 {
+        CAPS_WITH_LOWER * small(lower)
+    } else {
+        0.0
+    }
 }
 
 /// What a symbol macintosh reads a UTF-8 lead byte as costs between a
