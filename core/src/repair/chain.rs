@@ -15,8 +15,8 @@ use super::dos::DosCodePage;
 use crate::decoder::{BomHandling, DecodeErrorMode, Decoder, DecoderResult};
 use crate::encoder::{EncodeErrorMode, Encoder, EncoderResult};
 use crate::encoding::{
-    BIG5, EUC_JP, EUC_KR, Encoding, GBK, IBM866, KOI8_R, KOI8_U, MACINTOSH, SHIFT_JIS, UTF_8,
-    WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1253, WINDOWS_1254, WINDOWS_1255,
+    BIG5, EUC_JP, EUC_KR, Encoding, GBK, IBM866, ISO_8859_2, KOI8_R, KOI8_U, MACINTOSH, SHIFT_JIS,
+    UTF_8, WINDOWS_1250, WINDOWS_1251, WINDOWS_1252, WINDOWS_1253, WINDOWS_1254, WINDOWS_1255,
     WINDOWS_1256, WINDOWS_1257,
 };
 
@@ -108,6 +108,13 @@ impl EncodeAs {
 
     fn compute_lost_bytes(self) -> LostBytes {
         let mut lost = LostBytes::default();
+        // ISO-8859-2's decoders keep its C1 controls, as the standard's
+        // does: its mojibake holds them, and guessing dropped ones, with
+        // ISO-8859-1's reading doing so for Latin-1 already, would search
+        // most Central European words twice over.
+        if self == Self::Encoding(ISO_8859_2) {
+            return lost;
+        }
         for byte in 0x80..=0xFF_u8 {
             let is_lost = match self.decode_byte(byte) {
                 None => true,
@@ -270,11 +277,12 @@ impl fmt::Display for Step {
 
 /// The wrong decoders UTF-8 is undone from, most common first. The order
 /// settles ties: when two steps give the same text, the first is reported.
-pub(crate) const UTF8_MISREADS: [EncodeAs; 14] = [
+pub(crate) const UTF8_MISREADS: [EncodeAs; 15] = [
     EncodeAs::Encoding(WINDOWS_1252),
     EncodeAs::Isomorphic,
     EncodeAs::Encoding(WINDOWS_1251),
     EncodeAs::Encoding(WINDOWS_1250),
+    EncodeAs::Encoding(ISO_8859_2),
     EncodeAs::Encoding(MACINTOSH),
     EncodeAs::Encoding(KOI8_R),
     EncodeAs::Encoding(IBM866),
@@ -439,6 +447,13 @@ impl Chain {
                             0.3
                         } else if encoding == WINDOWS_1250 || encoding == KOI8_R {
                             0.6
+                        } else if encoding == ISO_8859_2 {
+                            // It reads most bytes as windows-1250 does, and
+                            // where the two make different letters of a
+                            // word ("Ăą": "ù" or "ñ") the more common
+                            // windows-1250 wins by a margin. Words that hold
+                            // C1 controls only it explains.
+                            1.7
                         } else {
                             1.0
                         }
@@ -638,6 +653,8 @@ mod tests {
         assert!(lost.contains(&0xA1) && lost.contains(&0xA5), "{lost:x?}");
         assert_eq!(EncodeAs::Isomorphic.lost_bytes().iter().count(), 32);
         assert!(EncodeAs::Encoding(KOI8_R).lost_bytes().is_empty());
+        // ISO-8859-2's decoders keep the C1 controls.
+        assert!(EncodeAs::Encoding(ISO_8859_2).lost_bytes().is_empty());
     }
 
     #[test]

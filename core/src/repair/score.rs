@@ -97,6 +97,10 @@ pub(crate) struct Info {
     /// Box drawing and the pieces of tall brackets ("├──", "⎛", "⎜"): they
     /// join one another in tables, trees and formulas drawn in text.
     pub(crate) drawing: bool,
+    /// Box drawing proper, which DOS code pages read as another glue to
+    /// letters ("п╦п╡", "Bhut├ín"); the pieces of brackets meet letters in
+    /// formulas ("⎝x").
+    pub(crate) dos_box: bool,
 }
 
 impl Info {
@@ -111,6 +115,7 @@ impl Info {
             math: false,
             pictographic: false,
             drawing: false,
+            dos_box: false,
         }
     }
 
@@ -121,9 +126,10 @@ impl Info {
         }
     }
 
-    const fn drawing(cost: f32) -> Self {
+    const fn drawing(cost: f32, dos_box: bool) -> Self {
         Self {
             drawing: true,
+            dos_box,
             ..Self::new(Kind::Symbol, cost)
         }
     }
@@ -146,6 +152,7 @@ impl Info {
             math: false,
             pictographic: false,
             drawing: false,
+            dos_box: false,
         }
     }
 }
@@ -197,6 +204,10 @@ fn compute_info(c: char) -> Info {
         0xA0..=0xBF | 0xD7 | 0xF7 => latin1_symbol(c),
         0xC0..=0x17F => latin1_letter(c),
         0x180..=0x24F => latin_extended_b(c),
+        // Most of the IPA is for phoneticians, but the letters of the
+        // African reference alphabet and Azerbaijani "ə" are everyday text
+        // ("Ɛwe nɔ", "qəsəbə").
+        0x250..=0x2AF if is_everyday_ipa(c) => Info::letter(Script::Latin, 0.5),
         0x250..=0x2AF => Info::letter(Script::Latin, 2.5),
         0x2B0..=0x2FF => match c {
             'ʹ' | 'ʺ' | 'ʻ' | 'ʼ' | 'ʽ' | 'ˈ' | 'ˌ' | 'ː' => Info::new(Kind::Quote, 0.5),
@@ -271,14 +282,19 @@ fn compute_info(c: char) -> Info {
         0x2190..=0x21FF => Info::new(Kind::Symbol, 1.0),
         0x2200..=0x22FF => Info::math(1.5),
         // The pieces of tall brackets, braces and integrals.
-        0x239B..=0x23B3 => Info::drawing(0.5),
+        0x239B..=0x23B3 => Info::drawing(0.5, false),
         0x2300..=0x23FF => Info::new(Kind::Symbol, 2.0),
         0x2460..=0x24FF => Info::new(Kind::Symbol, 1.0),
         // Box drawing costs where it meets letters (`pair_cost`): DOS
         // code pages read as another make it of letters ("п╦п╡").
-        0x2500..=0x257F => Info::drawing(0.5),
+        0x2500..=0x257F => Info::drawing(0.5, true),
         0x2580..=0x259F => Info::new(Kind::Symbol, 3.0),
-        0x2600..=0x27BF | 0x2B00..=0x2BFF => Info::pictograph(Kind::Symbol, 0.5),
+        0x2600..=0x27BF => Info::pictograph(Kind::Symbol, 0.5),
+        // Arrows and shapes, of which only a few are emoji: the rest are
+        // what ISO-8859-2 makes of the pieces of large brackets ("âŽ\u{9d}"
+        // is "⮝" there, "⎝" in windows-1252).
+        0x2B05..=0x2B07 | 0x2B1B | 0x2B1C | 0x2B50 | 0x2B55 => Info::pictograph(Kind::Symbol, 0.5),
+        0x2B00..=0x2BFF => Info::new(Kind::Symbol, 2.0),
         0x25A0..=0x25FF => Info::new(Kind::Symbol, 0.5),
         0x3000..=0x303F => match code {
             0x3000 => Info::new(Kind::Space, 0.0),
@@ -372,7 +388,9 @@ fn latin1_letter(c: char) -> Info {
         'Ã' | 'Â' | 'Ð' | 'Þ' | 'Ý' | 'Ï' | 'Ì' | 'Ù' | 'Ë' | 'Õ' | 'Û' | 'Î' | 'Ò' => {
             0.6
         }
-        'ĸ' | 'ŉ' | 'ſ' | 'Ŀ' | 'ŀ' | 'Ĳ' | 'ĳ' | 'Ŋ' | 'ŋ' | 'Ŧ' | 'ŧ' => 1.5,
+        'ĸ' | 'ŉ' | 'ſ' | 'Ŀ' | 'ŀ' | 'Ĳ' | 'ĳ' | 'Ŧ' | 'ŧ' => 1.5,
+        // Sami and many African languages write it.
+        'Ŋ' | 'ŋ' => 0.5,
         _ if c.is_uppercase() => 0.3,
         _ if u32::from(c) >= 0x100 => 0.2,
         _ => 0.0,
@@ -386,9 +404,37 @@ fn latin_extended_b(c: char) -> Info {
         // it is everywhere.
         'ƒ' => Info::new(Kind::Symbol, 1.5),
         'ș' | 'ț' | 'Ș' | 'Ț' | 'ơ' | 'ư' | 'Ơ' | 'Ư' | 'ǎ' | 'ǐ' | 'ǒ' | 'ǔ' | 'ǖ' | 'ǘ' | 'ǚ'
-        | 'ǜ' | 'ə' | 'Ə' => Info::letter(Script::Latin, 0.4),
+        | 'ǜ' | 'Ə' => Info::letter(Script::Latin, 0.4),
+        // The capitals of the African reference alphabet's letters (see
+        // `is_everyday_ipa`), and its hooked letters.
+        'Ɓ' | 'Ɔ' | 'Ɖ' | 'Ɗ' | 'Ǝ' | 'Ɛ' | 'Ɣ' | 'Ɩ' | 'Ɨ' | 'Ƙ' | 'ƙ' | 'Ɲ' | 'Ʊ' | 'Ʋ' | 'Ƴ'
+        | 'ƴ' | 'Ʒ' => Info::letter(Script::Latin, 0.5),
         _ => Info::letter(Script::Latin, 2.5),
     }
+}
+
+/// Whether `c`, of the IPA block, is a letter of the African reference
+/// alphabet (Ewe, Twi, Hausa, Lingala, Bambara … write "ɛ", "ɔ", "ɖ",
+/// "ɓ") or Azerbaijani's "ə".
+fn is_everyday_ipa(c: char) -> bool {
+    matches!(
+        c,
+        'ɓ' | 'ɔ'
+            | 'ɖ'
+            | 'ɗ'
+            | 'ə'
+            | 'ɛ'
+            | 'ɣ'
+            | 'ɨ'
+            | 'ɩ'
+            | 'ɲ'
+            | 'ʃ'
+            | 'ʊ'
+            | 'ʋ'
+            | 'ʒ'
+            | 'ʉ'
+            | 'ɑ'
+    )
 }
 
 fn indic(code: u32) -> Info {
@@ -509,7 +555,7 @@ fn pair_cost(a: Info, b: Info) -> f32 {
         return 0.0;
     }
     let mut cost = 0.0;
-    if (a.drawing && b.kind == Kind::Letter) || (b.drawing && a.kind == Kind::Letter) {
+    if (a.dos_box && b.kind == Kind::Letter) || (b.dos_box && a.kind == Kind::Letter) {
         cost += DRAWING_ON_LETTER;
     }
     match (a.kind, b.kind) {
@@ -620,10 +666,14 @@ pub(crate) fn word_cost(word: &str) -> f32 {
     let mut previous: Option<Info> = None;
     let mut before_previous: Option<Info> = None;
     let mut previous_char = '\0';
+    let mut before_previous_char = '\0';
     // Punctuation and symbols since the last letter, if one came before.
     let mut odd_run = 0u32;
     let mut odd_non_ascii = false;
     let mut seen_letter = false;
+    // Lower-case Latin letters outside ASCII but "ß", which has no capital
+    // in most text (see `caps_with_lower`).
+    let mut other_lower = 0usize;
     for c in word.chars() {
         let info = info(c);
         total += info.cost;
@@ -650,6 +700,7 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             match info.script {
                 Script::Latin if !c.is_ascii() => {
                     latin &= info.languages;
+                    other_lower += usize::from(info.lower && c != 'ß');
                     run += 1;
                     if run >= 3 {
                         total += 1.5;
@@ -693,6 +744,16 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             {
                 total += 2.0;
             }
+            // Each of these follows a capital or a symbol outside ASCII.
+            if !previous_char.is_ascii()
+                && (previous.upper || matches!(previous.kind, Kind::Symbol | Kind::Quote))
+            {
+                total += after_non_ascii(
+                    (before_previous, before_previous_char),
+                    (previous, previous_char),
+                    (info, c),
+                );
+            }
             // A "?" inside a word next to a letter that is not ASCII: a
             // byte that a decoder could not decode.
             if let Some(before) = before_previous
@@ -733,6 +794,7 @@ pub(crate) fn word_cost(word: &str) -> f32 {
         }
         before_previous = previous;
         previous = Some(info);
+        before_previous_char = previous_char;
         previous_char = c;
     }
     if latin == 0 {
@@ -753,6 +815,9 @@ pub(crate) fn word_cost(word: &str) -> f32 {
         total += 0.8;
     }
     total += THREE_BYTE_SHAPE * small(three_byte_shapes(word));
+    if other_lower > 0 {
+        total += caps_with_lower(word, other_lower);
+    }
     cjk.add_han_run(han, kana);
     // A capital that leads mojibake, alone: no language has "Ã" or "Â" as
     // a word, and "Ã" before a space is "à" whose no-break space was lost.
@@ -834,6 +899,87 @@ fn is_i_column_kana(c: char) -> bool {
             | 'テ' | 'デ' | 'フ' | 'ヴ'
     )
 }
+
+/// What `c` costs after `previous` and `before` (of which `previous` is
+/// outside ASCII) when they make a letter of the wrong case or a lead byte
+/// misread by macintosh.
+fn after_non_ascii(
+    (before, before_char): (Option<Info>, char),
+    (previous, previous_char): (Info, char),
+    (info, c): (Info, char),
+) -> f32 {
+    let mut total = 0.0;
+    // A capital outside ASCII between a capital and a lower-case letter:
+    // "TÊalainne" is "Téalainne" read through the wrong page, as "knÊz"
+    // would be.
+    if previous.upper
+        && info.lower
+        && previous.kind == Kind::Letter
+        && info.kind == Kind::Letter
+        && info.script == previous.script
+        && before.is_some_and(|before| before.kind == Kind::Letter && before.upper)
+    {
+        total += CAPITAL_BEFORE_LOWER;
+    }
+    // A symbol that macintosh reads a UTF-8 lead byte as, between a letter
+    // and a letter outside ASCII ("Cura√ßao", "knje≈æniske", "Pavkoviƒá").
+    if !c.is_ascii()
+        && info.kind == Kind::Letter
+        && let Some(before) = before
+        && before.kind == Kind::Letter
+        && (matches!(previous_char, '¬' | '√' | 'ƒ' | '≈' | '∆' | '÷' | '◊' | '⁄')
+            // 0xC9, before what becomes "ɔ", "ɛ", "ə": between Latin
+            // letters only ("それは…あ" is Japanese).
+            || (previous_char == '…'
+                && before.script == Script::Latin
+                && info.script == Script::Latin))
+    {
+        total += SYMBOL_BEFORE_LETTER;
+    }
+    // "‚Ä" and a character outside ASCII: the general punctuation read as
+    // macintosh ("‚Äô" for "’", "‚Äî" for "—"). (A German single quote
+    // before "Ä" is followed by a letter of ASCII: "‚Ärger‘".)
+    if before_char == '‚' && previous_char == 'Ä' && !c.is_ascii() {
+        total += MACINTOSH_PUNCTUATION;
+    }
+    total
+}
+
+/// What the `lower` lower-case Latin letters outside ASCII of `word` cost
+/// in a word of Latin capitals (`SAUDë` is "SAUDÍ" read through the wrong
+/// page): nothing if it has fewer than two, or lower-case letters of ASCII.
+/// (Cyrillic words of capitals take endings: `АКШнын`.)
+fn caps_with_lower(word: &str, lower: usize) -> f32 {
+    let mut capitals = 0;
+    for c in word.chars() {
+        let info = info(c);
+        if info.kind == Kind::Letter && info.script == Script::Latin {
+            if info.lower && c.is_ascii() {
+                return 0.0;
+            }
+            capitals += usize::from(info.upper);
+        }
+    }
+    if capitals >= 2 {
+        CAPS_WITH_LOWER * small(lower)
+    } else {
+        0.0
+    }
+}
+
+/// What a symbol macintosh reads a UTF-8 lead byte as costs between a
+/// letter and a letter outside ASCII.
+const SYMBOL_BEFORE_LETTER: f32 = 1.5;
+
+/// What "‚Ä" costs before a character outside ASCII.
+const MACINTOSH_PUNCTUATION: f32 = 3.0;
+
+/// What a capital outside ASCII costs between a capital and a lower-case
+/// letter, as much as case flipping inside a word.
+const CAPITAL_BEFORE_LOWER: f32 = 2.5;
+
+/// What each lower-case letter outside ASCII costs in a word of capitals.
+const CAPS_WITH_LOWER: f32 = 1.5;
 
 /// What a lone capital that leads mojibake costs as a word.
 const LONE_LEAD: f32 = 2.0;

@@ -163,3 +163,96 @@ fn letters_a_utf8_repair_leaves_are_not_read_again_as_another_page() {
     // windows-1250 read as windows-1252 alone, with its symbols, still is.
     assert_eq!(repaired("Niewêg³owski, cz³owiek"), "Niewęgłowski, człowiek");
 }
+
+#[test]
+fn utf8_read_as_iso_8859_2_is_undone() {
+    // ISO-8859-2 decodes 0x80 to 0x9F as C1 controls, so most of its
+    // mojibake holds some ("Ĺ\u{81}" is "Ł"); windows-1250 agrees with it
+    // on most other bytes.
+    for (text, expected) in [
+        (
+            "Ĺ\u{81}ĂłdĹş leĹźy w Ĺ\u{9b}rodku Polski, a GdaĹ\u{84}sk nad morzem.",
+            "Łódź leży w środku Polski, a Gdańsk nad morzem.",
+        ),
+        (
+            "PĹ\u{99}Ă\u{ad}liĹĄ ĹžluĹĽouÄ\u{8d}kĂ˝ kĹŻĹ\u{88} ĂşpÄ\u{9b}l Ä\u{8f}ĂĄbelskĂŠ Ăłdy.",
+            "Příliš žluťoučký kůň úpěl ďábelské ódy.",
+        ),
+        (
+            "Ă\u{81}rvĂ\u{ad}ztĹąrĹ\u{91} tĂźkĂśrfĂşrĂłgĂŠp",
+            "Árvíztűrő tükörfúrógép",
+        ),
+        (
+            "Đ\u{9c}ĐžŃ\u{81}ĐşĐ˛Đ° â\u{80}\u{94} Ń\u{81}Ń\u{82}ĐžĐťĐ¸Ń\u{86}Đ° Đ\u{a0}ĐžŃ\u{81}Ń\u{81}Đ¸Đ¸",
+            "Москва — столица России",
+        ),
+        (
+            "Vive la rĂŠpublique franĂ§aise",
+            "Vive la république française",
+        ),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    // Where the two read a word differently and nothing tells them apart
+    // ("Ăą" is "ù" in windows-1250 and "ñ" in ISO-8859-2), the more
+    // common windows-1250 wins.
+    assert_eq!(
+        repaired("OĂą est la gare? Le cafĂ© est fermĂ©."),
+        "Où est la gare? Le café est fermé."
+    );
+    assert_unchanged("Łódź, Gdańsk, Příliš žluťoučký kůň, Árvíztűrő");
+}
+
+#[test]
+fn letters_in_the_wrong_case_or_rare_symbols_tell_two_pages_apart() {
+    for (text, expected) in [
+        // ISO-8859-2 ("Š" is 0xA9): windows-1250 reads "TÊalainne", a
+        // capital between a capital and a lower-case letter.
+        ("Baht na TĂŠalainne", "Baht na Téalainne"),
+        // windows-1250 ("Ť" is 0x8D): ISO-8859-2 reads "SAUDë", a
+        // lower-case letter in a word of capitals.
+        (
+            "ARABIA SAUDĂŤ, BAKURĂŠ AFRĂŽKAYĂŠ",
+            "ARABIA SAUDÍ, BAKURÊ AFRÎKAYÊ",
+        ),
+        // windows-1252 ("Ž" is 0x8E): ISO-8859-2 reads the arrows "⮝" and
+        // "⮠" for the pieces of a large bracket.
+        ("âŽ\u{9d}x - yâŽ\u{a0}", "⎝x - y⎠"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    assert_unchanged("STRAßE, AKШнын, McDonald, ÉCOLE, ⬆ ⭐");
+}
+
+#[test]
+fn letters_of_african_alphabets_and_azerbaijani_are_ordinary() {
+    // "ɛ", "ɔ", "ŋ" and "ə" are everyday letters: their repaired words are
+    // plain text, not odd text that stays a suggestion.
+    for (text, expected) in [
+        (
+            "Ć\u{90}we nÉ\u{94} Ĺ\u{8b}gÉ\u{94}, AsÉ\u{9b}rbaÉŠjaĹ\u{8b}",
+            "Ɛwe nɔ ŋgɔ, Asɛrbaɩjaŋ",
+        ),
+        ("AzÉ™rbaycan, qÉ™sÉ™bÉ™si", "Azərbaycan, qəsəbəsi"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    assert_unchanged("Ɛwe nɔ ŋgɔ, Azərbaycan, Dɔminiki, Çelik");
+}
+
+#[test]
+fn utf8_read_as_macintosh_in_one_character_is_undone() {
+    // macintosh reads UTF-8 lead bytes as symbols ("√" is 0xC3, "≈" 0xC5,
+    // "ƒ" 0xC4, "∆" 0xC6) and E2 80 as "‚Ä": one damaged character in a
+    // word is plain mojibake.
+    for (text, expected) in [
+        ("Meet me in Cura√ßao", "Meet me in Curaçao"),
+        ("Ana Kovaƒçiƒá, Zagreb", "Ana Kovačić, Zagreb"),
+        ("Hrvatska knji≈æevnost", "Hrvatska književnost"),
+        ("It‚Äôs here ‚Äî at last", "It’s here — at last"),
+        ("Gh…îÃÅna Ewe", "Ghɔ́na Ewe"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    assert_unchanged("√x ≈ 2, ‚Ärger‘, x⋅δ, a÷b, ¬p, wait…é, それは…あ");
+}
