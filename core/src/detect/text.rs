@@ -99,14 +99,20 @@ impl CharInfo {
             // when the character is.
             flags |= SYMBOL;
         }
-        if c.is_uppercase() {
-            flags |= UPPERCASE;
-        }
-        if c.is_lowercase() {
-            flags |= LOWERCASE;
-        }
-        if c.is_alphabetic() {
+        if is_ideograph_or_syllable(c) {
+            // Letters without case, told at once (the general lookups are
+            // slow so far from ASCII).
             flags |= ALPHABETIC;
+        } else {
+            if c.is_uppercase() {
+                flags |= UPPERCASE;
+            }
+            if c.is_lowercase() {
+                flags |= LOWERCASE;
+            }
+            if c.is_alphabetic() {
+                flags |= ALPHABETIC;
+            }
         }
         if language::is_invisible_format(c) {
             flags |= FORMAT;
@@ -127,16 +133,26 @@ impl CharInfo {
     pub(crate) fn symbol(&self, language: &Language) -> u16 {
         match language.symbols.binary_search(&u32::from(self.folded)) {
             Ok(position) => position as u16,
-            Err(_) => {
-                (language.symbols.len() + usize::from(self.classes[language.script as usize]))
-                    as u16
-            }
+            Err(_) => self.class_symbol(language),
         }
+    }
+
+    /// The symbol index of the folded form's class in `language`: its
+    /// symbol when it has none of its own there.
+    #[inline]
+    pub(crate) fn class_symbol(&self, language: &Language) -> u16 {
+        (language.symbols.len() + usize::from(self.classes[language.script as usize])) as u16
     }
 
     fn is(&self, flag: u8) -> bool {
         self.flags & flag != 0
     }
+}
+
+/// Whether `c` is a CJK unified ideograph of the main block or a Hangul
+/// syllable: every one of them is a letter without case.
+fn is_ideograph_or_syllable(c: char) -> bool {
+    matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
 }
 
 /// The [`CharInfo`] of every ASCII character.
@@ -765,10 +781,9 @@ fn sign_bytes() -> &'static [bool; 256] {
 fn bytes_decoding_to(wanted: fn(char) -> bool) -> [bool; 256] {
     let mut bytes = [false; 256];
     for decoding in byte_decodings() {
-        for (byte, c) in decoding.table.iter().enumerate() {
-            if c.is_some_and(wanted) {
-                bytes[byte] = true;
-            }
+        for (found, c) in bytes.iter_mut().zip(&decoding.table) {
+            // A byte found once needs no other encoding's character asked.
+            *found = *found || c.is_some_and(wanted);
         }
     }
     bytes
@@ -1197,6 +1212,19 @@ mod tests {
         assert!(!letters.contains(&('h', 'i')), "script content is skipped");
         assert!(!letters.contains(&('v', 'a')));
         assert_eq!(counts.ascii_letters, "wordseenend".len() as u64);
+    }
+
+    #[test]
+    fn ideographs_and_syllables_are_letters_without_case() {
+        for c in ('\u{4E00}'..='\u{9FFF}').chain('\u{AC00}'..='\u{D7A3}') {
+            assert!(is_ideograph_or_syllable(c));
+            assert!(
+                c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase(),
+                "{c}"
+            );
+        }
+        assert!(!is_ideograph_or_syllable('\u{3042}'));
+        assert!(!is_ideograph_or_syllable('A'));
     }
 
     #[test]
