@@ -173,13 +173,17 @@ impl<'a> Scorer<'a> {
         if let Some(sum) = self.ascii_pair_sums[index][usize::from(words)] {
             return sum;
         }
-        let costs = PairCosts::of(index);
         let counts = self.counts;
         let pairs = if words {
             &counts.word_pairs
         } else {
             &counts.ascii_pairs
         };
+        if pairs.is_empty() {
+            self.ascii_pair_sums[index][usize::from(words)] = Some((0, 0));
+            return (0, 0);
+        }
+        let costs = PairCosts::of(index);
         // The symbol of each ASCII character, looked up once.
         let mut symbols = [u16::MAX; 128];
         let mut cost = 0u64;
