@@ -127,6 +127,15 @@ impl<'a> Scorer<'a> {
         let symbol = match direct_symbols(index).and_then(|direct| direct.get(folded)) {
             Some(&NO_SYMBOL) => info.class_symbol(language),
             Some(&symbol) => u16::from(symbol),
+            // Beyond the last symbol (an ideograph in a language of an
+            // alphabet), no symbol of its own.
+            None if language
+                .symbols
+                .last()
+                .is_some_and(|&last| u32::from(info.folded) > last) =>
+            {
+                info.class_symbol(language)
+            }
             None => info.symbol(language),
         };
         symbols[id as usize] = symbol;
