@@ -7,6 +7,7 @@
 //! cargo bench -p mojiscope-core --bench detect -- --quick     # fewer rounds
 //! cargo bench -p mojiscope-core --bench detect -- --filter "UTF-8 1 KiB"
 //! cargo bench -p mojiscope-core --bench detect -- --binary target/release/mojiscope
+//! cargo bench -p mojiscope-core --bench detect -- --dev ../shared/data/detect-dev
 //! ```
 //!
 //! Each row times three things on the same file:
@@ -22,6 +23,12 @@
 //! The rows "empty file" give what starting each process costs alone.
 //! Detection samples inputs longer than 256 KiB, so its time levels off
 //! above that size; uchardet reads every byte.
+//!
+//! The rows above are one line of text repeated. With `--dev DIR` (or
+//! `MOJISCOPE_DETECT_DEV`), rows on real files follow, named "dev ...":
+//! the development set's files of each of several encodings (`DIR/NAME/`,
+//! in name order) concatenated and repeated to 1 MiB, cut at 1 KiB, 64 KiB
+//! and 1 MiB, as `tools/bench-detect-time.sh` builds them.
 //! `--filter TEXT` keeps the rows whose name contains TEXT, `--rounds N`
 //! sets the rounds, `--no-peer` leaves out the processes (for profiling).
 
@@ -63,11 +70,27 @@ const TEXTS: [(&Encoding, &str); 5] = [
 
 const SIZES: [usize; 4] = [1024, 64 * 1024, 1024 * 1024, 1024 * 1024 * 1024];
 
+/// The encodings of the development set timed with `--dev`.
+const DEV_ENCODINGS: [&str; 8] = [
+    "UTF-8",
+    "windows-1252",
+    "windows-1251",
+    "Shift_JIS",
+    "EUC-JP",
+    "EUC-KR",
+    "GBK",
+    "Big5",
+];
+
+/// The sizes the development set's files are cut at.
+const DEV_SIZES: [usize; 3] = [1024, 64 * 1024, 1024 * 1024];
+
 struct Options {
     rounds: usize,
     filter: Option<String>,
     binary: Option<PathBuf>,
     peers: bool,
+    dev: Option<PathBuf>,
 }
 
 impl Options {
@@ -87,6 +110,9 @@ impl Options {
             filter: value("--filter"),
             binary: value("--binary").map(PathBuf::from),
             peers: !args.iter().any(|a| a == "--no-peer"),
+            dev: value("--dev")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("MOJISCOPE_DETECT_DEV").map(PathBuf::from)),
         }
     }
 }
@@ -199,40 +225,88 @@ fn main() {
                 continue;
             }
             let bytes: Vec<u8> = line.iter().copied().cycle().take(size).collect();
-            // A gibibyte is timed fewer times.
-            let rounds = if size >= 1 << 30 {
-                options.rounds.min(3)
-            } else {
-                options.rounds
+            time_row(&options, &dir, encoding.name(), size, bytes);
+        }
+    }
+    if let Some(dev) = &options.dev {
+        for name in DEV_ENCODINGS {
+            let Some(all) = dev_text(&dev.join(name)) else {
+                println!("| dev {name} | no files | | | | | | |");
+                continue;
             };
-            let mut times: Vec<Duration> = Vec::with_capacity(rounds);
-            let mut best: &'static str = "";
-            for _ in 0..rounds {
-                let start = Instant::now();
-                let detection = detect(black_box(&bytes));
-                times.push(start.elapsed());
-                best = detection.best().name();
+            for size in DEV_SIZES {
+                let row = format!("dev {name} {}", human(size));
+                if options
+                    .filter
+                    .as_ref()
+                    .is_some_and(|filter| !row.contains(filter.as_str()))
+                {
+                    continue;
+                }
+                let bytes = all[..size.min(all.len())].to_vec();
+                time_row(&options, &dir, &format!("dev {name}"), size, bytes);
             }
-            times.sort();
-            let path = dir.join("input.txt");
-            let commands = if !options.peers {
-                " | | ".to_owned()
-            } else if std::fs::write(&path, &bytes).is_ok() {
-                drop(bytes);
-                command_cells(&options, &path, rounds)
-            } else {
-                "cannot write the file | | ".to_owned()
-            };
-            println!(
-                "| {} | {} | {} | {} | {best} | {commands} |",
-                encoding.name(),
-                human(size),
-                ms(times[times.len() / 2]),
-                ms(times[0]),
-            );
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Times `detect` in process on `bytes`, then the command and uchardet on
+/// the same bytes written to a file in `dir`, and prints the row.
+fn time_row(options: &Options, dir: &Path, name: &str, size: usize, bytes: Vec<u8>) {
+    // A gibibyte is timed fewer times.
+    let rounds = if size >= 1 << 30 {
+        options.rounds.min(3)
+    } else {
+        options.rounds
+    };
+    let mut times: Vec<Duration> = Vec::with_capacity(rounds);
+    let mut best: &'static str = "";
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let detection = detect(black_box(&bytes));
+        times.push(start.elapsed());
+        best = detection.best().name();
+    }
+    times.sort();
+    let path = dir.join("input.txt");
+    let commands = if !options.peers {
+        " | | ".to_owned()
+    } else if std::fs::write(&path, &bytes).is_ok() {
+        drop(bytes);
+        command_cells(options, &path, rounds)
+    } else {
+        "cannot write the file | | ".to_owned()
+    };
+    println!(
+        "| {name} | {} | {} | {} | {best} | {commands} |",
+        human(size),
+        ms(times[times.len() / 2]),
+        ms(times[0]),
+    );
+}
+
+/// The files of a directory of the development set, in name order,
+/// concatenated and repeated to at least 1 MiB; `None` if it has none.
+fn dev_text(dir: &Path) -> Option<Vec<u8>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.is_file())
+        .collect();
+    paths.sort();
+    let mut one = Vec::new();
+    for path in paths {
+        one.extend(std::fs::read(path).ok()?);
+    }
+    if one.is_empty() {
+        return None;
+    }
+    let mut all = Vec::with_capacity(DEV_SIZES[DEV_SIZES.len() - 1] + one.len());
+    while all.len() < DEV_SIZES[DEV_SIZES.len() - 1] {
+        all.extend_from_slice(&one);
+    }
+    Some(all)
 }
 
 fn human(size: usize) -> String {

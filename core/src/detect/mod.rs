@@ -560,18 +560,18 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
         // of the evidence without error, as it must to stand: multi-byte
         // text settles on a few lines, a code page's seldom does.
         let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
+        let clean = CleanReads::new(bytes, &runs);
         [sample::FIRST_BUDGET, sample::SETTLED_BUDGET]
             .into_iter()
             .filter(|&budget| evidence_len > budget * 2)
             .find_map(|budget| {
-                if budget < sample::SETTLED_BUDGET && !multi_byte_reads_clean(bytes, &runs) {
+                if budget < sample::SETTLED_BUDGET && !multi_byte_reads_clean(&clean) {
                     return None;
                 }
                 let fewer = sample::evidence(bytes, &windows, &histograms, budget);
                 let covered = covers(bytes, &fewer, &histograms);
                 let ranking = rank(bytes, &fewer, &histograms, utf16, declaration.as_ref());
-                let stands =
-                    ranking.is_settled() && (covered || ranking.best_reads_clean(bytes, &runs));
+                let stands = ranking.is_settled() && (covered || ranking.best_reads_clean(&clean));
                 stands.then_some(ranking)
             })
             .unwrap_or_else(|| rank(bytes, &runs, &histograms, utf16, declaration.as_ref()))
@@ -618,15 +618,49 @@ impl Ranking {
     }
 
     /// Whether the best candidate decodes not byte by byte, and decodes
-    /// every one of `runs` without error (a sequence cut by the end aside).
-    fn best_reads_clean(&self, bytes: &[u8], runs: &[Range<usize>]) -> bool {
+    /// all of the evidence without error (a sequence cut by the end aside).
+    fn best_reads_clean(&self, clean: &CleanReads<'_>) -> bool {
         let Some(best) = self.ranked.first() else {
             return false;
         };
         if best.decoding.is_some() || !best.encoding.is_ascii_compatible() {
             return false;
         }
-        text::decodes_clean(best.encoding, bytes, runs)
+        clean.reads_clean(best.encoding)
+    }
+}
+
+/// Which encodings decode each of the evidence's runs without error (a
+/// sequence cut by a run's end aside), each decoded once: the rankings on
+/// less of the evidence ask it of the same encodings.
+struct CleanReads<'a> {
+    bytes: &'a [u8],
+    runs: &'a [Range<usize>],
+    known: std::cell::RefCell<Vec<(&'static Encoding, bool)>>,
+}
+
+impl<'a> CleanReads<'a> {
+    fn new(bytes: &'a [u8], runs: &'a [Range<usize>]) -> Self {
+        Self {
+            bytes,
+            runs,
+            known: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Whether `encoding` decodes the runs without error.
+    fn reads_clean(&self, encoding: &'static Encoding) -> bool {
+        let known = self
+            .known
+            .borrow()
+            .iter()
+            .find(|(e, _)| *e == encoding)
+            .map(|&(_, clean)| clean);
+        known.unwrap_or_else(|| {
+            let clean = text::decodes_clean(encoding, self.bytes, self.runs);
+            self.known.borrow_mut().push((encoding, clean));
+            clean
+        })
     }
 }
 
@@ -656,14 +690,17 @@ fn letter_scale(counts: &ByteCounts, histograms: &[[u32; 256]]) -> f64 {
 /// Whether some ASCII-compatible decode that is not byte by byte (UTF-8
 /// aside) reads the runs without error (a sequence cut by a run's end
 /// aside), with a byte beyond ASCII among them.
-fn multi_byte_reads_clean(bytes: &[u8], runs: &[Range<usize>]) -> bool {
-    runs.iter().any(|run| !bytes[run.clone()].is_ascii())
+fn multi_byte_reads_clean(clean: &CleanReads<'_>) -> bool {
+    clean
+        .runs
+        .iter()
+        .any(|run| !clean.bytes[run.clone()].is_ascii())
         && ALL.iter().any(|&encoding| {
             encoding.is_override_choice()
                 && encoding.is_ascii_compatible()
                 && encoding != UTF_8
                 && text::byte_decoding(encoding).is_none()
-                && text::decodes_clean(encoding, bytes, runs)
+                && clean.reads_clean(encoding)
         })
 }
 

@@ -1,6 +1,8 @@
 //! How well a decode reads in each language: the [`Scorer`] walks a
 //! decode's characters and finds the language it fits best ([`Fit`]).
 
+use std::sync::OnceLock;
+
 use mojiscope_indexes::language::{self, COST_SCALE, LANGUAGES, Language, Script};
 
 use super::text::{ByteCounts, CharInfo, Chars};
@@ -106,15 +108,38 @@ impl<'a> Scorer<'a> {
     /// The symbol of character `id` in language `index`.
     #[inline]
     pub(super) fn symbol(&mut self, index: usize, id: u32) -> u16 {
+        match self.symbols[index].get(id as usize) {
+            Some(&symbol) if symbol != u16::MAX => symbol,
+            _ => self.look_up_symbol(index, id),
+        }
+    }
+
+    /// [`Scorer::symbol`] the first time it is asked.
+    #[inline(never)]
+    fn look_up_symbol(&mut self, index: usize, id: u32) -> u16 {
         let symbols = &mut self.symbols[index];
         if symbols.is_empty() {
             *symbols = vec![u16::MAX; self.chars.len()];
         }
-        let slot = &mut symbols[id as usize];
-        if *slot == u16::MAX {
-            *slot = self.chars.info(id).symbol(&LANGUAGES[index]);
-        }
-        *slot
+        let info = self.chars.info(id);
+        let language = &LANGUAGES[index];
+        let folded = info.folded as usize;
+        let symbol = match direct_symbols(index).and_then(|direct| direct.get(folded)) {
+            Some(&NO_SYMBOL) => info.class_symbol(language),
+            Some(&symbol) => u16::from(symbol),
+            // Beyond the last symbol (an ideograph in a language of an
+            // alphabet), no symbol of its own.
+            None if language
+                .symbols
+                .last()
+                .is_some_and(|&last| u32::from(info.folded) > last) =>
+            {
+                info.class_symbol(language)
+            }
+            None => info.symbol(language),
+        };
+        symbols[id as usize] = symbol;
+        symbol
     }
 
     /// The cost of the pair of characters `left`, `right` in language
@@ -157,13 +182,17 @@ impl<'a> Scorer<'a> {
         if let Some(sum) = self.ascii_pair_sums[index][usize::from(words)] {
             return sum;
         }
-        let costs = PairCosts::of(index);
         let counts = self.counts;
         let pairs = if words {
             &counts.word_pairs
         } else {
             &counts.ascii_pairs
         };
+        if pairs.is_empty() {
+            self.ascii_pair_sums[index][usize::from(words)] = Some((0, 0));
+            return (0, 0);
+        }
+        let costs = PairCosts::of(index);
         // The symbol of each ASCII character, looked up once.
         let mut symbols = [u16::MAX; 128];
         let mut cost = 0u64;
@@ -243,26 +272,43 @@ impl<'a> Scorer<'a> {
         let whole = self.shortlist(&rights, served, with_ascii, true);
         let beyond = self.shortlist(&rights, &allowed, with_ascii, false);
         let mut high = Vec::new();
-        let mut best: Option<Fit> = None;
+        // The best fit so far, and its cost in units: a language whose
+        // pairs alone cost as much is left as soon as they do (costs only
+        // add up), as it cannot read better.
+        let mut best: Option<(Fit, u64)> = None;
         for index in whole {
             let ascii = if with_ascii {
                 self.all_ascii_cost(index)
             } else {
                 (0, 0)
             };
-            let fit = Fit::new(index, ascii, self.high_cost(candidate, index, &mut high), 0);
-            if fit.chars > 0 && best.is_none_or(|b| fit.cost < b.cost) {
-                best = Some(fit);
+            let limit = best.map_or(u64::MAX, |(_, units)| units.saturating_sub(ascii.0));
+            let Some(high) = self.high_cost(candidate, index, &mut high, limit) else {
+                continue;
+            };
+            let fit = Fit::new(index, ascii, high, 0);
+            let units = ascii.0 + high.0;
+            if fit.chars > 0 && best.is_none_or(|(_, best)| units < best) {
+                best = Some((fit, units));
             }
         }
         // Or the words without characters beyond ASCII in their best
         // language and those with in another (an English menu with its
-        // Portuguese translations), at a price.
-        if let Some((ascii, _)) = other {
+        // Portuguese translations), at a price: only when that reads
+        // better than the best fit, so a language of `beyond` whose pairs
+        // cost too much for that is left as soon as they do.
+        if let (Some((ascii, _)), Some((_, best_units))) = (other, best) {
             let mut high_best: Option<(usize, Cost, Cost)> = None;
+            let better_than_best = best_units.saturating_sub(ascii.0 + MIXED_LANGUAGES_COST);
             for index in beyond {
-                let high = self.high_cost(candidate, index, &mut high);
                 let words = self.ascii_cost(index, true);
+                let bound = high_best.map_or(better_than_best, |(_, best, best_words)| {
+                    better_than_best.min(best.0 + best_words.0)
+                });
+                let limit = bound.saturating_sub(words.0);
+                let Some(high) = self.high_cost(candidate, index, &mut high, limit) else {
+                    continue;
+                };
                 if high.1 > 0
                     && high_best.is_none_or(|(_, best, best_words)| {
                         high.0 + words.0 < best.0 + best_words.0
@@ -274,18 +320,19 @@ impl<'a> Scorer<'a> {
             if let Some((index, high, words)) = high_best {
                 let ascii = (ascii.0 + words.0, ascii.1 + words.1);
                 let mixed = Fit::new(index, ascii, high, MIXED_LANGUAGES_COST);
-                if best.is_some_and(|b| mixed.cost < b.cost) {
-                    best = Some(mixed);
+                if ascii.0 + high.0 + MIXED_LANGUAGES_COST < best_units {
+                    best = Some((mixed, 0));
                 }
             }
         }
-        best
+        best.map(|(fit, _)| fit)
     }
 
     /// The [`SHORTLIST`] languages of `languages` that fit best the
     /// characters `rights` (each with its count) taken alone, and the ASCII
     /// pairs of the words with characters beyond ASCII (and of the others
-    /// if `whole`); all of them if they are no more.
+    /// if `whole`); all of them if they are no more. Best first, ties in
+    /// the order of their positions.
     pub(super) fn shortlist(
         &mut self,
         rights: &[(u32, u64)],
@@ -296,74 +343,112 @@ impl<'a> Scorer<'a> {
         if languages.len() <= SHORTLIST {
             return languages.to_vec();
         }
-        let mut costs: Vec<(u64, usize)> = languages
-            .iter()
-            .map(|&index| {
-                let mut cost: u64 = rights
-                    .iter()
-                    .map(|&(id, n)| {
-                        let symbol = self.symbol(index, id);
-                        unigram_cost(&LANGUAGES[index], self.chars.info(id), symbol) * n
-                    })
-                    .sum();
-                if with_ascii {
-                    cost += self.ascii_cost(index, true).0;
-                    if whole {
-                        cost += self.ascii_cost(index, false).0;
-                    }
+        // The best so far, as (cost, position), sorted.
+        let mut kept: Vec<(u64, usize)> = Vec::with_capacity(SHORTLIST + 1);
+        for &index in languages {
+            let mut cost = 0;
+            if with_ascii {
+                cost += self.ascii_cost(index, true).0;
+                if whole {
+                    cost += self.ascii_cost(index, false).0;
                 }
-                (cost, index)
-            })
-            .collect();
-        costs.sort_unstable();
-        costs.iter().take(SHORTLIST).map(|c| c.1).collect()
+            }
+            // Beyond the last of a full shortlist's cost, a language is out.
+            let bound = if kept.len() == SHORTLIST {
+                kept[SHORTLIST - 1].0
+            } else {
+                u64::MAX
+            };
+            let language = &LANGUAGES[index];
+            let mut out = cost > bound;
+            for &(id, n) in rights {
+                if out {
+                    break;
+                }
+                let symbol = self.symbol(index, id);
+                cost += unigram_cost(language, self.chars.info(id), symbol) * n;
+                out = cost > bound;
+            }
+            if out {
+                continue;
+            }
+            let at = kept.partition_point(|&kept| kept < (cost, index));
+            if at < SHORTLIST {
+                kept.insert(at, (cost, index));
+                kept.truncate(SHORTLIST);
+            }
+        }
+        kept.into_iter().map(|(_, index)| index).collect()
     }
 
     /// [`Scorer::pairs_cost`], remembered in `memo` for the languages
-    /// weighed already.
+    /// weighed already: `None` when the cost reaches `limit` (then it is
+    /// at least what is remembered).
     pub(super) fn high_cost(
         &mut self,
         candidate: &Ranked,
         index: usize,
-        memo: &mut Vec<(usize, Cost)>,
-    ) -> Cost {
-        if let Some(&(_, cost)) = memo.iter().find(|(i, _)| *i == index) {
-            return cost;
+        memo: &mut Vec<(usize, Result<Cost, u64>)>,
+        limit: u64,
+    ) -> Option<Cost> {
+        let known = memo.iter().position(|(i, _)| *i == index);
+        if let Some(at) = known {
+            match memo[at].1 {
+                Ok(cost) => return (cost.0 < limit).then_some(cost),
+                Err(least) if least >= limit => return None,
+                Err(_) => {}
+            }
         }
-        let cost = self.pairs_cost(index, candidate);
-        memo.push((index, cost));
-        cost
+        let cost = self.pairs_cost(index, candidate, limit);
+        match known {
+            Some(at) => memo[at].1 = cost,
+            None => memo.push((index, cost)),
+        }
+        cost.ok().filter(|cost| cost.0 < limit)
     }
 
     /// The cost and count of `candidate`'s pairs beyond ASCII in language
     /// `index` (for ISO-2022-JP, all its pairs: those of ASCII characters
-    /// in the language's model for ASCII).
-    pub(super) fn pairs_cost(&mut self, index: usize, candidate: &Ranked) -> (u64, u64) {
+    /// in the language's model for ASCII); or, as soon as the cost reaches
+    /// `limit`, what it has come to.
+    pub(super) fn pairs_cost(
+        &mut self,
+        index: usize,
+        candidate: &Ranked,
+        limit: u64,
+    ) -> Result<Cost, u64> {
         let costs = PairCosts::of(index);
         let mut cost = 0u64;
         let mut chars = 0u64;
         if let Some(ids) = &candidate.byte_ids {
-            // The symbol of each byte that occurs, looked up once.
+            // What each byte that occurs reads as, looked up once: its
+            // symbol, its share of its class, its script.
             let mut symbols = [0u16; 256];
+            let mut shares = [0u32; 256];
+            let mut scripts = [None; 256];
             for &b in &self.counts.present {
-                symbols[usize::from(b)] = self.symbol(index, ids[usize::from(b)]);
+                let id = ids[usize::from(b)];
+                let symbol = self.symbol(index, id);
+                let info = self.chars.info(id);
+                symbols[usize::from(b)] = symbol;
+                shares[usize::from(b)] = costs.share(info, symbol);
+                scripts[usize::from(b)] = info.script;
             }
-            let chars_of = self.chars;
             for &(left, right, n) in &self.counts.high_pairs {
-                let (l, r) = (ids[usize::from(left)], ids[usize::from(right)]);
-                if l == u32::from(b' ') && r == u32::from(b' ') {
+                let (left, right) = (usize::from(left), usize::from(right));
+                if ids[left] == u32::from(b' ') && ids[right] == u32::from(b' ') {
                     continue;
                 }
-                let pair = costs.cost(
-                    chars_of.info(l),
-                    symbols[usize::from(left)],
-                    chars_of.info(r),
-                    symbols[usize::from(right)],
-                );
+                let pair = costs.symbol_pair(symbols[left], symbols[right])
+                    + shares[right]
+                    + language::script_change_cost(scripts[left], scripts[right]);
                 cost += u64::from(pair) * u64::from(n);
                 chars += u64::from(n);
+                if cost >= limit {
+                    return Err(cost);
+                }
             }
-            return (cost, chars);
+            return Ok((cost, chars));
         }
         let ascii_costs = PairCosts::of(ascii_language(index));
         for &(left, right, n) in &candidate.stats.pairs {
@@ -374,6 +459,10 @@ impl<'a> Scorer<'a> {
             };
             cost += u64::from(self.pair_cost(model, left, right)) * u64::from(n);
             chars += u64::from(n);
+            // What scaling below adds only makes it more.
+            if cost >= limit {
+                return Err(cost);
+            }
         }
         // A decode ruled out on the way (which ranks below every clean
         // decode) is priced as if its text went on alike.
@@ -386,27 +475,29 @@ impl<'a> Scorer<'a> {
                 )
                 .unwrap_or(u64::MAX)
             };
-            return (scale(cost), scale(chars));
+            return Ok((scale(cost), scale(chars)));
         }
-        (cost, chars)
+        Ok((cost, chars))
     }
 }
 
 /// The characters of `candidate`'s decode that are right-hand members of
-/// its pairs beyond ASCII, with their counts: for the shortlist.
+/// its pairs beyond ASCII, with their counts: for the shortlist, which
+/// sums a cost for each, so that a character may come more than once.
 pub(super) fn right_chars(candidate: &Ranked, right_bytes: &[(u8, u64)]) -> Vec<(u32, u64)> {
-    let mut counts: Vec<(u32, u64)> = match &candidate.byte_ids {
-        Some(ids) => right_bytes
+    if let Some(ids) = &candidate.byte_ids {
+        // A character for each byte: few repeat.
+        return right_bytes
             .iter()
             .map(|&(b, n)| (ids[usize::from(b)], n))
-            .collect(),
-        None => candidate
-            .stats
-            .pairs
-            .iter()
-            .map(|&(_, right, n)| (right, u64::from(n)))
-            .collect(),
-    };
+            .collect();
+    }
+    let mut counts: Vec<(u32, u64)> = candidate
+        .stats
+        .pairs
+        .iter()
+        .map(|&(_, right, n)| (right, u64::from(n)))
+        .collect();
     counts.sort_unstable();
     counts.dedup_by(|later, earlier| {
         if later.0 == earlier.0 {
@@ -422,26 +513,129 @@ pub(super) fn right_chars(candidate: &Ranked, right_bytes: &[(u8, u64)]) -> Vec<
 /// The costs of a language's symbol pairs.
 pub(super) struct PairCosts {
     pub(super) index: usize,
+    language: &'static Language,
+    /// [`Language::symbol_pair_cost`] of every pair of symbols, row by
+    /// left-hand symbol, when the language has few enough symbols
+    /// ([`dense_pair_costs`]).
+    dense: Option<&'static [u16]>,
+    /// How many symbols (and classes) the language has: a row's length.
+    width: usize,
 }
 
 impl PairCosts {
     pub(super) fn of(index: usize) -> Self {
-        Self { index }
+        let language = &LANGUAGES[index];
+        Self {
+            index,
+            language,
+            dense: dense_pair_costs(index),
+            width: language.unigram.len(),
+        }
+    }
+
+    /// [`Language::symbol_pair_cost`] of symbols `ls` and `rs`.
+    #[inline]
+    fn symbol_pair(&self, ls: u16, rs: u16) -> u32 {
+        let (ls, rs) = (usize::from(ls), usize::from(rs));
+        match self.dense.and_then(|dense| dense.get(ls * self.width + rs)) {
+            Some(&cost) => u32::from(cost),
+            None => self.language.symbol_pair_cost(ls, rs),
+        }
     }
 
     /// The cost of `right` (symbol `rs`) after `left` (symbol `ls`), a
     /// class member's share of its class and a change of script included.
     #[inline]
     pub(super) fn cost(&self, left: &CharInfo, ls: u16, right: &CharInfo, rs: u16) -> u32 {
-        let language = &LANGUAGES[self.index];
-        let pair = language.symbol_pair_cost(usize::from(ls), usize::from(rs));
-        let share = if usize::from(rs) >= language.symbols.len() {
-            u32::from(right.share)
+        self.symbol_pair(ls, rs)
+            + self.share(right, rs)
+            + language::script_change_cost(left.script, right.script)
+    }
+
+    /// A class member's share of its class, for a character of symbol
+    /// `symbol`: nothing for a symbol of its own.
+    #[inline]
+    fn share(&self, info: &CharInfo, symbol: u16) -> u32 {
+        if usize::from(symbol) >= self.language.symbols.len() {
+            u32::from(info.share)
         } else {
             0
-        };
-        pair + share + language::script_change_cost(left.script, right.script)
+        }
     }
+}
+
+/// The characters below this code point have their symbol in a table in
+/// the languages with one ([`direct_symbols`]): ASCII and the alphabets.
+const DIRECT_LIMIT: usize = 0x800;
+
+/// In [`direct_symbols`], a character that has no symbol of its own.
+const NO_SYMBOL: u8 = u8::MAX;
+
+/// The symbol of each folded character below [`DIRECT_LIMIT`] in language
+/// `index` ([`NO_SYMBOL`] for those that have none), if its symbols are
+/// few ([`DENSE_WIDTH`]): a character's symbol is read at once where the
+/// symbols would be searched. Built once per process.
+fn direct_symbols(index: usize) -> Option<&'static [u8]> {
+    static TABLES: [OnceLock<Option<Box<[u8]>>>; LANGUAGES.len()] =
+        [const { OnceLock::new() }; LANGUAGES.len()];
+    TABLES
+        .get(index)?
+        .get_or_init(|| {
+            let language = &LANGUAGES[index];
+            (language.unigram.len() <= DENSE_WIDTH).then(|| {
+                let mut table = vec![NO_SYMBOL; DIRECT_LIMIT].into_boxed_slice();
+                for (position, &symbol) in language.symbols.iter().enumerate() {
+                    if let (Some(slot), Ok(position)) =
+                        (table.get_mut(symbol as usize), u8::try_from(position))
+                    {
+                        *slot = position;
+                    }
+                }
+                table
+            })
+        })
+        .as_deref()
+}
+
+/// Languages with at most this many symbols (and classes) have their pair
+/// costs laid out as a table ([`dense_pair_costs`]): every language but
+/// Chinese, Japanese and Korean, whose thousands of symbol pairs are
+/// mostly backed off and whose rows are short.
+const DENSE_WIDTH: usize = 128;
+
+/// [`Language::symbol_pair_cost`] of every pair of language `index`'s
+/// symbols, row by left-hand symbol, if it has at most [`DENSE_WIDTH`]:
+/// scoring a decode looks up each of its pairs in each language it is
+/// weighed in, and a table is read at once where a row must be searched.
+/// Built once per process, when the language is first weighed.
+fn dense_pair_costs(index: usize) -> Option<&'static [u16]> {
+    static TABLES: [OnceLock<Option<Box<[u16]>>>; LANGUAGES.len()] =
+        [const { OnceLock::new() }; LANGUAGES.len()];
+    TABLES
+        .get(index)?
+        .get_or_init(|| {
+            let language = &LANGUAGES[index];
+            let width = language.unigram.len();
+            (width <= DENSE_WIDTH).then(|| {
+                let mut table = Vec::with_capacity(width * width);
+                for &backoff in language.backoff {
+                    let backoff = u16::from(backoff);
+                    table.extend(language.unigram.iter().map(|&u| backoff + u16::from(u)));
+                }
+                for (left, row) in table.chunks_exact_mut(width).enumerate() {
+                    let start = usize::from(language.pair_rows[left]);
+                    let end = usize::from(language.pair_rows[left + 1]);
+                    for (&right, &cost) in language.pairs[start..end]
+                        .iter()
+                        .zip(&language.pair_costs[start..end])
+                    {
+                        row[usize::from(right)] = u16::from(cost);
+                    }
+                }
+                table.into_boxed_slice()
+            })
+        })
+        .as_deref()
 }
 
 /// The cost of a character alone (its symbol's, and its share of a class)

@@ -99,14 +99,20 @@ impl CharInfo {
             // when the character is.
             flags |= SYMBOL;
         }
-        if c.is_uppercase() {
-            flags |= UPPERCASE;
-        }
-        if c.is_lowercase() {
-            flags |= LOWERCASE;
-        }
-        if c.is_alphabetic() {
+        if is_ideograph_or_syllable(c) {
+            // Letters without case, told at once (the general lookups are
+            // slow so far from ASCII).
             flags |= ALPHABETIC;
+        } else {
+            if c.is_uppercase() {
+                flags |= UPPERCASE;
+            }
+            if c.is_lowercase() {
+                flags |= LOWERCASE;
+            }
+            if is_plain_letter(c) || c.is_alphabetic() {
+                flags |= ALPHABETIC;
+            }
         }
         if language::is_invisible_format(c) {
             flags |= FORMAT;
@@ -127,16 +133,54 @@ impl CharInfo {
     pub(crate) fn symbol(&self, language: &Language) -> u16 {
         match language.symbols.binary_search(&u32::from(self.folded)) {
             Ok(position) => position as u16,
-            Err(_) => {
-                (language.symbols.len() + usize::from(self.classes[language.script as usize]))
-                    as u16
-            }
+            Err(_) => self.class_symbol(language),
         }
+    }
+
+    /// The symbol index of the folded form's class in `language`: its
+    /// symbol when it has none of its own there.
+    #[inline]
+    pub(crate) fn class_symbol(&self, language: &Language) -> u16 {
+        (language.symbols.len() + usize::from(self.classes[language.script as usize])) as u16
     }
 
     fn is(&self, flag: u8) -> bool {
         self.flags & flag != 0
     }
+}
+
+/// Whether `c` is a CJK unified ideograph of the main block, a Hangul
+/// syllable, or a hiragana or katakana letter: every one of them is a
+/// letter without case.
+fn is_ideograph_or_syllable(c: char) -> bool {
+    matches!(
+        c,
+        '\u{4E00}'..='\u{9FFF}'
+            | '\u{AC00}'..='\u{D7A3}'
+            | '\u{3041}'..='\u{3096}'
+            | '\u{30A1}'..='\u{30FA}'
+    )
+}
+
+/// Whether `c` is a letter of an alphabet block that holds nothing but
+/// letters in that range (Latin-1 and Latin Extended, the basic Cyrillic
+/// and Greek letters, Hebrew, Arabic and Thai letters): told at once where
+/// the general lookup is slow.
+fn is_plain_letter(c: char) -> bool {
+    matches!(
+        c,
+        '\u{C0}'..='\u{D6}'
+            | '\u{D8}'..='\u{F6}'
+            | '\u{F8}'..='\u{24F}'
+            | '\u{388}'..='\u{38A}'
+            | '\u{38E}'..='\u{3A1}'
+            | '\u{3A3}'..='\u{3CE}'
+            | '\u{400}'..='\u{481}'
+            | '\u{48A}'..='\u{52F}'
+            | '\u{5D0}'..='\u{5EA}'
+            | '\u{620}'..='\u{64A}'
+            | '\u{E01}'..='\u{E30}'
+    )
 }
 
 /// The [`CharInfo`] of every ASCII character.
@@ -367,6 +411,7 @@ fn sign_in_word(left: &CharInfo, sign: &CharInfo, right: &CharInfo) -> bool {
 /// Whether `c` is a sign beyond ASCII that no word is written with.
 fn is_word_breaking_sign(c: char) -> bool {
     !c.is_ascii()
+        && !is_plain_letter(c)
         && !c.is_alphanumeric()
         && !c.is_whitespace()
         && !language::is_invisible_format(c)
@@ -765,10 +810,9 @@ fn sign_bytes() -> &'static [bool; 256] {
 fn bytes_decoding_to(wanted: fn(char) -> bool) -> [bool; 256] {
     let mut bytes = [false; 256];
     for decoding in byte_decodings() {
-        for (byte, c) in decoding.table.iter().enumerate() {
-            if c.is_some_and(wanted) {
-                bytes[byte] = true;
-            }
+        for (found, c) in bytes.iter_mut().zip(&decoding.table) {
+            // A byte found once needs no other encoding's character asked.
+            *found = *found || c.is_some_and(wanted);
         }
     }
     bytes
@@ -1114,17 +1158,28 @@ impl ByteCounts {
         let mut stats = TextStats::default();
         let infos: [&CharInfo; 256] = std::array::from_fn(|b| chars.info(ids[b]));
         let table = &decoding.table;
+        // Which bytes decode to a lowercase letter, an uppercase one, and
+        // whether any decodes to a digit of a script.
+        let mut lower = [false; 256];
+        let mut upper = [false; 256];
+        let mut digits = false;
+        for &b in &self.present {
+            let b = usize::from(b);
+            if table[b].is_some() {
+                lower[b] = infos[b].is(LOWERCASE);
+                upper[b] = infos[b].is(UPPERCASE);
+                digits = digits || infos[b].digit.is_some();
+            }
+        }
         for &(left, right, n) in &self.high_pairs {
-            if table[usize::from(left)].is_some()
-                && table[usize::from(right)].is_some()
-                && infos[usize::from(left)].is(LOWERCASE)
-                && infos[usize::from(right)].is(UPPERCASE)
-            {
+            let (left, right) = (usize::from(left), usize::from(right));
+            if lower[left] && upper[right] {
                 stats.case_breaks += u64::from(n);
             }
-            if table[usize::from(left)].is_some()
-                && table[usize::from(right)].is_some()
-                && digit_beside_letter(infos[usize::from(left)], infos[usize::from(right)])
+            if digits
+                && table[left].is_some()
+                && table[right].is_some()
+                && digit_beside_letter(infos[left], infos[right])
             {
                 stats.digits_in_words += u64::from(n);
             }
@@ -1197,6 +1252,42 @@ mod tests {
         assert!(!letters.contains(&('h', 'i')), "script content is skipped");
         assert!(!letters.contains(&('v', 'a')));
         assert_eq!(counts.ascii_letters, "wordseenend".len() as u64);
+    }
+
+    #[test]
+    fn ideographs_and_syllables_are_letters_without_case() {
+        for c in ('\u{4E00}'..='\u{9FFF}').chain('\u{AC00}'..='\u{D7A3}') {
+            assert!(is_ideograph_or_syllable(c));
+            assert!(
+                c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase(),
+                "{c}"
+            );
+        }
+        for c in ('\u{3041}'..='\u{3096}').chain('\u{30A1}'..='\u{30FA}') {
+            assert!(is_ideograph_or_syllable(c));
+            assert!(
+                c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase(),
+                "{c}"
+            );
+        }
+        assert!(!is_ideograph_or_syllable('\u{3099}'));
+        assert!(!is_ideograph_or_syllable('\u{30FC}'));
+        assert!(!is_ideograph_or_syllable('A'));
+    }
+
+    #[test]
+    fn plain_letters_are_letters() {
+        let mut letters = 0;
+        for c in '\u{80}'..='\u{FFF}' {
+            if is_plain_letter(c) {
+                assert!(c.is_alphabetic(), "U+{:04X}", u32::from(c));
+                letters += 1;
+            }
+        }
+        assert!(letters > 600);
+        assert!(!is_plain_letter('\u{D7}'));
+        assert!(!is_plain_letter('\u{387}'));
+        assert!(!is_plain_letter('\u{482}'));
     }
 
     #[test]

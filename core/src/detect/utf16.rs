@@ -64,6 +64,10 @@ impl TextLike {
     fn note(&mut self, c: char) {
         let text = if c.is_ascii() {
             !language::is_implausible(c)
+        } else if matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}') {
+            // What the match below makes of a Han ideograph or a Hangul
+            // syllable (the language's own letters), told at once.
+            language::is_common_ideograph_or_syllable(c)
         } else {
             match language::class_of(c, Script::Korean) {
                 CharClass::OwnLetter | CharClass::Punctuation => true,
@@ -227,6 +231,18 @@ mod tests {
         ] {
             assert_eq!(check(&utf16(text, true)), Some(UTF_16LE), "{text}");
             assert_eq!(check(&utf16(text, false)), Some(UTF_16BE), "{text}");
+        }
+    }
+
+    #[test]
+    fn ideographs_and_syllables_read_as_text_when_common() {
+        for c in ('\u{4E00}'..='\u{9FFF}').chain('\u{AC00}'..='\u{D7A3}') {
+            let class = language::class_of(c, Script::Korean);
+            let general = matches!(class, CharClass::OwnLetter | CharClass::Punctuation);
+            let mut fast = TextLike::default();
+            fast.note(c);
+            assert_eq!(fast.text == 1, general, "{c}");
+            assert_ne!(class, CharClass::OtherLetter, "{c}");
         }
     }
 
