@@ -680,11 +680,23 @@ impl<'a> Repairer<'a> {
         // "декларациѠправ", where a byte was lost instead).
         let next = ranges.get(1).filter(|next| next.start == first.end + 1);
         let (repairs, joined, assumption) = match next {
-            None => (
-                nbsp_repairs(word_text, "")?.0,
-                None,
-                nbsp_assumption(first.len()),
-            ),
+            None => {
+                let (repairs, cost) = nbsp_repairs(word_text, "")?;
+                // A byte dropped from the cut sequence, restored clearly,
+                // may read better: "Helloâ€" and a space are "Hello”"
+                // (0x9D dropped), not "Hello†" (0xA0 made a space). Not in
+                // a line that keeps C1 controls: its decoder dropped none.
+                let keeps_c1 = text[self.line.clone()]
+                    .chars()
+                    .any(|c| ('\u{80}'..='\u{9F}').contains(&c));
+                if !keeps_c1
+                    && restored_reading(word_text)
+                        .is_some_and(|restored| restored + restore::CLEAR_MARGIN <= cost)
+                {
+                    return None;
+                }
+                (repairs, None, nbsp_assumption(first.len()))
+            }
             Some(next) => {
                 let next_text = &text[next.clone()];
                 if next_text.len() > MAX_WORD_BYTES {
@@ -989,6 +1001,28 @@ fn nbsp_repairs(word: &str, next: &str) -> Option<(WordRepairs, f32)> {
     assumed.push('\u{A0}');
     assumed.push_str(next);
     whole_utf8_repairs(&assumed)
+}
+
+/// The cost of the best reading of `word` that decodes UTF-8 with every
+/// lost byte restored (with its chain's prior), if there is one.
+fn restored_reading(word: &str) -> Option<f32> {
+    let repairs = search::search(word, None);
+    repairs
+        .chains
+        .iter()
+        .filter(|(chain, _)| chain.last().is_some_and(Step::decodes_utf8))
+        .filter_map(|&(chain, outcome)| {
+            let outcome = &repairs.outcomes[outcome];
+            if outcome.lost.is_empty() || outcome.restorations.is_empty() {
+                return None;
+            }
+            let finished = restore::finish(outcome, chain);
+            finished
+                .lost
+                .is_empty()
+                .then(|| score::word_cost(&finished.text) + chain.prior_cost())
+        })
+        .min_by(f32::total_cmp)
 }
 
 /// The repairs of `assumed` that decode UTF-8 with nothing lost, with the

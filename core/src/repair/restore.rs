@@ -36,7 +36,7 @@ use super::search::{Outcome, placeholder};
 
 /// A restoration must beat every other candidate of its gap by this much
 /// (in the units of [`score::word_cost`]).
-const CLEAR_MARGIN: f32 = 1.0;
+pub(crate) const CLEAR_MARGIN: f32 = 1.0;
 /// What a candidate found in no legacy character set costs on top of its
 /// own cost: the characters text is written in are in some code page of
 /// their script (or in a national character set, for CJK), and the

@@ -256,3 +256,18 @@ fn utf8_read_as_macintosh_in_one_character_is_undone() {
     }
     assert_unchanged("√x ≈ 2, ‚Ärger‘, x⋅δ, a÷b, ¬p, wait…é, それは…あ");
 }
+
+#[test]
+fn a_byte_dropped_before_a_space_is_not_taken_for_a_no_break_space() {
+    // "”" is E2 80 9D; windows-1252 leaves 0x9D undefined and some
+    // readers drop it. Before a space at the end of a line, "â€" read with
+    // a no-break space would be "†"; the dropped byte reads far better.
+    assert_eq!(
+        repaired("She wrote â€œHelloâ€ \nand left"),
+        "She wrote “Hello” \nand left"
+    );
+    // A lost no-break space is still one where it reads best ("Ã " is
+    // "à"), and in a line that keeps its C1 controls no byte was dropped.
+    assert_eq!(repaired("Il est allÃ© Ã  Paris"), "Il est allé à Paris");
+    assert_eq!(repaired("âŽ\u{9d}x + yâŽ "), "⎝x + y⎠");
+}
