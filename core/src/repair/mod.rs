@@ -1078,6 +1078,7 @@ fn stray_characters(word: &str) -> Vec<usize> {
     // by the word's start: its lead byte is in the word before, with a
     // space between taken for a no-break space.
     let mut leading = Some(0);
+    let mut four_byte_lead = None;
     for (offset, c) in word.char_indices() {
         let byte = misread_byte(c);
         let continuation = byte.is_some_and(|byte| (0x80..=0xBF).contains(&byte));
@@ -1093,9 +1094,17 @@ fn stray_characters(word: &str) -> Vec<usize> {
                 continue;
             }
             strays.extend_from_slice(&taken[..taken_count]);
+            // A four-byte lead from "ñ" to "ô" starts planes no text uses
+            // (unassigned, or private): cut short, it is a letter written
+            // right ("Españ" before "Ã³l"), not a sequence that lost bytes.
+            if let Some(lead) = four_byte_lead.take() {
+                strays.push(lead);
+                misread_strays += 1;
+            }
             needed = 0;
             taken_count = 0;
         }
+        four_byte_lead = None;
         if let Some(count) = leading
             && continuation
             && count < 3
@@ -1111,7 +1120,10 @@ fn stray_characters(word: &str) -> Vec<usize> {
             // ("братÑтва").
             Some(0xC2..=0xDF) => needed = 1,
             Some(0xE0..=0xEF) => needed = 2,
-            Some(0xF0..=0xF4) => needed = 3,
+            Some(0xF0..=0xF4) => {
+                needed = 3;
+                four_byte_lead = (byte != Some(0xF0)).then_some(offset);
+            }
             Some(_) => {
                 strays.push(offset);
                 misread_strays += 1;
@@ -1126,6 +1138,7 @@ fn stray_characters(word: &str) -> Vec<usize> {
     if sequences == 0 || misread_strays > sequences {
         strays.clear();
     }
+    strays.sort_unstable();
     strays
 }
 

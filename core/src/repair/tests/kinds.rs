@@ -271,3 +271,12 @@ fn a_byte_dropped_before_a_space_is_not_taken_for_a_no_break_space() {
     assert_eq!(repaired("Il est allÃ© Ã  Paris"), "Il est allé à Paris");
     assert_eq!(repaired("âŽ\u{9d}x + yâŽ "), "⎝x + y⎠");
 }
+
+#[test]
+fn a_correct_letter_that_starts_an_unused_plane_is_kept() {
+    // "ñ" to "ô" are windows-1252's 0xF1 to 0xF4, lead bytes of planes no
+    // text uses: cut short inside a word repaired in part, they are
+    // letters written right, not sequences that lost three bytes.
+    assert_eq!(repaired("BòlevÃ\u{a0}, Bùkinà"), "Bòlevà, Bùkinà");
+    assert_eq!(repaired("mañana, dÃ\u{AD}a, AñoÃ±o"), "mañana, día, Añoño");
+}
