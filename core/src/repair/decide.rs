@@ -381,10 +381,17 @@ fn reading(
     // is as likely two symbols: it is repaired only beside other words the
     // chain repairs. (A C1 control is no symbol: text almost never means
     // one, so "1863\u{96}1963" is "1863–1963" alone in its line.)
+    // Nor is a whole three-byte sequence that UTF-8 makes punctuation of
+    // ("‚Äî" alone between words is macintosh's "—"): no two symbols make
+    // a dash, a quote or a bullet by chance.
     let weak = |index: usize, outcome: usize| {
+        let repaired = &words[index].repairs.outcomes[outcome];
         words[index].symbol_led
-            && words[index].repairs.outcomes[outcome].non_ascii <= 1
+            && repaired.non_ascii <= 1
             && !chain.steps().any(super::chain::Step::undoes_c1)
+            && !(chain.last().is_some_and(super::chain::Step::decodes_utf8)
+                && text_of(line, line_start, &words[index]).chars().count() >= 3
+                && is_punctuation_alone(&repaired.text))
     };
     let strong = outcomes
         .iter()
@@ -525,6 +532,13 @@ fn read_by_last_step<'a>(
         }
     }
     (std::borrow::Cow::Borrowed(text), word.cost)
+}
+
+/// Whether `text` is one character of general punctuation outside ASCII
+/// (dashes, quotation marks, bullets, the ellipsis: U+2010 to U+2027).
+fn is_punctuation_alone(text: &str) -> bool {
+    let mut chars = text.chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if ('\u{2010}'..='\u{2027}').contains(&c))
 }
 
 /// Whether `word` is mojibake whichever of its readings is right, so that

@@ -280,3 +280,14 @@ fn a_correct_letter_that_starts_an_unused_plane_is_kept() {
     assert_eq!(repaired("BòlevÃ\u{a0}, Bùkinà"), "Bòlevà, Bùkinà");
     assert_eq!(repaired("mañana, dÃ\u{AD}a, AñoÃ±o"), "mañana, día, Añoño");
 }
+
+#[test]
+fn a_dash_alone_between_words_read_as_macintosh_is_undone() {
+    // "—" (E2 80 94) read as macintosh is "‚Äî": a word led by a symbol,
+    // which alone is repaired only beside other repairs, as "×£" may be
+    // meant. Three characters that make one punctuation mark are no such
+    // pair of symbols.
+    assert_eq!(repaired("MALLE PIKK ‚Äî TALLINN"), "MALLE PIKK — TALLINN");
+    assert_eq!(repaired("Price ‚Ä¢ 5 euros"), "Price • 5 euros");
+    assert_unchanged("5×£35, (-1/2)! = √π, ‚Ärger‘");
+}
