@@ -56,7 +56,7 @@ use self::decide::{LineContext, Scratch, decide};
 pub use self::dos::DosCodePage;
 pub use self::lossy::{Lost, MAX_ALTERNATIVES};
 pub use self::not_text::{NotText, check_text};
-use self::passes::{demote_lone_repairs, reread_c1, support};
+use self::passes::{demote_lone_legacy, demote_lone_repairs, reread_c1, support};
 pub use self::readings::{MAX_READING_BYTES, Reading, readings};
 use self::search::{WordRepairs, WordSource};
 use crate::decoder::BomHandling;
@@ -636,6 +636,7 @@ impl<'a> Repairer<'a> {
             &mut self.chain_ids,
         );
         reread_c1(text, &mut words, &mut decisions, &mut self.chain_ids);
+        demote_lone_legacy(&mut decisions);
         demote_lone_repairs(text, &plain, &words, &mut decisions);
         decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
         self.record(&words, &decisions);

@@ -101,6 +101,43 @@ pub(super) fn demote_lone_repairs(
     }
 }
 
+/// Demotes to a suggestion the lone repair of a word by a legacy reading
+/// ("Ã\u{9b}" into "脹", "Æ’udomekpo" into "ブdomekpo") in a line where
+/// a UTF-8 chain repairs other words: one line was misread one way, and
+/// a short word that the line's chain makes implausible on its own ("Û"
+/// alone) is no sign of a second misreading.
+pub(super) fn demote_lone_legacy(decisions: &mut [Decision]) {
+    let utf8 = decisions.iter().any(|decision| {
+        decision.confidence >= 0.5
+            && decision
+                .chain
+                .last()
+                .is_some_and(super::chain::Step::decodes_utf8)
+    });
+    if !utf8 {
+        return;
+    }
+    let chains: Vec<Chain> = decisions
+        .iter()
+        .filter(|decision| decision.confidence >= 0.5)
+        .map(|decision| decision.chain)
+        .collect();
+    for decision in decisions.iter_mut() {
+        let legacy = decision
+            .chain
+            .last()
+            .is_some_and(|step| !step.decodes_utf8());
+        let alone = chains
+            .iter()
+            .filter(|&&chain| chain == decision.chain)
+            .count()
+            == 1;
+        if decision.confidence >= 0.5 && legacy && alone {
+            decision.confidence = decision.confidence.min(UNSURE);
+        }
+    }
+}
+
 /// One line's C1 controls come from one decoder: where a word of the line
 /// needed macintosh (windows-1252 made odd text of it: "Coatl‡n"), the
 /// words windows-1252 read plausibly ("conf’an") are read with macintosh

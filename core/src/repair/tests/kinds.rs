@@ -291,3 +291,21 @@ fn a_dash_alone_between_words_read_as_macintosh_is_undone() {
     assert_eq!(repaired("Price ‚Ä¢ 5 euros"), "Price • 5 euros");
     assert_unchanged("5×£35, (-1/2)! = √π, ‚Ärger‘");
 }
+
+#[test]
+fn a_lone_legacy_reading_in_a_line_misread_as_utf8_is_only_suggested() {
+    // "Ã\u{9b}" alone is "Û" read as ISO-8859-1; alone, "Û" costs as a
+    // lone capital, and a Shift_JIS reading ("脹") read better. In a line
+    // whose other words UTF-8 repairs, a second, legacy misreading of one
+    // word is no more than a suggestion.
+    let text = "ANGUÃ\u{8e}LA, ANTÃ\u{8e}GUA Ã\u{9b} BERBÃ\u{9b}DA";
+    let found = repair(text);
+    assert_eq!(found.apply(text), "ANGUÎLA, ANTÎGUA Ã\u{9b} BERBÛDA");
+    assert!(
+        found.changes.iter().all(|change| change
+            .chain
+            .last()
+            .is_some_and(super::super::chain::Step::decodes_utf8)),
+        "{found:?}"
+    );
+}
