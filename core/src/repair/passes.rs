@@ -68,8 +68,14 @@ pub(super) fn demote_lone_repairs(
             if decided.contains(&range.start) {
                 continue;
             }
+            // (Characters the misreading leaves as they are, "è" when
+            // windows-1252 text is read as ISO-8859-1, say nothing.)
             clean.extend(text[range.clone()].chars().filter(|&c| {
-                !c.is_ascii() && first.encode_as.encode(c.encode_utf8(&mut [0; 4])).is_some()
+                let mut buffer = [0; 4];
+                let c_text = c.encode_utf8(&mut buffer);
+                !c.is_ascii()
+                    && first.encode_as.encode(c_text).is_some()
+                    && decision.chain.apply(c_text).as_deref() != Some(c_text)
             }));
         }
         if clean.is_empty() {

@@ -309,3 +309,15 @@ fn a_lone_legacy_reading_in_a_line_misread_as_utf8_is_only_suggested() {
         "{found:?}"
     );
 }
+
+#[test]
+fn letters_the_misreading_leaves_alone_do_not_hold_back_a_lone_repair() {
+    // windows-1252 text read as ISO-8859-1: "è" and "à" are the same in
+    // both, so they say nothing of whether the line was misread; the C1
+    // control is "–".
+    assert_eq!(
+        repaired("Dalasì gambìà, Dobrà sàotòme (1977\u{96}2017)"),
+        "Dalasì gambìà, Dobrà sàotòme (1977–2017)"
+    );
+    assert_unchanged("Mccoy – DrÃ¥ber");
+}
