@@ -789,10 +789,18 @@ impl<'a> Repairer<'a> {
             if !typographic && strays.is_empty() {
                 continue;
             }
+            // Typographic punctuation that ends a whole sequence is a byte
+            // of it ("…" is 0x85 in "à¤…", Devanagari "अ").
+            let in_sequence = if typographic {
+                continuations_in_sequences(word)
+            } else {
+                Vec::new()
+            };
             let mut pieces = Vec::new();
             let mut start = range.start;
             for (offset, c) in word.char_indices() {
-                if is_typographic(c) || strays.binary_search(&offset).is_ok() {
+                let typographic_cut = is_typographic(c) && !in_sequence.contains(&offset);
+                if typographic_cut || strays.binary_search(&offset).is_ok() {
                     if start < range.start + offset {
                         pieces.push(start..range.start + offset);
                     }
@@ -1141,6 +1149,36 @@ fn stray_characters(word: &str) -> Vec<usize> {
     }
     strays.sort_unstable();
     strays
+}
+
+/// The UTF-8 offsets in `word` of the characters that are continuation
+/// bytes of whole UTF-8 sequences of three or four bytes in the bytes the
+/// word looks like (each character taken back to its windows-1252 byte, or
+/// ISO-8859-1 for C1 controls). (Two-byte ones are left out: legacy
+/// mojibake makes them now and then, "Í’" in Shift_JIS read as
+/// windows-1252.)
+fn continuations_in_sequences(word: &str) -> Vec<usize> {
+    let mut found = Vec::new();
+    let mut taken = Vec::with_capacity(3);
+    let mut needed = 0;
+    for (offset, c) in word.char_indices() {
+        let byte = misread_byte(c);
+        if needed > 0 && byte.is_some_and(|byte| (0x80..=0xBF).contains(&byte)) {
+            taken.push(offset);
+            needed -= 1;
+            if needed == 0 {
+                found.append(&mut taken);
+            }
+            continue;
+        }
+        taken.clear();
+        needed = match byte {
+            Some(0xE0..=0xEF) => 2,
+            Some(0xF0..=0xF4) => 3,
+            _ => 0,
+        };
+    }
+    found
 }
 
 /// The byte `c` was in windows-1252 (or ISO-8859-1, for C1 controls), if

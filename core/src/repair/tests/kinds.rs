@@ -321,3 +321,17 @@ fn letters_the_misreading_leaves_alone_do_not_hold_back_a_lone_repair() {
     );
     assert_unchanged("Mccoy – DrÃ¥ber");
 }
+
+#[test]
+fn typographic_punctuation_inside_a_sequence_is_not_cut_at() {
+    // "…" is 0x85, the last byte of Devanagari "अ" (E0 A4 85): in a word
+    // repaired in part ("ा" written right), cutting at it left the
+    // sequence without its last byte.
+    assert_eq!(
+        repaired("à¤…à¤£à¤œाà¤£ à¤œगह, भà¤¾à¤°à¤¤"),
+        "अणजाण जगह, भारत"
+    );
+    // Where it is no byte of a sequence, it still separates ("l’" was
+    // repaired by someone, "Ã©" not).
+    assert_eq!(repaired("l’humanitÃ© entière"), "l’humanité entière");
+}
