@@ -492,9 +492,10 @@ struct Repairer<'a> {
     /// inside one of its words (worked out when asked).
     line: Range<usize>,
     line_cut_inside: Option<bool>,
-    /// Whether the line being repaired still holds a no-break space
-    /// (worked out when asked).
+    /// Whether the line being repaired still holds a no-break space, and
+    /// a C1 control (worked out when asked).
     line_keeps_nbsp: Option<bool>,
+    line_keeps_c1: Option<bool>,
     repair: Repair,
 }
 
@@ -512,6 +513,7 @@ impl<'a> Repairer<'a> {
             line: 0..0,
             line_cut_inside: None,
             line_keeps_nbsp: None,
+            line_keeps_c1: None,
             repair: Repair::default(),
         }
     }
@@ -546,6 +548,7 @@ impl<'a> Repairer<'a> {
         self.line = line.clone();
         self.line_cut_inside = None;
         self.line_keeps_nbsp = None;
+        self.line_keeps_c1 = None;
         let line_text = &text[line.clone()];
         // Every word with a character outside ASCII, and among them those
         // that look like mojibake and have a chain that applies. A word with
@@ -687,11 +690,14 @@ impl<'a> Repairer<'a> {
                 // may read better: "Helloâ€" and a space are "Hello”"
                 // (0x9D dropped), not "Hello†" (0xA0 made a space). Not in
                 // a line that keeps C1 controls: its decoder dropped none.
-                let keeps_c1 = text[self.line.clone()]
-                    .chars()
-                    .any(|c| ('\u{80}'..='\u{9F}').contains(&c));
+                let keeps_c1 = *self.line_keeps_c1.get_or_insert_with(|| {
+                    text[self.line.clone()]
+                        .chars()
+                        .any(|c| ('\u{80}'..='\u{9F}').contains(&c))
+                });
                 if !keeps_c1
-                    && restored_reading(word_text)
+                    && self
+                        .restored_reading(word_text)
                         .is_some_and(|restored| restored + restore::CLEAR_MARGIN <= cost)
                 {
                     return None;
@@ -842,23 +848,53 @@ impl<'a> Repairer<'a> {
             .cost
     }
 
+    /// Every repair of `word`, through the cache of known words.
+    fn repairs_of(&mut self, word: &'a str) -> Rc<WordRepairs> {
+        let chain_ids = &mut self.chain_ids;
+        let known = self.known.entry(word).or_insert_with(|| Known::of(word));
+        Rc::clone(
+            known
+                .repairs
+                .get_or_insert_with(|| Rc::new(chain_ids.number(search::search(word, None)))),
+        )
+    }
+
+    /// The cost of the best reading of `word` that decodes UTF-8 with every
+    /// lost byte restored (with its chain's prior), if there is one.
+    fn restored_reading(&mut self, word: &'a str) -> Option<f32> {
+        let repairs = self.repairs_of(word);
+        repairs
+            .chains
+            .iter()
+            .filter(|(chain, _)| chain.last().is_some_and(Step::decodes_utf8))
+            .filter_map(|&(chain, outcome)| {
+                let outcome = &repairs.outcomes[outcome];
+                if outcome.lost.is_empty() || outcome.restorations.is_empty() {
+                    return None;
+                }
+                let finished = restore::finish(outcome, chain);
+                finished
+                    .lost
+                    .is_empty()
+                    .then(|| score::word_cost(&finished.text) + chain.prior_cost())
+            })
+            .min_by(f32::total_cmp)
+    }
+
     /// The cost of the most plausible reading of `word`, repaired (with its
     /// chain's prior, and nothing lost unless `lossy`) or not, through the
     /// cache of known words, and whether a chain decodes the whole word as UTF-8 (with
     /// bytes lost on the way only if `lossy`).
     fn best_reading(&mut self, word: &'a str, lossy: bool) -> (f32, bool) {
         let cost = self.known_cost(word);
-        let Some(known) = self.known.get_mut(word) else {
-            return (cost, false);
-        };
-        if let Some(best) = known.best[usize::from(lossy)] {
+        if let Some(best) = self
+            .known
+            .get(word)
+            .and_then(|known| known.best[usize::from(lossy)])
+        {
             return best;
         }
-        let repairs = Rc::clone(
-            known
-                .repairs
-                .get_or_insert_with(|| Rc::new(self.chain_ids.number(search::search(word, None)))),
-        );
+        let repairs = self.repairs_of(word);
         let whole = |&(chain, outcome): &(Chain, usize)| {
             chain.last().is_some_and(Step::decodes_utf8)
                 && (lossy || repairs.outcomes[outcome].lost.is_empty())
@@ -1010,28 +1046,6 @@ fn nbsp_repairs(word: &str, next: &str) -> Option<(WordRepairs, f32)> {
     assumed.push('\u{A0}');
     assumed.push_str(next);
     whole_utf8_repairs(&assumed)
-}
-
-/// The cost of the best reading of `word` that decodes UTF-8 with every
-/// lost byte restored (with its chain's prior), if there is one.
-fn restored_reading(word: &str) -> Option<f32> {
-    let repairs = search::search(word, None);
-    repairs
-        .chains
-        .iter()
-        .filter(|(chain, _)| chain.last().is_some_and(Step::decodes_utf8))
-        .filter_map(|&(chain, outcome)| {
-            let outcome = &repairs.outcomes[outcome];
-            if outcome.lost.is_empty() || outcome.restorations.is_empty() {
-                return None;
-            }
-            let finished = restore::finish(outcome, chain);
-            finished
-                .lost
-                .is_empty()
-                .then(|| score::word_cost(&finished.text) + chain.prior_cost())
-        })
-        .min_by(f32::total_cmp)
 }
 
 /// The repairs of `assumed` that decode UTF-8 with nothing lost, with the
