@@ -2,7 +2,8 @@
 //! a span of real mojibake selected, Edit ▸ Reinterpret selection… with the
 //! readings ranked, Enter to apply, Ctrl+Z and Ctrl+Shift+Z, the Mojibake
 //! lab and its "Apply back to the selection", and Save as writing the
-//! reinterpreted text.
+//! reinterpreted text; and the Repair window's accepted changes applied
+//! to the pane as one step.
 
 mod common;
 
@@ -572,4 +573,105 @@ fn copying_from_the_pane_copies_what_it_shows() {
     harness.run_steps(3);
     select(&mut harness, &around);
     assert_eq!(copy(&mut harness).as_deref(), Some(around.as_str()));
+}
+
+#[test]
+fn the_repairs_accepted_changes_apply_to_the_pane_as_one_step_that_undo_takes_back() {
+    let (dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    harness.state_mut().push(Command::Repair);
+    run_until(&mut harness, |app| app.repair.review().is_some());
+    let review = harness.state().repair.review().unwrap();
+    let accepted = review.accepted_count();
+    let repaired = review.accepted_text();
+    assert!(accepted > 1, "{accepted}");
+    assert!(repaired.contains(UNDONE), "{repaired}");
+    assert_eq!(rows_with(&harness, SPAN).len(), 1);
+    assert!(rows_with(&harness, UNDONE).is_empty());
+    harness.get_by_label("Apply to the pane").click();
+    harness.run_steps(4);
+    // The pane reads the repaired text in place, says so, and a screen
+    // reader hears each change as a repair, with what it replaced.
+    let rows = rows_with(&harness, UNDONE);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows_with(&harness, SPAN).is_empty());
+    let (text, description) = &rows[0];
+    assert!(text.contains("libres et égaux"), "{text}");
+    assert!(description.contains("Repaired: \u{201C}"), "{description}");
+    assert!(
+        description.contains("Undone: UTF-8 read as windows-1252 at bytes"),
+        "{description}"
+    );
+    assert!(!description.contains("by hand"), "{description}");
+    harness.get_by_label(&format!(
+        "Decoded text, pane 1: UTF-8, with {accepted} repairs"
+    ));
+    let notice = harness.state().session.notice.clone().unwrap_or_default();
+    assert!(
+        notice.starts_with(&format!("applied {accepted} changes to pane 1;")),
+        "{notice}"
+    );
+    // Applying again changes nothing: they are in place.
+    harness.state_mut().push(Command::ApplyRepaired);
+    harness.run_steps(3);
+    let notice = harness.state().session.notice.clone().unwrap_or_default();
+    assert!(notice.starts_with("nothing to apply"), "{notice}");
+    // One Ctrl+Z takes every one of them back, Ctrl+Shift+Z brings them.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(3);
+    assert!(rows_with(&harness, UNDONE).is_empty());
+    assert_eq!(rows_with(&harness, SPAN).len(), 1);
+    harness.get_by_label("Decoded text, pane 1: UTF-8");
+    harness.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    harness.run_steps(3);
+    assert_eq!(rows_with(&harness, UNDONE).len(), 1);
+    // A reinterpretation by hand over one of them replaces it; File ▸ Save
+    // as writes the text with both.
+    select(&mut harness, "DÃ©claration");
+    harness
+        .state_mut()
+        .push(Command::HandRepair(HandRepair::Reinterpret));
+    harness.run_steps(3);
+    harness
+        .state_mut()
+        .reinterpret
+        .as_mut()
+        .unwrap()
+        .set_by_hand(vec![Misreading {
+            encoded_as: UTF_8,
+            decoded_as: mojiscope_core::WINDOWS_1251.into(),
+        }]);
+    harness.run_steps(2);
+    let manual = harness
+        .state()
+        .reinterpret
+        .as_ref()
+        .unwrap()
+        .chosen()
+        .0
+        .text
+        .clone();
+    harness.get_by_label("Apply").click();
+    harness.run_steps(3);
+    harness.get_by_label(&format!(
+        "Decoded text, pane 1: UTF-8, with {} repairs and 1 reinterpretation by hand",
+        accepted - 1
+    ));
+    harness.state_mut().push(Command::SaveAs);
+    harness.run_steps(4);
+    run_until(&mut harness, |app| {
+        app.save.preview().is_some() && app.is_idle()
+    });
+    harness
+        .get_by_label("Keep the damage: save the U+FFFD on purpose")
+        .click();
+    harness.run_steps(4);
+    harness.get_by_label("Save").click();
+    harness.run_steps(4);
+    run_until(&mut harness, |app| !app.save.is_open());
+    let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
+    assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
 }

@@ -15,8 +15,8 @@ use super::InspectorApp;
 use crate::model::command::{Command, Lesson};
 use crate::model::copy;
 use crate::model::repair::manual::{
-    Edit, EditTarget, HandRepair, LossKind, LostMark, ManualEdits, Reinterpreted, Replacement,
-    WrongReading, working_text,
+    Edit, EditOrigin, EditTarget, HandRepair, LossKind, LostMark, ManualEdits, Reinterpreted,
+    Replacement, WrongReading, working_text,
 };
 use crate::model::save::TextSource;
 use crate::model::save::save_as::OpenRequest;
@@ -24,7 +24,7 @@ use crate::model::session::Session;
 use crate::model::wording::plural;
 use crate::theme::Palette;
 use crate::ui::menu;
-use crate::ui::readings::PaneEdits;
+use crate::ui::readings::{PaneEdits, edits_in_words};
 use crate::ui::reinterpret::{Decision, ReinterpretView, Span};
 use crate::ui::teaching::lab::LabStep;
 
@@ -136,7 +136,7 @@ impl InspectorApp {
     }
 
     /// Edits of an earlier load of the file are of text no longer there.
-    fn forget_stale_edits(&mut self) {
+    pub(super) fn forget_stale_edits(&mut self) {
         let generation = self.session.document.as_ref().map(|d| d.generation);
         if self
             .edits
@@ -170,6 +170,7 @@ impl InspectorApp {
                 "{} at bytes {:#X}..{:#X}",
                 how, span.bytes.start, span.bytes.end
             ),
+            origin: EditOrigin::ByHand,
         };
         let lost = edit.replacement.lost.len();
         match self.edits.apply(span.target, edit) {
@@ -328,14 +329,10 @@ impl InspectorApp {
                 errors: Arc::from(errors),
             },
             title: format!(
-                "pane {}: {name} decoded as {}, with {} by hand",
+                "pane {}: {name} decoded as {}, with {}",
                 pane + 1,
                 target.encoding.name(),
-                plural(
-                    self.edits.edits().len(),
-                    "reinterpretation",
-                    "reinterpretations"
-                ),
+                edits_in_words(self.edits.edits()),
             ),
             document: document.path.clone(),
             generation: document.generation,

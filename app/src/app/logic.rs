@@ -310,6 +310,7 @@ impl InspectorApp {
                 self.repair.cancelled();
             }
             Command::SaveRepaired => self.save_repaired_text(),
+            Command::ApplyRepaired => self.apply_repaired_to_pane(),
             Command::SaveAs => self.open_save_dialog(false),
             Command::SaveAsUtf8 => self.open_save_dialog(true),
             Command::HandRepair(command) => self.hand_repair(command),

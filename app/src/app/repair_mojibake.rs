@@ -9,6 +9,9 @@ use eframe::egui::Ui;
 use super::InspectorApp;
 use crate::model::command::Command;
 use crate::model::repair::RepairRequest;
+use crate::model::repair::manual::{
+    Edit, EditOrigin, EditTarget, Reinterpreted, chain_name, lost_marks,
+};
 use crate::model::repair::task::RepairJob;
 use crate::model::save::TextSource;
 use crate::model::save::save_as::OpenRequest;
@@ -103,6 +106,102 @@ impl InspectorApp {
         }
     }
 }
+
+impl InspectorApp {
+    /// Puts the Repair window's accepted changes in place in the repaired
+    /// pane's text, as one step: the pane shows them where they are, Save
+    /// as writes them, and Edit ▸ Undo takes them back together. A change
+    /// over a reinterpretation by hand is left out (the user chose that
+    /// reading).
+    pub(super) fn apply_repaired_to_pane(&mut self) {
+        self.forget_stale_edits();
+        let (Some(document), Some(review)) = (&self.session.document, self.repair.review()) else {
+            return;
+        };
+        if review.generation() != document.generation {
+            self.session.notice = Some(STALE_APPLY.to_owned());
+            return;
+        }
+        let request = review.request();
+        let target = EditTarget {
+            pane: request.pane,
+            encoding: request.encoding,
+            bom_handling: request.bom_handling,
+            generation: review.generation(),
+        };
+        let text = review.text();
+        let edits: Vec<Edit> = review
+            .proposals()
+            .iter()
+            .enumerate()
+            .filter(|&(index, proposal)| review.is_accepted(index) && !proposal.bytes.is_empty())
+            .filter_map(|(_, proposal)| {
+                let change = &proposal.change;
+                let original = text.get(change.utf8_range.clone())?.to_owned();
+                Some(Edit {
+                    span: proposal.bytes,
+                    original,
+                    replacement: Reinterpreted {
+                        lost: lost_marks(&change.replacement, &change.lost),
+                        text: change.replacement.clone(),
+                    },
+                    how: format!(
+                        "{} at bytes {:#X}..{:#X}",
+                        chain_name(change.chain),
+                        proposal.bytes.start,
+                        proposal.bytes.end
+                    ),
+                    origin: EditOrigin::Repair,
+                })
+            })
+            .collect();
+        if edits.is_empty() {
+            self.session.notice = Some(
+                "nothing to apply: no change of the repair is accepted (tick the ones to apply)"
+                    .to_owned(),
+            );
+            return;
+        }
+        let pane = request.pane + 1;
+        let accepted = edits.len();
+        let what = format!(
+            "the repair's {} in pane {pane}",
+            plural(accepted, "change", "changes")
+        );
+        self.session.notice = Some(match self.edits.apply_all(target, edits, what) {
+            Ok(0) => format!(
+                "nothing to apply: the accepted changes are in pane {pane}'s text already, or \
+                 under reinterpretations by hand"
+            ),
+            Ok(applied) => {
+                let left = accepted - applied;
+                format!(
+                    "applied {} to pane {pane}{}; File ▸ Save as… writes the text with them, \
+                     Ctrl+Z undoes them",
+                    plural(applied, "change", "changes"),
+                    if left > 0 {
+                        format!(
+                            " ({} left out: in place already, or under reinterpretations by hand)",
+                            plural(left, "change", "changes")
+                        )
+                    } else {
+                        String::new()
+                    }
+                )
+            }
+            Err(other) => format!(
+                "pane {}'s text ({}) has reinterpretations not saved: save them with File ▸ \
+                 Save as… or undo them before applying the repair of pane {pane}",
+                other.pane + 1,
+                other.encoding.name()
+            ),
+        });
+    }
+}
+
+/// Why a stale repair is not applied.
+const STALE_APPLY: &str = "cannot apply the repair: the file was reloaded after the repair, so \
+     the repair is of text that is no longer there; repair again, then apply";
 
 /// Why a stale repair is not saved.
 const STALE_SAVE: &str = "cannot save the repaired text: the file was reloaded after the \

@@ -118,6 +118,9 @@ pub enum Command {
     CancelRepair,
     /// Open File ▸ Save as on the Repair window's accepted text.
     SaveRepaired,
+    /// Put the Repair window's accepted changes in place in the pane's
+    /// text, as one step that Edit ▸ Undo takes back.
+    ApplyRepaired,
     /// Open File ▸ Save as on the focused pane's text.
     SaveAs,
     /// Show the native dialog that picks where Save as writes.

@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn text_copies_with_the_reinterpretations_the_pane_shows() {
-        use crate::model::repair::manual::Reinterpreted;
+        use crate::model::repair::manual::{EditOrigin, Reinterpreted};
 
         // "x cafÃ©!" in UTF-8, "Ã©" (bytes 5..9) put back as "é".
         let bytes = "x cafÃ©!".as_bytes();
@@ -156,6 +156,7 @@ mod tests {
                 lost: Vec::new(),
             },
             how: "UTF-8 read as windows-1252".to_owned(),
+            origin: EditOrigin::ByHand,
         }];
         let all = ByteSpan::new(0, bytes.len() as u64);
         assert_eq!(shown_text(bytes, &analysis, all, &edits), "x café!");

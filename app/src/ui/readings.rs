@@ -39,7 +39,7 @@ use crate::model::analysis::EncodingAnalysis;
 use crate::model::analysis::lines::LineIndex;
 use crate::model::command::Command;
 use crate::model::layout::Shown;
-use crate::model::repair::manual::Edit;
+use crate::model::repair::manual::{Edit, EditOrigin};
 use crate::model::selection::{Selection, SelectionOrigin};
 use crate::model::session::Pane;
 use crate::model::wording::plural;
@@ -759,8 +759,7 @@ impl Readings {
             let mut name = format!("Decoded text, pane {}: {reading}", index + 1);
             let edits = env.edits.filter(|edits| edits.pane == index);
             if let Some(edits) = edits {
-                let count = plural(edits.edits.len(), "reinterpretation", "reinterpretations");
-                name = format!("{name}, with {count} by hand");
+                name = format!("{name}, with {}", edits_in_words(edits.edits));
             }
             let response = ui.interact(visible.viewport, id, Sense::focusable_noninteractive());
             response.widget_info(|| WidgetInfo::labeled(Role::Document, true, &name));
@@ -907,12 +906,38 @@ fn row_edits<'a>(cells: &[Cell], edits: &'a [Edit]) -> Vec<&'a Edit> {
     found
 }
 
+/// What `edits` are, counted by who made them: "2 repairs and 1
+/// reinterpretation by hand".
+pub fn edits_in_words(edits: &[Edit]) -> String {
+    let by_hand = edits
+        .iter()
+        .filter(|edit| edit.origin == EditOrigin::ByHand)
+        .count();
+    let repairs = edits.len() - by_hand;
+    let by_hand = (by_hand > 0).then(|| {
+        format!(
+            "{} by hand",
+            plural(by_hand, "reinterpretation", "reinterpretations")
+        )
+    });
+    let repairs = (repairs > 0).then(|| plural(repairs, "repair", "repairs"));
+    match (repairs, by_hand) {
+        (Some(repairs), Some(by_hand)) => format!("{repairs} and {by_hand}"),
+        (Some(one), None) | (None, Some(one)) => one,
+        (None, None) => "no reinterpretation".to_owned(),
+    }
+}
+
 /// A reinterpretation in words, for its tooltip and for screen readers:
 /// what it put, what was there, how, and what it lost.
 pub fn edit_lines(edit: &Edit) -> Vec<String> {
+    let made = match edit.origin {
+        EditOrigin::ByHand => "Reinterpreted by hand",
+        EditOrigin::Repair => "Repaired",
+    };
     let mut lines = vec![
         format!(
-            "Reinterpreted by hand: \u{201C}{}\u{201D}, was \u{201C}{}\u{201D}.",
+            "{made}: \u{201C}{}\u{201D}, was \u{201C}{}\u{201D}.",
             short(&edit.replacement.text),
             short(&edit.original)
         ),
@@ -1361,6 +1386,7 @@ mod tests {
                 lost,
             },
             how: "UTF-8 read as windows-1252".to_owned(),
+            origin: EditOrigin::ByHand,
         };
         let lost = LostMark {
             utf8_range: 0..3,

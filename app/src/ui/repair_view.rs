@@ -158,19 +158,15 @@ impl RepairView {
             {
                 commands.push(Command::RepairAgain);
             }
-            if let RepairState::Done(review) = &task.state
-                && ui
-                    .add_enabled(
-                        env.document.is_some(),
-                        Button::new("Save repaired text as…"),
-                    )
-                    .on_hover_text(format!(
-                        "Save the text with the {} accepted applied",
-                        plural(review.accepted_count(), "change", "changes")
-                    ))
-                    .clicked()
-            {
-                commands.push(Command::SaveRepaired);
+            if let RepairState::Done(review) = &task.state {
+                done_buttons_ui(
+                    ui,
+                    review,
+                    env.document.is_some(),
+                    stale,
+                    job.request.pane,
+                    commands,
+                );
             }
         });
         if let Some(message) = task.save_refused() {
@@ -251,6 +247,41 @@ impl RepairView {
         }
         ui.separator();
         context_ui(ui, review, *selected, palette);
+    }
+}
+
+/// The buttons of a finished repair: save its text (which says why not when
+/// the repair is `stale`), or apply its accepted changes to pane `pane`.
+fn done_buttons_ui(
+    ui: &mut Ui,
+    review: &Review,
+    has_document: bool,
+    stale: bool,
+    pane: usize,
+    commands: &mut Vec<Command>,
+) {
+    let accepted = plural(review.accepted_count(), "change", "changes");
+    if ui
+        .add_enabled(has_document, Button::new("Save repaired text as…"))
+        .on_hover_text(format!(
+            "Save the text with the {accepted} accepted applied"
+        ))
+        .clicked()
+    {
+        commands.push(Command::SaveRepaired);
+    }
+    if ui
+        .add_enabled(
+            has_document && !stale && review.accepted_count() > 0,
+            Button::new("Apply to the pane"),
+        )
+        .on_hover_text(format!(
+            "Put the {accepted} accepted in place in pane {}'s text; Edit ▸ Undo takes them back",
+            pane + 1
+        ))
+        .clicked()
+    {
+        commands.push(Command::ApplyRepaired);
     }
 }
 

@@ -490,7 +490,9 @@ fn misreadings_of(chain: Chain) -> Vec<Misreading> {
     misreadings
 }
 
-fn lost_marks(text: &str, lost: &[Lost]) -> Vec<LostMark> {
+/// The marks of `lost` (a repair's lost characters) in `text`, its
+/// replacement.
+pub fn lost_marks(text: &str, lost: &[Lost]) -> Vec<LostMark> {
     lost.iter()
         .filter(|lost| text[lost.utf8_offset..].starts_with(char::REPLACEMENT_CHARACTER))
         .map(|lost| LostMark {
@@ -524,14 +526,27 @@ pub struct Edit {
     pub replacement: Reinterpreted,
     /// How, for people ("UTF-8 read as windows-1252").
     pub how: String,
+    /// Who made it: the user, or the Repair window's accepted changes.
+    pub origin: EditOrigin,
 }
 
-/// One step of the undo history: an edit added, and the edits it replaced
-/// (those whose bytes it overlaps).
+/// Who made an [`Edit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EditOrigin {
+    /// A reinterpretation by hand (Edit ▸ Reinterpret selection…, the lab).
+    ByHand,
+    /// A change of the Repair window, applied to the pane with the others
+    /// accepted there.
+    Repair,
+}
+
+/// One step of the undo history: the edits added, the edits they replaced
+/// (those whose bytes they overlap), and what it was, for people.
 #[derive(Clone, Debug)]
 struct Action {
-    added: Edit,
+    added: Vec<Edit>,
     removed: Vec<Edit>,
+    what: String,
 }
 
 /// The reinterpretations applied to one pane's text, with undo and redo.
@@ -586,6 +601,55 @@ impl ManualEdits {
     /// The edits so far are of another decode: they must be saved or undone
     /// first (their text is not this one's).
     pub fn apply(&mut self, target: EditTarget, edit: Edit) -> Result<(), EditTarget> {
+        self.take_target(target)?;
+        let what = edit.how.clone();
+        let action = Action {
+            added: vec![edit],
+            removed: Vec::new(),
+            what,
+        };
+        let action = self.redo_action(action);
+        self.done.push(action);
+        self.undone.clear();
+        Ok(())
+    }
+
+    /// Applies `edits` (in byte order, not overlapping) to `target`'s text
+    /// as one step, which undo takes back whole and calls `what`. An edit
+    /// that overlaps one made before is left out: what is there was chosen
+    /// (a reinterpretation by hand over a repair's change). How many were
+    /// applied.
+    ///
+    /// # Errors
+    /// As [`ManualEdits::apply`].
+    pub fn apply_all(
+        &mut self,
+        target: EditTarget,
+        edits: Vec<Edit>,
+        what: String,
+    ) -> Result<usize, EditTarget> {
+        self.take_target(target)?;
+        let added: Vec<Edit> = edits
+            .into_iter()
+            .filter(|edit| !overlaps_any(&self.edits, edit.span))
+            .collect();
+        if added.is_empty() {
+            return Ok(0);
+        }
+        let count = added.len();
+        let action = self.redo_action(Action {
+            added,
+            removed: Vec::new(),
+            what,
+        });
+        self.done.push(action);
+        self.undone.clear();
+        Ok(count)
+    }
+
+    /// Makes `target` the decode the edits are of, unless edits of another
+    /// are kept.
+    fn take_target(&mut self, target: EditTarget) -> Result<(), EditTarget> {
         match self.target {
             Some(now) if now != target && !self.edits.is_empty() => return Err(now),
             _ => {}
@@ -594,55 +658,58 @@ impl ManualEdits {
             self.clear();
             self.target = Some(target);
         }
-        let action = Action {
-            added: edit,
-            removed: Vec::new(),
-        };
-        let action = self.redo_action(action);
-        self.done.push(action);
-        self.undone.clear();
         Ok(())
     }
 
     fn redo_action(&mut self, mut action: Action) -> Action {
         self.revision = self.revision.wrapping_add(1);
-        let span = action.added.span;
-        let (removed, kept): (Vec<Edit>, Vec<Edit>) = std::mem::take(&mut self.edits)
+        let (removed, mut kept): (Vec<Edit>, Vec<Edit>) = std::mem::take(&mut self.edits)
             .into_iter()
-            .partition(|edit| edit.span.start < span.end && span.start < edit.span.end);
+            .partition(|edit| overlaps_any(&action.added, edit.span));
+        kept.extend(action.added.iter().cloned());
+        kept.sort_by_key(|edit| edit.span.start);
         self.edits = kept;
         action.removed = removed;
-        let at = self
-            .edits
-            .partition_point(|edit| edit.span.start < span.start);
-        self.edits.insert(at, action.added.clone());
         action
     }
 
-    /// Undoes the last edit; what it was, for people.
+    /// Undoes the last step; what it was, for people.
     pub fn undo(&mut self) -> Option<String> {
         let action = self.done.pop()?;
         self.revision = self.revision.wrapping_add(1);
-        self.edits.retain(|edit| *edit != action.added);
-        for edit in &action.removed {
-            let at = self
-                .edits
-                .partition_point(|kept| kept.span.start < edit.span.start);
-            self.edits.insert(at, edit.clone());
-        }
-        let what = action.added.how.clone();
+        let added = &action.added;
+        self.edits.retain(|edit| {
+            !matches!(
+                added.binary_search_by_key(&edit.span.start, |added| added.span.start),
+                Ok(at) if added[at] == *edit
+            )
+        });
+        self.edits.extend(action.removed.iter().cloned());
+        self.edits.sort_by_key(|edit| edit.span.start);
+        let what = action.what.clone();
         self.undone.push(action);
         Some(what)
     }
 
-    /// Does the last undone edit again; what it was, for people.
+    /// Does the last undone step again; what it was, for people.
     pub fn redo(&mut self) -> Option<String> {
         let action = self.undone.pop()?;
         let action = self.redo_action(action);
-        let what = action.added.how.clone();
+        let what = action.what.clone();
         self.done.push(action);
         Some(what)
     }
+}
+
+/// Whether `span` overlaps the bytes of one of `edits` (in byte order, not
+/// overlapping).
+fn overlaps_any(edits: &[Edit], span: ByteSpan) -> bool {
+    // The first edit that ends after the span starts is the only one that
+    // can overlap it without an earlier one doing so.
+    let at = edits.partition_point(|edit| edit.span.end <= span.start);
+    edits
+        .get(at)
+        .is_some_and(|edit| edit.span.start < span.end && span.start < edit.span.end)
 }
 
 /// A replacement of the text of some bytes, for [`working_text`].
@@ -946,6 +1013,7 @@ mod tests {
                 lost: Vec::new(),
             },
             how: text.to_owned(),
+            origin: EditOrigin::ByHand,
         };
         let mut edits = ManualEdits::default();
         edits.apply(target, edit(10, 20, "b")).unwrap();
@@ -970,6 +1038,73 @@ mod tests {
         assert!(!edits.can_redo());
         let other = EditTarget { pane: 1, ..target };
         assert_eq!(edits.apply(other, edit(0, 1, "x")), Err(target));
+    }
+
+    #[test]
+    fn a_repairs_changes_apply_as_one_step_and_leave_what_was_done_by_hand() {
+        let target = EditTarget {
+            pane: 0,
+            encoding: UTF_8,
+            bom_handling: BomHandling::Sniff,
+            generation: 1,
+        };
+        let edit = |start, end, text: &str, origin| Edit {
+            span: ByteSpan::new(start, end),
+            original: String::new(),
+            replacement: Reinterpreted {
+                text: text.to_owned(),
+                lost: Vec::new(),
+            },
+            how: text.to_owned(),
+            origin,
+        };
+        let texts = |edits: &ManualEdits| -> Vec<String> {
+            edits
+                .edits()
+                .iter()
+                .map(|e| e.replacement.text.clone())
+                .collect()
+        };
+        let mut edits = ManualEdits::default();
+        edits
+            .apply(target, edit(10, 20, "hand", EditOrigin::ByHand))
+            .unwrap();
+        let repairs = vec![
+            edit(0, 4, "r1", EditOrigin::Repair),
+            // Over the reinterpretation by hand: left out.
+            edit(18, 22, "r2", EditOrigin::Repair),
+            edit(22, 25, "r3", EditOrigin::Repair),
+            edit(30, 31, "r4", EditOrigin::Repair),
+        ];
+        assert_eq!(
+            edits.apply_all(target, repairs, "the repair".to_owned()),
+            Ok(3)
+        );
+        assert_eq!(texts(&edits), ["r1", "hand", "r3", "r4"]);
+        // One undo takes every change of the repair back, and one redo
+        // brings them again.
+        assert_eq!(edits.undo().as_deref(), Some("the repair"));
+        assert_eq!(texts(&edits), ["hand"]);
+        assert_eq!(edits.redo().as_deref(), Some("the repair"));
+        assert_eq!(texts(&edits), ["r1", "hand", "r3", "r4"]);
+        // A reinterpretation by hand over one of them replaces it, and its
+        // undo brings it back.
+        edits
+            .apply(target, edit(23, 24, "hand 2", EditOrigin::ByHand))
+            .unwrap();
+        assert_eq!(texts(&edits), ["r1", "hand", "hand 2", "r4"]);
+        edits.undo();
+        assert_eq!(texts(&edits), ["r1", "hand", "r3", "r4"]);
+        // Nothing left to apply is no step.
+        let again = vec![edit(0, 4, "r1", EditOrigin::Repair)];
+        assert_eq!(edits.apply_all(target, again, "again".to_owned()), Ok(0));
+        assert_eq!(edits.undo().as_deref(), Some("the repair"));
+        let other = EditTarget { pane: 1, ..target };
+        edits.redo();
+        assert_eq!(
+            edits.apply_all(other, Vec::new(), String::new()),
+            Err(target)
+        );
     }
 
     #[test]
