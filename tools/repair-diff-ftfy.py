@@ -170,6 +170,14 @@ def with_correct(pool, rng):
     return damage
 
 
+def latin1_twice_c1_dropped(text):
+    """UTF-8 read as ISO-8859-1 twice, the C1 controls dropped the second
+    time ("cafÃÂ©" for "café"), as pages stored through two such readers
+    show."""
+    garbled = LATIN1(LATIN1(text))
+    return "".join(c for c in garbled if not "\x80" <= c <= "\x9f")
+
+
 def legacy_as_latin1(text):
     try:
         data = text.encode("cp1252")
@@ -201,6 +209,7 @@ def kinds(pool, rng):
         ("capitals", capitals),
         ("beside correct text", with_correct(pool, rng)),
         ("windows-1252 text as ISO-8859-1", legacy_as_latin1),
+        ("ISO-8859-1 twice, C1 controls dropped", latin1_twice_c1_dropped),
     ]
 
 

@@ -167,13 +167,13 @@ pub(crate) fn decode(
                     && !marked
                     && let Some(offsets) = unit_offsets.get(index..=index + 1 + taken.len())
                 {
-                    gaps.push(Gap {
-                        utf8_offset: result.text.len(),
-                        candidates: candidates.clone(),
+                    gaps.push(Gap::new(
+                        result.text.len(),
+                        candidates.clone(),
                         lead,
-                        taken: taken.iter().flatten().copied().collect(),
-                        unit_offsets: offsets.to_vec(),
-                    });
+                        taken.iter().flatten().copied().collect(),
+                        offsets.to_vec(),
+                    ));
                 }
                 let mut alternatives = candidates;
                 // Costs are not negative: their bits order as they do.

@@ -45,6 +45,7 @@ mod restore;
 mod score;
 mod search;
 mod segment;
+mod twice;
 
 use rustc_hash::FxHashMap;
 use std::ops::Range;

@@ -64,6 +64,9 @@ pub(crate) struct Gap {
     pub(crate) utf8_offset: usize,
     /// Every character that fits.
     pub(crate) candidates: Vec<char>,
+    /// What each candidate costs before the word is looked at, when the
+    /// reading makes some likelier than others (empty: nothing).
+    pub(crate) priors: Vec<f32>,
     /// The lead byte of its sequence, and the bytes that survived after
     /// it.
     pub(crate) lead: u8,
@@ -71,6 +74,32 @@ pub(crate) struct Gap {
     /// Where each unit of its sequence starts in the word (the lead
     /// first), and where the sequence ends.
     pub(crate) unit_offsets: Vec<usize>,
+}
+
+impl Gap {
+    /// The gap of the U+FFFD at `utf8_offset`, whose sequence starts with
+    /// `lead`, kept `taken` and has its units at `unit_offsets`.
+    pub(crate) fn new(
+        utf8_offset: usize,
+        candidates: Vec<char>,
+        lead: u8,
+        taken: Vec<u8>,
+        unit_offsets: Vec<usize>,
+    ) -> Self {
+        Self {
+            utf8_offset,
+            candidates,
+            priors: Vec::new(),
+            lead,
+            taken,
+            unit_offsets,
+        }
+    }
+
+    /// What candidate `index` costs before the word is looked at.
+    fn prior(&self, index: usize) -> f32 {
+        self.priors.get(index).copied().unwrap_or(0.0)
+    }
 }
 
 /// A lost byte restored: the character it completes, and the guess.
@@ -155,6 +184,95 @@ pub(crate) fn choose(
         .collect()
 }
 
+/// The clearly best of `candidates[i]` (each with what it costs before the
+/// word is looked at) for the U+FFFD at each of `offsets` in `text` (its
+/// only lost characters), weighed as [`choose`] weighs the candidates of
+/// gaps: for readings whose lost bytes are not those of one sequence cut
+/// short.
+pub(crate) fn choose_chars(
+    text: &str,
+    offsets: &[usize],
+    candidates: &[Vec<(char, f32)>],
+) -> Vec<Option<char>> {
+    if offsets.is_empty() || offsets.len() > MAX_GAPS || text.len() > MAX_WORD_BYTES {
+        return vec![None; offsets.len()];
+    }
+    let (mut slots, gaps) = bare_gaps(offsets, candidates);
+    let gap_slots: Vec<usize> = (0..gaps.len()).collect();
+    let combinations = gaps
+        .iter()
+        .try_fold(1_usize, |product, gap| {
+            product
+                .checked_mul(gap.candidates.len())
+                .filter(|&product| product <= MAX_COMBINATIONS)
+        })
+        .is_some();
+    if combinations {
+        choose_together(text, &mut slots, &gaps, &gap_slots)
+    } else {
+        gaps.iter()
+            .enumerate()
+            .map(|(slot, gap)| choose_alone(text, &mut slots, gap, slot))
+            .collect()
+    }
+}
+
+/// `candidates[i]` for the U+FFFD at each of `offsets` in `text`, the most
+/// plausible first, each weighed with the others unknown (each candidate
+/// with its prior cost, as in [`choose_chars`]).
+pub(crate) fn rank_candidates(
+    text: &str,
+    offsets: &[usize],
+    candidates: &[Vec<(char, f32)>],
+) -> Vec<Vec<char>> {
+    if text.len() > MAX_WORD_BYTES {
+        return candidates
+            .iter()
+            .map(|candidates| candidates.iter().map(|&(c, _)| c).collect())
+            .collect();
+    }
+    let (mut slots, gaps) = bare_gaps(offsets, candidates);
+    gaps.iter()
+        .enumerate()
+        .map(|(slot, gap)| {
+            let unknown = slots[slot].1;
+            let mut costs: Vec<(f32, char)> = gap
+                .candidates
+                .iter()
+                .enumerate()
+                .map(|(index, &candidate)| {
+                    slots[slot].1 = candidate;
+                    (trial_cost(text, &slots) + gap.prior(index), candidate)
+                })
+                .collect();
+            slots[slot].1 = unknown;
+            costs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            costs.into_iter().map(|(_, c)| c).collect()
+        })
+        .collect()
+}
+
+/// The slots and gaps of [`choose_chars`]: each lost character as an
+/// ordinary letter of its first candidate's script until weighed.
+fn bare_gaps(offsets: &[usize], candidates: &[Vec<(char, f32)>]) -> (Vec<(usize, char)>, Vec<Gap>) {
+    offsets
+        .iter()
+        .zip(candidates)
+        .map(|(&offset, candidates)| {
+            let first = candidates.first().map_or('?', |&(c, _)| c);
+            let gap = Gap {
+                utf8_offset: offset,
+                candidates: candidates.iter().map(|&(c, _)| c).collect(),
+                priors: candidates.iter().map(|&(_, prior)| prior).collect(),
+                lead: 0,
+                taken: Vec::new(),
+                unit_offsets: Vec::new(),
+            };
+            ((offset, placeholder(first)), gap)
+        })
+        .unzip()
+}
+
 /// The clearly best candidate of `gap` (the `slot`-th lost character),
 /// with the other lost characters as they stand in `slots`.
 fn choose_alone(text: &str, slots: &mut [(usize, char)], gap: &Gap, slot: usize) -> Option<char> {
@@ -162,9 +280,10 @@ fn choose_alone(text: &str, slots: &mut [(usize, char)], gap: &Gap, slot: usize)
     let mut costs: Vec<(f32, char)> = gap
         .candidates
         .iter()
-        .map(|&candidate| {
+        .enumerate()
+        .map(|(index, &candidate)| {
             slots[slot].1 = candidate;
-            (trial_cost(text, slots), candidate)
+            (trial_cost(text, slots) + gap.prior(index), candidate)
         })
         .collect();
     slots[slot].1 = unknown;
@@ -192,7 +311,12 @@ fn choose_together(
             slots[slot].1 = gap.candidates[index];
         }
         let picked = gap_slots.iter().map(|&slot| slots[slot].1).collect();
-        combinations.push((trial_cost(text, slots), picked));
+        let priors: f32 = gaps
+            .iter()
+            .zip(&choice)
+            .map(|(gap, &index)| gap.prior(index))
+            .sum();
+        combinations.push((trial_cost(text, slots) + priors, picked));
         // The next combination, as an odometer.
         let mut position = 0;
         loop {
@@ -373,7 +497,12 @@ pub(crate) fn finish(outcome: &Outcome, chain: Chain) -> Finished {
         assumptions: Vec::new(),
         chain,
     };
-    let Some(step) = chain.last().filter(|_| chain.len() == 1) else {
+    // One step, or the same step twice when the second reading dropped
+    // the bytes (see `twice`).
+    let Some(step) = chain
+        .last()
+        .filter(|&step| chain.len() == 1 || (chain.len() == 2 && chain.steps().all(|s| s == step)))
+    else {
         return unchanged();
     };
     let find = |encode_as: EncodeAs| {
@@ -390,7 +519,11 @@ pub(crate) fn finish(outcome: &Outcome, chain: Chain) -> Finished {
                 encode_as: EncodeAs::Isomorphic,
                 ..step
             };
-            match (find(EncodeAs::Isomorphic), Chain::new(&[isomorphic])) {
+            let steps = [isomorphic; 2];
+            match (
+                find(EncodeAs::Isomorphic),
+                Chain::new(&steps[..chain.len()]),
+            ) {
                 (Some(restorations), Some(chain)) => (restorations, chain),
                 _ => return unchanged(),
             }

@@ -9,8 +9,9 @@ use super::chain::{
     legacy_sources,
 };
 use super::lossy::{self, Lost};
-use super::restore::Restoration;
+use super::restore::{self, Restoration};
 use super::score;
+use super::twice;
 use crate::encoding::{
     BIG5, EUC_KR, Encoding, GBK, MACINTOSH, SHIFT_JIS, UTF_8, WINDOWS_1252, WINDOWS_1255,
 };
@@ -506,6 +507,8 @@ fn add_expansion(repairs: &mut WordRepairs, expansion: Expansion) -> usize {
 /// and the strict step did not apply.
 fn add_lossy(word: &str, repairs: &mut WordRepairs) {
     let mask = repertoire_mask_ignoring_loss(word);
+    // The outcomes of one lossy reading through ISO-8859-1 or windows-1252.
+    let mut once_lossy = Vec::new();
     for (bit, &encode_as) in UTF8_MISREADS.iter().enumerate() {
         if mask & (1 << bit) == 0 {
             continue;
@@ -538,6 +541,29 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
             let outcome = repairs.outcome(decoded.text, decoded.lost, 0, false);
             repairs.outcomes[outcome].add_restorations(encode_as, decoded.restorations);
             repairs.chains.push((chain, outcome));
+            if restore::restores_for(encode_as) {
+                once_lossy.push(outcome);
+            }
+        }
+    }
+    // UTF-8 read as ISO-8859-1 twice, the C1 controls dropped the second
+    // time ("cafÃÂ©").
+    if let Some(decoded) = twice::decode(word) {
+        let step = Step {
+            encode_as: EncodeAs::Isomorphic,
+            decode_as: UTF_8,
+        };
+        if let Some(chain) = Chain::new(&[step, step])
+            && !repairs.chains.iter().any(|(known, _)| *known == chain)
+        {
+            let outcome = repairs.outcome(decoded.text, decoded.lost, 0, false);
+            repairs.outcomes[outcome].add_restorations(EncodeAs::Isomorphic, decoded.restorations);
+            repairs.chains.push((chain, outcome));
+            // Undone once, such a word keeps the second half of each
+            // character ("Belgi�«" from "BelgiÃÂ«"): it is mojibake still.
+            for &once in once_lossy.iter().filter(|&&once| once != outcome) {
+                repairs.outcomes[once].unfinished = true;
+            }
         }
     }
     // Double-byte text read as windows-1252 by a reader that wrote U+FFFD

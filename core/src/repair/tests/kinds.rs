@@ -335,3 +335,41 @@ fn typographic_punctuation_inside_a_sequence_is_not_cut_at() {
     // repaired by someone, "Ã©" not).
     assert_eq!(repaired("l’humanitÃ© entière"), "l’humanité entière");
 }
+
+#[test]
+fn utf8_read_as_iso_8859_1_twice_with_its_c1_controls_dropped_is_undone() {
+    // "é" (C3 A9) read as ISO-8859-1 is "Ã©"; that text in UTF-8 read so
+    // again is "Ã\u{83}Â©", and a reader that drops C1 controls leaves
+    // "ÃÂ©": the byte that told the lead is gone, and the word says which
+    // it was.
+    for (text, expected) in [
+        (
+            "La cuisine du marchÃÂ© est prÃÂªte Ã\u{A0} midi",
+            "La cuisine du marché est prête à midi",
+        ),
+        ("StraÃÂ§enbahn fÃÂ¤hrt", "Straçenbahn fährt"),
+        ("PolÃÂ\u{AD}tica de privacidad", "Política de privacidad"),
+        ("Zuid-AfrikaÃÂ«, RoemeniÃÂ«", "Zuid-Afrikaë, Roemenië"),
+    ] {
+        let found = repair(text);
+        assert_eq!(found.apply(text), expected, "{text:?}");
+        // Each restored lead is a guess, said as the C1 control assumed,
+        // and the chain applied to the text with it gives the repair.
+        for change in &found.changes {
+            if change.chain.len() == 2 {
+                assert!(change.is_guess(), "{change:?}");
+                let original = change.assumed_original(text).unwrap();
+                assert_eq!(change.chain.apply(&original).unwrap(), change.replacement);
+            }
+        }
+    }
+    // A lead whose continuation byte was dropped too ("ÃÂ" alone, for
+    // "É" or "ß") leaves too little to go on; correct text stays.
+    assert_unchanged("SÃO PAULO, Ã bientôt, Â¡Hola!");
+    assert!(
+        repair("ÃÂcole")
+            .changes
+            .iter()
+            .all(super::super::Change::is_lossy)
+    );
+}
