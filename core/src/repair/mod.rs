@@ -824,6 +824,28 @@ impl<'a> Repairer<'a> {
             if whole_utf8 && (strays.is_empty() || self.best_reading(word, false).1) {
                 continue;
             }
+            // Against a lead written right, the reading that lost two or
+            // three bytes after it is no rival: the pieces are weighed
+            // against the word's UTF-8 decodes that keep every byte (a
+            // legacy decode of the whole, "skr獺繠" for "skrÃ¡ðu", is
+            // weighed on the pieces all the same).
+            let best = if strays
+                .iter()
+                .any(|&offset| word[offset..].chars().next().is_some_and(is_lone_lead))
+            {
+                let repairs = self.repairs_of(word);
+                repairs
+                    .chains
+                    .iter()
+                    .filter(|&&(chain, outcome)| {
+                        chain.last().is_some_and(Step::decodes_utf8)
+                            && repairs.outcomes[outcome].lost.is_empty()
+                    })
+                    .map(|&(chain, outcome)| repairs.outcomes[outcome].cost + chain.prior_cost())
+                    .fold(whole, f32::min)
+            } else {
+                best
+            };
             let whole_gain = whole - best;
             let mut split_gain = 0.0;
             for piece in &pieces {
@@ -1077,6 +1099,13 @@ fn is_typographic(c: char) -> bool {
     matches!(c, '‘' | '’' | '“' | '”' | '«' | '»' | '–' | '—' | '…')
 }
 
+/// Whether `c`, read as windows-1252, is a lead byte that
+/// [`stray_characters`] takes for a letter written right when nothing of
+/// its sequence follows: three-byte leads but "â" (E2), and "ð" (F0).
+fn is_lone_lead(c: char) -> bool {
+    matches!(misread_byte(c), Some(0xE0 | 0xE1 | 0xE3..=0xEF | 0xF0))
+}
+
 /// The UTF-8 offsets in `word` of the characters outside ASCII that are in
 /// no UTF-8 sequence of the bytes the word looks like (each character taken
 /// back to its windows-1252 byte, or ISO-8859-1 for C1 controls) and are no
@@ -1103,7 +1132,19 @@ fn stray_characters(word: &str) -> Vec<usize> {
     // space between taken for a no-break space.
     let mut leading = Some(0);
     let mut four_byte_lead = None;
+    // A three-byte lead other than "â" (E2), or "ð" (F0), that follows an
+    // ASCII letter and comes before an ASCII letter, the lead of a
+    // two-byte sequence or the end of the word: two bytes or three lost in
+    // a row, or (far likelier in a word that holds whole sequences) a
+    // letter written right ("ä" in "HälsingÃ¶r", "ç" in "transaçÃµes",
+    // "é" in "Ã©té"). "â" alone is "“" or "—" whose C1 controls were both
+    // dropped; in CJK mojibake and legacy text misread, such leads follow
+    // other bytes beyond ASCII (which make two-byte sequences by chance).
+    let mut lone_lead = None;
+    // Whether the previous character is an ASCII letter.
+    let mut after_letter = false;
     for (offset, c) in word.char_indices() {
+        let before = std::mem::replace(&mut after_letter, c.is_ascii_alphabetic());
         let byte = misread_byte(c);
         let continuation = byte.is_some_and(|byte| (0x80..=0xBF).contains(&byte));
         if needed > 0 {
@@ -1125,10 +1166,18 @@ fn stray_characters(word: &str) -> Vec<usize> {
                 strays.push(lead);
                 misread_strays += 1;
             }
+            if let Some(lead) = lone_lead.take()
+                && taken_count == 0
+                && (c.is_ascii_alphabetic() || matches!(byte, Some(0xC2..=0xDF)))
+            {
+                strays.push(lead);
+                misread_strays += 1;
+            }
             needed = 0;
             taken_count = 0;
         }
         four_byte_lead = None;
+        lone_lead = None;
         if let Some(count) = leading
             && continuation
             && count < 3
@@ -1143,10 +1192,14 @@ fn stray_characters(word: &str) -> Vec<usize> {
             // lost: the lossy repairs' to judge, so it is no stray
             // ("братÑтва").
             Some(0xC2..=0xDF) => needed = 1,
-            Some(0xE0..=0xEF) => needed = 2,
+            Some(0xE0..=0xEF) => {
+                needed = 2;
+                lone_lead = (is_lone_lead(c) && before).then_some(offset);
+            }
             Some(0xF0..=0xF4) => {
                 needed = 3;
                 four_byte_lead = (byte != Some(0xF0)).then_some(offset);
+                lone_lead = (is_lone_lead(c) && before).then_some(offset);
             }
             Some(_) => {
                 strays.push(offset);
@@ -1154,6 +1207,15 @@ fn stray_characters(word: &str) -> Vec<usize> {
             }
             None => strays.push(offset),
         }
+    }
+    // A lone lead at the end of the word is a letter written right too
+    // ("té" after "Ã©").
+    if needed > 0
+        && taken_count == 0
+        && let Some(lead) = lone_lead
+    {
+        strays.push(lead);
+        misread_strays += 1;
     }
     // A sequence cut short by the end of the word is no stray either: a
     // byte of it was lost, or was a no-break space ("voilÃ" and a space).

@@ -251,6 +251,32 @@ fn lost_bytes(words: &[Word], decisions: &[Decision]) -> bool {
     })
 }
 
+/// `chain` applied to the pieces of `word` between its characters written
+/// right ([`super::stray_characters`]: "ë" in "mërkurÃ«", "ž" in
+/// "BožiÄ‡a"), which stay; `None` if it has none, or the chain does not
+/// apply to a piece.
+fn apply_around_strays(chain: Chain, word: &str) -> Option<String> {
+    let strays = super::stray_characters(word);
+    if strays.is_empty() {
+        return None;
+    }
+    let mut repaired = String::with_capacity(word.len());
+    let mut start = 0;
+    for offset in strays.into_iter().chain(std::iter::once(word.len())) {
+        let piece = word.get(start..offset)?;
+        if piece.is_ascii() {
+            repaired.push_str(piece);
+        } else {
+            repaired.push_str(&chain.apply(piece)?);
+        }
+        if let Some(stray) = word[offset..].chars().next() {
+            repaired.push(stray);
+            start = offset + stray.len_utf8();
+        }
+    }
+    Some(repaired)
+}
+
 /// Extends a line's repair to the words that did not look like mojibake on
 /// their own ("Ã\u{a0}", "РІ", "è"), when the line's evidence is strong:
 /// most of its words with characters outside ASCII were repaired by one
@@ -283,9 +309,17 @@ pub(super) fn support(
             continue;
         }
         let word = &text[range.clone()];
+        let mut around_strays = false;
         let outcome = if let Some(repaired) = chain.apply(word) {
             search::Outcome::new(repaired, Vec::new(), 0, false)
+        } else if let Some(repaired) = apply_around_strays(chain, word) {
+            around_strays = true;
+            search::Outcome::new(repaired, Vec::new(), 0, false)
         } else if let Some(step) = lossy_step
+            // A word holding letters written right beside its sequences
+            // ("mërkurÃ«") would lose them: they are no bytes of a
+            // sequence cut short.
+            && super::stray_characters(word).is_empty()
             && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
             && (decoded.whole > 0
@@ -300,7 +334,7 @@ pub(super) fn support(
             continue;
         };
         if outcome.text != word {
-            candidates.push((range, char_range, *cost, outcome));
+            candidates.push((range, char_range, *cost, outcome, around_strays));
         }
     }
     // A UTF-8 decode seldom applies to correct text, and a lossy one makes
@@ -318,9 +352,9 @@ pub(super) fn support(
     // repaired on its own evidence behind it.
     let lossy = candidates
         .iter()
-        .filter(|(_, _, _, outcome)| !outcome.lost.is_empty())
+        .filter(|(_, _, _, outcome, _)| !outcome.lost.is_empty())
         .count();
-    for (range, char_range, cost, outcome) in candidates {
+    for (range, char_range, cost, outcome, around_strays) in candidates {
         if !outcome.lost.is_empty() && lossy > count {
             continue;
         }
@@ -328,7 +362,10 @@ pub(super) fn support(
         // double-byte decode makes almost any text into characters: it must
         // make the word clearly better ("l’égalité" is no "l捗ゞalit茅").
         let judged = outcome.cost - search::LOSS * score::small(outcome.lost.len());
-        let allowed = if double_byte {
+        // Pieces read between characters written right must read clearly
+        // better too: a sequence by chance ("ÍŽ" beside "Č" in "ČÍŽ")
+        // makes odd text, not better.
+        let allowed = if double_byte || around_strays {
             cost - MIN_SUPPORTED_GAIN
         } else {
             cost + SUPPORT_SLACK

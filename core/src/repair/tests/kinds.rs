@@ -373,3 +373,42 @@ fn utf8_read_as_iso_8859_1_twice_with_its_c1_controls_dropped_is_undone() {
             .all(super::super::Change::is_lossy)
     );
 }
+
+#[test]
+fn letters_written_right_beside_misread_ones_stay_letters() {
+    // Text repaired in part: "ä", "ç", "è" and "é" were written right
+    // (or repaired before) beside "Ã¶", "Ãµ" and "Ã©". Read as windows-1252
+    // each is a lead byte of a three-byte sequence, but nothing of its
+    // sequence follows: two bytes lost in a row, or a letter written
+    // right, which a word that also holds whole sequences makes far
+    // likelier. They stay letters, never U+FFFD.
+    for (text, expected) in [
+        (
+            "Der Zug fährt über HälsingÃ¶r nach Malmö",
+            "Der Zug fährt über Hälsingör nach Malmö",
+        ),
+        (
+            "Todas as transaçÃµes foram concluÃ\u{AD}das",
+            "Todas as transações foram concluídas",
+        ),
+        (
+            "Le compte a bien Ã©té réactivé",
+            "Le compte a bien été réactivé",
+        ),
+        ("Nopèmber, DÃ©sèmber", "Nopèmber, Désèmber"),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    // Beside a line the chain repairs, a word holding such a letter is
+    // repaired around it.
+    assert_eq!(
+        repaired("e hÃ«nÃ«, e martÃ«, e mërkurÃ«, e enjte"),
+        "e hënë, e martë, e mërkurë, e enjte"
+    );
+    // A letter windows-1252 lacks says nothing of a sequence beside it by
+    // chance: correct Czech capitals stay.
+    assert_eq!(
+        repaired("BOHUSLAVA FRAÅ‡VÃ\u{81} — ČÍŽ"),
+        "BOHUSLAVA FRAŇVÁ — ČÍŽ"
+    );
+}
