@@ -1106,6 +1106,19 @@ fn is_lone_lead(c: char) -> bool {
     matches!(misread_byte(c), Some(0xE0 | 0xE1 | 0xE3..=0xEF | 0xF0))
 }
 
+/// Whether `word` holds a lead byte of [`is_lone_lead`] with an ASCII
+/// letter or the word's edge on either side ("é" alone, "Cuáit"): a
+/// letter written right, which a lossy reading would make U+FFFD.
+fn has_latin_lone_lead(word: &str) -> bool {
+    let chars: Vec<char> = word.chars().collect();
+    let latin = |c: Option<&char>| c.is_none_or(char::is_ascii_alphabetic);
+    chars.iter().enumerate().any(|(index, &c)| {
+        is_lone_lead(c)
+            && latin(index.checked_sub(1).and_then(|before| chars.get(before)))
+            && latin(chars.get(index + 1))
+    })
+}
+
 /// The UTF-8 offsets in `word` of the characters outside ASCII that are in
 /// no UTF-8 sequence of the bytes the word looks like (each character taken
 /// back to its windows-1252 byte, or ISO-8859-1 for C1 controls) and are no
@@ -1140,11 +1153,16 @@ fn stray_characters(word: &str) -> Vec<usize> {
     // "é" in "Ã©té"). "â" alone is "“" or "—" whose C1 controls were both
     // dropped; in CJK mojibake and legacy text misread, such leads follow
     // other bytes beyond ASCII (which make two-byte sequences by chance).
-    let mut lone_lead = None;
-    // Whether the previous character is an ASCII letter.
+    let mut lone_lead: Option<(usize, bool)> = None;
+    // Whether the previous character is an ASCII letter, or ends a whole
+    // two-byte sequence led by C3 ("Ã"): a Latin-1 letter misread ("ð"
+    // after "Ã¡" in "skrÃ¡ðu"), which comes before an ASCII letter.
     let mut after_letter = false;
+    let mut after_latin1 = false;
+    let mut sequence_lead = None;
     for (offset, c) in word.char_indices() {
         let before = std::mem::replace(&mut after_letter, c.is_ascii_alphabetic());
+        let before_latin1 = std::mem::replace(&mut after_latin1, false);
         let byte = misread_byte(c);
         let continuation = byte.is_some_and(|byte| (0x80..=0xBF).contains(&byte));
         if needed > 0 {
@@ -1154,6 +1172,7 @@ fn stray_characters(word: &str) -> Vec<usize> {
                 needed -= 1;
                 if needed == 0 {
                     sequences += 1;
+                    after_latin1 = taken_count == 1 && sequence_lead == Some(0xC3);
                     taken_count = 0;
                 }
                 continue;
@@ -1166,9 +1185,9 @@ fn stray_characters(word: &str) -> Vec<usize> {
                 strays.push(lead);
                 misread_strays += 1;
             }
-            if let Some(lead) = lone_lead.take()
+            if let Some((lead, latin1)) = lone_lead.take()
                 && taken_count == 0
-                && (c.is_ascii_alphabetic() || matches!(byte, Some(0xC2..=0xDF)))
+                && (c.is_ascii_alphabetic() || (!latin1 && matches!(byte, Some(0xC2..=0xDF))))
             {
                 strays.push(lead);
                 misread_strays += 1;
@@ -1186,6 +1205,7 @@ fn stray_characters(word: &str) -> Vec<usize> {
             continue;
         }
         leading = None;
+        sequence_lead = byte;
         match byte {
             _ if c.is_ascii() => {}
             // A lead byte in no sequence is one whose next bytes were
@@ -1194,12 +1214,14 @@ fn stray_characters(word: &str) -> Vec<usize> {
             Some(0xC2..=0xDF) => needed = 1,
             Some(0xE0..=0xEF) => {
                 needed = 2;
-                lone_lead = (is_lone_lead(c) && before).then_some(offset);
+                lone_lead =
+                    (is_lone_lead(c) && (before || before_latin1)).then_some((offset, !before));
             }
             Some(0xF0..=0xF4) => {
                 needed = 3;
                 four_byte_lead = (byte != Some(0xF0)).then_some(offset);
-                lone_lead = (is_lone_lead(c) && before).then_some(offset);
+                lone_lead =
+                    (is_lone_lead(c) && (before || before_latin1)).then_some((offset, !before));
             }
             Some(_) => {
                 strays.push(offset);
@@ -1212,7 +1234,7 @@ fn stray_characters(word: &str) -> Vec<usize> {
     // ("té" after "Ã©").
     if needed > 0
         && taken_count == 0
-        && let Some(lead) = lone_lead
+        && let Some((lead, false)) = lone_lead
     {
         strays.push(lead);
         misread_strays += 1;

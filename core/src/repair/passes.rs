@@ -317,9 +317,11 @@ pub(super) fn support(
             search::Outcome::new(repaired, Vec::new(), 0, false)
         } else if let Some(step) = lossy_step
             // A word holding letters written right beside its sequences
-            // ("mërkurÃ«") would lose them: they are no bytes of a
-            // sequence cut short.
+            // ("mërkurÃ«"), or a lead byte among ASCII letters ("é" alone,
+            // "Cuáit"), would lose them: they are no bytes of a sequence
+            // cut short.
             && super::stray_characters(word).is_empty()
+            && !super::has_latin_lone_lead(word)
             && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
             && (decoded.whole > 0

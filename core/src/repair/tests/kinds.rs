@@ -405,6 +405,17 @@ fn letters_written_right_beside_misread_ones_stay_letters() {
         repaired("e hÃ«nÃ«, e martÃ«, e mërkurÃ«, e enjte"),
         "e hënë, e martë, e mërkurë, e enjte"
     );
+    // After a Latin-1 letter misread, before an ASCII letter: "ð".
+    assert_eq!(
+        repaired("Fortnite mÃ³t á Íslandi, skrÃ¡ðu Ã¾ig"),
+        "Fortnite mót á Íslandi, skráðu þig"
+    );
+    // In a line that lost a byte ("”" is E2 80 9D, and 0x9D is one
+    // windows-1252 leaves undefined), a correct "é" alone stays.
+    assert_eq!(
+        repaired("Ele é o melhor, â€œdisseâ€ que nÃ£o"),
+        "Ele é o melhor, “disse” que não"
+    );
     // A letter windows-1252 lacks says nothing of a sequence beside it by
     // chance: correct Czech capitals stay.
     assert_eq!(
