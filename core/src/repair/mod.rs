@@ -1251,11 +1251,13 @@ fn stray_characters(word: &str) -> Vec<usize> {
 }
 
 /// The UTF-8 offsets in `word` of the characters that are continuation
-/// bytes of whole UTF-8 sequences of three or four bytes in the bytes the
-/// word looks like (each character taken back to its windows-1252 byte, or
-/// ISO-8859-1 for C1 controls). (Two-byte ones are left out: legacy
-/// mojibake makes them now and then, "Í’" in Shift_JIS read as
-/// windows-1252.)
+/// bytes of whole UTF-8 sequences in the bytes the word looks like (each
+/// character taken back to its windows-1252 byte, or ISO-8859-1 for C1
+/// controls): of three or four bytes, or of two led by the lead bytes of
+/// Latin-1 and Latin Extended-A letters, Greek, Cyrillic, Hebrew and
+/// Arabic ("Ð»" is "л", "Ã«" is "ë", "Î”" is "Δ"). Other two-byte leads
+/// are left out: legacy mojibake makes such sequences now and then, "Í’"
+/// in Shift_JIS read as windows-1252.
 fn continuations_in_sequences(word: &str) -> Vec<usize> {
     let mut found = Vec::new();
     let mut taken = Vec::with_capacity(3);
@@ -1272,6 +1274,7 @@ fn continuations_in_sequences(word: &str) -> Vec<usize> {
         }
         taken.clear();
         needed = match byte {
+            Some(0xC3..=0xC5 | 0xCE | 0xCF | 0xD0 | 0xD1 | 0xD7..=0xD9) => 1,
             Some(0xE0..=0xEF) => 2,
             Some(0xF0..=0xF4) => 3,
             _ => 0,

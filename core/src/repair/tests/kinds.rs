@@ -423,3 +423,33 @@ fn letters_written_right_beside_misread_ones_stay_letters() {
         "BOHUSLAVA FRAŇVÁ — ČÍŽ"
     );
 }
+
+#[test]
+fn typographic_punctuation_that_ends_a_two_byte_sequence_is_not_cut_at() {
+    // Words repaired in part (some letters written right): "‘" is 0x91, the
+    // second byte of "Б" (D0 91); "“" is 0x93, of "Г" (D0 93); "”" is
+    // 0x94, of "Δ" (CE 94); "–" is 0x96, of "і" (D1 96). Cutting the words
+    // there left the lead alone, a sequence that lost its byte, and wrote
+    // U+FFFD for a letter that was all there.
+    for (text, expected) in [
+        (
+            "\u{d0}\u{2018}\u{d0}\u{b5}л\u{d1}\u{152}г\u{d0}\u{b8}\u{d1}\u{8f} и \
+             \u{d0}\u{201c}\u{d0}\u{b5}\u{d1}\u{20ac}\u{d0}\u{bc}\u{d0}\u{b0}н\u{d0}\u{b8}\u{d1}\u{8f}",
+            "Бельгия и Германия",
+        ),
+        (
+            "\u{ce}\u{178} \u{394}\u{ce}\u{ae}\u{ce}\u{bc}ο\u{cf}\u{201a} \u{cf}\u{201e}ης \
+             \u{ce}\u{201d}ράμα\u{cf}\u{201a}",
+            "Ο Δήμος της Δράμας",
+        ),
+        (
+            "Грузія та \u{d0}\u{203a}а\u{d1}\u{201a}вія п\u{d1}\u{2013}\u{d0}\u{b4}п\u{d0}\u{b8}\
+             \u{d1}\u{81}\u{d0}\u{b0}\u{d0}\u{bb}\u{d0}\u{b8} угоду",
+            "Грузія та Латвія підписали угоду",
+        ),
+    ] {
+        let found = repair(text);
+        assert_eq!(found.apply(text), expected, "{text:?}");
+        assert_eq!(found.lost_count(), 0, "{text:?}");
+    }
+}
