@@ -238,6 +238,56 @@ fn save_as_after_a_reinterpretation_writes_the_reinterpreted_text() {
 }
 
 #[test]
+fn save_as_writes_what_the_pane_shows_after_its_encoding_changed_and_says_so() {
+    let (dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    select(&mut harness, SPAN);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    // Read as windows-1252, the pane shows no reinterpretation: Save as
+    // writes that reading, and says the reinterpretation is left out.
+    harness.state_mut().push(Command::SetEncoding {
+        pane: 0,
+        encoding: WINDOWS_1252,
+    });
+    run_until(&mut harness, InspectorApp::is_idle);
+    harness.state_mut().push(Command::SaveAs);
+    harness.run_steps(4);
+    run_until(&mut harness, |app| {
+        app.save.preview().is_some() && app.is_idle()
+    });
+    let notice = harness.state().session.notice.clone().unwrap_or_default();
+    assert!(
+        notice.starts_with(
+            "saving pane 1 as it reads now (windows-1252), without its 1 reinterpretation by hand"
+        ),
+        "{notice}"
+    );
+    harness.get_by_label_contains("declaration.txt decoded as windows-1252");
+    harness.get_by_label("Save").click();
+    harness.run_steps(4);
+    run_until(&mut harness, |app| !app.save.is_open());
+    let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
+    let (shown, _, _) = encoding_rs::WINDOWS_1252.decode(SAMPLE);
+    assert_eq!(written, shown);
+    // Read as UTF-8 again, it writes the reinterpretation.
+    harness.state_mut().push(Command::SetEncoding {
+        pane: 0,
+        encoding: UTF_8,
+    });
+    run_until(&mut harness, InspectorApp::is_idle);
+    harness.state_mut().push(Command::SaveAs);
+    harness.run_steps(4);
+    run_until(&mut harness, |app| {
+        app.save.preview().is_some() && app.is_idle()
+    });
+    harness
+        .get_by_label_contains("declaration.txt decoded as UTF-8, with 1 reinterpretation by hand");
+}
+
+#[test]
 fn explain_opens_the_decoders_steps_for_the_selection() {
     let (_dir, path) = scratch("declaration.txt", SAMPLE);
     let mut harness = app_with(&path);

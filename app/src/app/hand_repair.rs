@@ -252,7 +252,15 @@ impl InspectorApp {
     fn working_replacements(&self, pane: usize) -> Option<(EditTarget, Vec<Replacement<'_>>)> {
         let target = self.edits.target()?;
         let generation = self.session.document.as_ref()?.generation;
-        if target.pane != pane || target.generation != generation || self.edits.edits().is_empty() {
+        // Only while the pane reads the file as the edits were made in, as
+        // it shows them: Save as writes what the pane shows.
+        let reading = self.session.panes.get(pane)?;
+        if target.pane != pane
+            || target.generation != generation
+            || reading.encoding != target.encoding
+            || reading.bom_handling != target.bom_handling
+            || self.edits.edits().is_empty()
+        {
             return None;
         }
         let mut replacements: Vec<Replacement<'_>> = Vec::new();

@@ -14,6 +14,7 @@ use crate::model::save::{Saved, TextSource};
 use crate::theme::Palette;
 use crate::ui::decode_view::mixed_name;
 use crate::ui::menu;
+use crate::ui::readings::edits_in_words;
 use crate::ui::save_dialog::{DialogEnv, save_dialog_ui};
 
 impl InspectorApp {
@@ -24,6 +25,9 @@ impl InspectorApp {
         if self.save_working_text(self.session.focused_pane) {
             return;
         }
+        let hidden_edits = self.edits.target().filter(|target| {
+            target.pane == self.session.focused_pane && !self.edits.edits().is_empty()
+        });
         let Some(document) = &self.session.document else {
             return;
         };
@@ -68,6 +72,17 @@ impl InspectorApp {
             .open(request, &self.settings.save, Arc::clone(&self.repaint))
         {
             self.session.notice = Some("a save is running; wait for it to finish".to_owned());
+        } else if let Some(target) = hidden_edits {
+            // Saved text that leaves out what the user did must say so.
+            self.session.notice = Some(format!(
+                "saving pane {} as it reads now ({}), without its {}: they are of its {} \
+                 reading; choose {} for the pane again to save them",
+                index + 1,
+                pane.encoding.name(),
+                edits_in_words(self.edits.edits()),
+                target.encoding.name(),
+                target.encoding.name(),
+            ));
         }
     }
 
