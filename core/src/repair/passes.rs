@@ -8,6 +8,7 @@
 use std::ops::Range;
 use std::rc::Rc;
 
+use super::chain::EncodeAs;
 use super::search::{self, WordRepairs};
 use super::{
     Chain, ChainIds, Decision, MIN_DROPPED_SUPPORT, MIN_SUPPORTED_GAIN, SUPPORT_SLACK, SUSPICIOUS,
@@ -251,6 +252,23 @@ fn lost_bytes(words: &[Word], decisions: &[Decision]) -> bool {
     })
 }
 
+/// The reading a lossy repair of `word` undoes for a line repaired by
+/// `encode_as`: windows-1252's lost bytes are five, but a word that shows
+/// nothing of windows-1252 beyond ISO-8859-1 may have lost any C1 control
+/// (as [`lossy::decode`] restores only from the bytes the word shows its
+/// reading loses), and its lost characters' candidates are those of
+/// ISO-8859-1 taken byte for code point.
+fn lossy_reading(encode_as: EncodeAs, word: &str) -> EncodeAs {
+    let beyond_latin1 = word
+        .chars()
+        .any(|c| u32::from(c) > 0xFF && c != char::REPLACEMENT_CHARACTER);
+    if encode_as == EncodeAs::Encoding(crate::WINDOWS_1252) && !beyond_latin1 {
+        EncodeAs::Isomorphic
+    } else {
+        encode_as
+    }
+}
+
 /// Extends a line's repair to the words that did not look like mojibake on
 /// their own ("Ã\u{a0}", "РІ", "è"), when the line's evidence is strong:
 /// most of its words with characters outside ASCII were repaired by one
@@ -286,7 +304,8 @@ pub(super) fn support(
         let outcome = if let Some(repaired) = chain.apply(word) {
             search::Outcome::new(repaired, Vec::new(), 0, false)
         } else if let Some(step) = lossy_step
-            && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
+            && let encode_as = lossy_reading(step.encode_as, word)
+            && let Some(decoded) = lossy::decode(word, encode_as, encode_as.lost_bytes())
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
             && (decoded.whole > 0
                 || search::has_loss_marks(word)
@@ -294,7 +313,7 @@ pub(super) fn support(
                     && (*cost >= SUSPICIOUS || lost_bytes(words, decisions))))
         {
             let mut outcome = search::Outcome::new(decoded.text, decoded.lost, 0, false);
-            outcome.add_restorations(step.encode_as, decoded.restorations);
+            outcome.add_restorations(encode_as, decoded.restorations);
             outcome
         } else {
             continue;
@@ -315,13 +334,17 @@ pub(super) fn support(
         return;
     }
     // A lossy repair replaces characters with U+FFFD: each needs a word
-    // repaired on its own evidence behind it.
+    // repaired on its own evidence behind it, unless the word is odd text
+    // on its own ("czÅowiek", "cilvÄki": a lone lead byte inside a word of
+    // a line its chain repaired elsewhere is a byte dropped, whatever the
+    // count).
     let lossy = candidates
         .iter()
         .filter(|(_, _, _, outcome)| !outcome.lost.is_empty())
         .count();
+    let line_lost = lost_bytes(words, decisions);
     for (range, char_range, cost, outcome) in candidates {
-        if !outcome.lost.is_empty() && lossy > count {
+        if !outcome.lost.is_empty() && lossy > count && cost < SUSPICIOUS && !line_lost {
             continue;
         }
         // The loss itself is no reason to leave the word as it is. A

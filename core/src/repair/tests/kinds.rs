@@ -335,3 +335,57 @@ fn typographic_punctuation_inside_a_sequence_is_not_cut_at() {
     // repaired by someone, "Ã©" not).
     assert_eq!(repaired("l’humanitÃ© entière"), "l’humanité entière");
 }
+
+/// `text`'s UTF-8 read as ISO-8859-1 taken byte for code point by a reader
+/// that then dropped the C1 controls (0x80 to 0x9F).
+fn latin1_dropping_c1(text: &str) -> String {
+    text.bytes()
+        .filter(|byte| !(0x80..=0x9F).contains(byte))
+        .map(char::from)
+        .collect()
+}
+
+/// Checks that `repaired` is `original` but for U+FFFD where a character
+/// lost a byte to [`latin1_dropping_c1`] (or that character restored).
+#[track_caller]
+fn assert_marks_only_the_lost(original: &str, repaired: &str) {
+    assert_eq!(
+        original.chars().count(),
+        repaired.chars().count(),
+        "{repaired:?}"
+    );
+    for (right, got) in original.chars().zip(repaired.chars()) {
+        let mut buffer = [0; 4];
+        let lost = right
+            .encode_utf8(&mut buffer)
+            .bytes()
+            .any(|byte| (0x80..=0x9F).contains(&byte));
+        assert!(
+            got == right || (lost && got == '\u{FFFD}'),
+            "{right:?} became {got:?} in {repaired:?}"
+        );
+    }
+}
+
+#[test]
+fn words_that_only_lost_bytes_are_marked_however_many() {
+    // A lone lead byte inside a word ("czÅowiek": "ł" is C5 82, and 0x82
+    // was dropped) is odd text on its own; beside words the chain repairs
+    // ("Å¼" is "ż"), it is a character that lost a byte, even where such
+    // words outnumber the repaired ones.
+    for original in [
+        "Żółta łódź płynęła, a człowiek śpiewał cicho nad rzeką.",
+        "Każdy uczeń może mówić, ale nauczyciel słucha uważnie każdego słowa.",
+        "Všichni žáci mají právo učit se, říkat svůj názor a být slyšeni.",
+    ] {
+        let damaged = latin1_dropping_c1(original);
+        assert_marks_only_the_lost(original, &repaired(&damaged));
+    }
+    // Correct letters that are lead bytes in UTF-8 stay, beside repairs
+    // or not.
+    assert_unchanged("Déjà vu in Åland: Ärger, Èze et Ðakovo");
+    assert_eq!(
+        repaired("GrÃ¶ÃŸe und Ärger in Åland, trÃ¨s bien"),
+        "Größe und Ärger in Åland, très bien"
+    );
+}
