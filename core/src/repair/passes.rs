@@ -252,6 +252,60 @@ fn lost_bytes(words: &[Word], decisions: &[Decision]) -> bool {
     })
 }
 
+/// Takes back the legacy readings of words that the chain of their line
+/// reads with bytes lost, in a line that chain repaired with bytes lost:
+/// one line was misread one way, and a run of lead bytes whose
+/// continuation bytes vanished ("××××", UTF-8 Hebrew read as ISO-8859-1
+/// with its C1 controls dropped) pairs into characters under a double-byte
+/// decoder ("利利" in EUC-KR) only by chance. The words are left to
+/// [`support`], which repairs them with the line's chain or leaves them.
+pub(super) fn drop_stray_legacy(text: &str, words: &[Word], decisions: &mut Vec<Decision>) {
+    let Some((chain, count, _)) = line_chain(decisions) else {
+        return;
+    };
+    let Some(step) = chain.last().filter(|step| {
+        chain.len() == 1 && step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty()
+    }) else {
+        return;
+    };
+    let line_lost = decisions.iter().any(|decision| {
+        let outcome = &words[decision.word].repairs.outcomes[decision.outcome];
+        decision.chain == chain
+            && decision.confidence >= 0.5
+            && (!outcome.lost.is_empty() || !outcome.restorations.is_empty())
+    });
+    if !line_lost {
+        return;
+    }
+    let applied = |legacy: Chain, decisions: &[Decision]| {
+        decisions
+            .iter()
+            .filter(|decision| decision.chain == legacy && decision.confidence >= 0.5)
+            .count()
+    };
+    let stray: Vec<usize> = decisions
+        .iter()
+        .enumerate()
+        .filter(|(_, decision)| {
+            decision
+                .chain
+                .last()
+                .is_some_and(|last| !last.decodes_utf8())
+                && applied(decision.chain, decisions) < count
+        })
+        .filter(|(_, decision)| {
+            let word = &text[words[decision.word].utf8_range.clone()];
+            let encode_as = lossy_reading(step.encode_as, word);
+            lossy::decode(word, encode_as, encode_as.lost_bytes())
+                .is_some_and(|decoded| !decoded.lost.is_empty())
+        })
+        .map(|(index, _)| index)
+        .collect();
+    for index in stray.into_iter().rev() {
+        decisions.remove(index);
+    }
+}
+
 /// The reading a lossy repair of `word` undoes for a line repaired by
 /// `encode_as`: windows-1252's lost bytes are five, but a word that shows
 /// nothing of windows-1252 beyond ISO-8859-1 may have lost any C1 control

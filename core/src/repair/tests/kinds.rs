@@ -389,3 +389,16 @@ fn words_that_only_lost_bytes_are_marked_however_many() {
         "Größe und Ärger in Åland, très bien"
     );
 }
+
+#[test]
+fn a_run_of_lead_bytes_is_not_read_as_double_byte_text() {
+    // Hebrew UTF-8 read as ISO-8859-1 with the C1 controls dropped: most
+    // letters are D7 and a byte from 0x80 to 0x9A, so most words are runs
+    // of "×" (D7), which EUC-KR and GBK pair into Han ("利", "鬃"). The
+    // line's other words say it was UTF-8 that lost bytes.
+    let original = "שלום לכולם, היום יום יפה מאוד ואנחנו הולכים לים עם הילדים";
+    let out = repaired(&latin1_dropping_c1(original));
+    assert_marks_only_the_lost(original, &out);
+    // A run of one symbol alone is still no text.
+    assert_unchanged("×××××ª and ××××, ××");
+}
