@@ -56,9 +56,7 @@ use self::decide::{LineContext, Scratch, decide};
 pub use self::dos::DosCodePage;
 pub use self::lossy::{Lost, MAX_ALTERNATIVES};
 pub use self::not_text::{NotText, check_text};
-use self::passes::{
-    demote_lone_legacy, demote_lone_repairs, drop_stray_legacy, reread_c1, support,
-};
+use self::passes::{demote_lone_legacy, demote_lone_repairs, extend_line, reread_c1};
 pub use self::readings::{MAX_READING_BYTES, Reading, readings};
 use self::search::{WordRepairs, WordSource};
 use crate::decoder::BomHandling;
@@ -633,8 +631,7 @@ impl<'a> Repairer<'a> {
         self.ranges = ranges;
         char_index += text[counted..line.end].chars().count();
         let mut decisions = self.decide_words(&line, &words);
-        drop_stray_legacy(text, &words, &mut decisions);
-        support(
+        extend_line(
             text,
             &plain,
             &mut words,

@@ -1,6 +1,6 @@
 //! The passes over a line's decisions that look beyond single words: a
 //! chain that repaired most of a line repairs its plausible words too
-//! ([`support`]), C1 controls are read as the bytes they were where the
+//! ([`extend_line`]), C1 controls are read as the bytes they were where the
 //! line says so ([`reread_c1`]), and a lone repair among text its wrong
 //! decoder would have damaged too becomes a suggestion
 //! ([`demote_lone_repairs`]).
@@ -252,6 +252,28 @@ fn lost_bytes(words: &[Word], decisions: &[Decision]) -> bool {
     })
 }
 
+/// Extends a line's repair beyond the words decided on their own:
+/// [`drop_stray_legacy`], then [`support`]. The lossy repairs support
+/// makes show the line lost bytes, which is what the words it left for
+/// want of that evidence needed ("Èi" is "și" that lost 0x99, in a
+/// Romanian line whose other words lost bytes too, and "faÈÄ" is no
+/// EUC-JP "fa板"): then both are done once more.
+pub(super) fn extend_line(
+    text: &str,
+    plain: &[(Range<usize>, Range<usize>, f32)],
+    words: &mut Vec<Word>,
+    decisions: &mut Vec<Decision>,
+    chain_ids: &mut ChainIds,
+) {
+    let lost_before = lost_bytes(words, decisions);
+    drop_stray_legacy(text, words, decisions);
+    support(text, plain, words, decisions, chain_ids);
+    if !lost_before && lost_bytes(words, decisions) {
+        drop_stray_legacy(text, words, decisions);
+        support(text, plain, words, decisions, chain_ids);
+    }
+}
+
 /// Takes back the legacy readings of words that the chain of their line
 /// reads with bytes lost, in a line that chain repaired with bytes lost:
 /// one line was misread one way, and a run of lead bytes whose
@@ -259,7 +281,7 @@ fn lost_bytes(words: &[Word], decisions: &[Decision]) -> bool {
 /// with its C1 controls dropped) pairs into characters under a double-byte
 /// decoder ("利利" in EUC-KR) only by chance. The words are left to
 /// [`support`], which repairs them with the line's chain or leaves them.
-pub(super) fn drop_stray_legacy(text: &str, words: &[Word], decisions: &mut Vec<Decision>) {
+fn drop_stray_legacy(text: &str, words: &[Word], decisions: &mut Vec<Decision>) {
     let Some((chain, count, _)) = line_chain(decisions) else {
         return;
     };
@@ -328,7 +350,7 @@ fn lossy_reading(encode_as: EncodeAs, word: &str) -> EncodeAs {
 /// most of its words with characters outside ASCII were repaired by one
 /// chain. Such a word is repaired by that chain if it applies in fatal mode
 /// and leaves the word no less plausible.
-pub(super) fn support(
+fn support(
     text: &str,
     plain: &[(Range<usize>, Range<usize>, f32)],
     words: &mut Vec<Word>,

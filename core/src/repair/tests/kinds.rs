@@ -402,3 +402,23 @@ fn a_run_of_lead_bytes_is_not_read_as_double_byte_text() {
     // A run of one symbol alone is still no text.
     assert_unchanged("×××××ª and ××××, ××");
 }
+
+#[test]
+fn a_plain_word_that_lost_a_byte_is_marked_once_its_line_shows_losses() {
+    // Romanian UTF-8 read as ISO-8859-1 with the C1 controls dropped:
+    // "ș" is C8 99, so "și" became "Èi", which looks like a word of its
+    // own. Only a line that lost bytes elsewhere says otherwise, and here
+    // the words that show it ("oraÈ", "AstÄzi") are found beside the
+    // line's whole sequences ("Ã®n"), not by them; "faÈÄ" (EUC-JP "fa板")
+    // and "Èi" wait for them.
+    for original in [
+        "Ei stau în câmp și în oraș, cu toții, pe malul râului.",
+        "Astăzi mergem în parc și vedem câinii pe câmp.",
+        "Ei stau în câmp și în oraș, față în față cu râul.",
+    ] {
+        let damaged = latin1_dropping_c1(original);
+        assert_marks_only_the_lost(original, &repaired(&damaged));
+    }
+    // Beside whole sequences alone, such a word is a word.
+    assert_eq!(repaired("Èze: Ã®n cÃ¢mp"), "Èze: în câmp");
+}
