@@ -531,6 +531,48 @@ impl CjkCosts {
     }
 }
 
+/// The written language a double-byte encoding is made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CjkLanguage {
+    /// EUC-JP, ISO-2022-JP, Shift_JIS.
+    Japanese,
+    /// GBK and gb18030, which hold traditional characters too.
+    Chinese,
+    /// Big5.
+    Traditional,
+    /// EUC-KR.
+    Korean,
+}
+
+/// How much more `word`'s CJK characters cost read as `language` than as
+/// the likeliest of the four languages, which [`word_cost`] counts: text
+/// that a double-byte decoder makes is text of that decoder's language or
+/// mojibake ("販採繁音誼紗參" out of EUC-JP is traditional Chinese by its
+/// characters, but no Japanese).
+pub(crate) fn cjk_language_excess(word: &str, language: CjkLanguage) -> f32 {
+    let mut cjk = CjkCosts::default();
+    let (mut han, mut kana) = (0u32, 0u32);
+    for c in word.chars() {
+        let script = info(c).script;
+        if script.is_cjk() {
+            cjk.add(c, script);
+            match script {
+                Script::Han => han += 1,
+                Script::Kana => kana += 1,
+                _ => {}
+            }
+        }
+    }
+    cjk.add_han_run(han, kana);
+    let read = match language {
+        CjkLanguage::Japanese => cjk.japanese,
+        CjkLanguage::Chinese => cjk.simplified.min(cjk.traditional),
+        CjkLanguage::Traditional => cjk.traditional,
+        CjkLanguage::Korean => cjk.korean,
+    };
+    read - cjk.best()
+}
+
 fn tier_cost(tier: Tier, costs: [f32; 4]) -> f32 {
     match tier {
         Tier::Common => costs[0],

@@ -422,3 +422,35 @@ fn a_plain_word_that_lost_a_byte_is_marked_once_its_line_shows_losses() {
     // Beside whole sequences alone, such a word is a word.
     assert_eq!(repaired("Èze: Ã®n cÃ¢mp"), "Èze: în câmp");
 }
+
+/// `text` encoded as `encoding` and read as windows-1252.
+fn legacy_read_as_1252(text: &str, encoding: &'static encoding_rs::Encoding) -> String {
+    let (bytes, _, unmappable) = encoding.encode(text);
+    assert!(!unmappable, "{text:?} in {}", encoding.name());
+    let (read, malformed) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes);
+    assert!(!malformed, "{text:?} read as windows-1252");
+    read.into_owned()
+}
+
+#[test]
+fn a_double_byte_reading_is_judged_as_its_decoders_language() {
+    // GBK's common hanzi (leads 0xB0 to 0xD7) are EUC-JP's kanji of level
+    // 1 or 2 for the same bytes, often characters common in traditional
+    // Chinese too: "人人" (C8 CB C8 CB) is "繁繁" in EUC-JP. Such a reading
+    // tied with the right one as text of some CJK language, though as
+    // Japanese it is a long run of kanji without kana.
+    for text in ["人人都喜欢晴朗的天气。", "周末任何人都可以来图书馆借书。"]
+    {
+        let damaged = legacy_read_as_1252(text, encoding_rs::GBK);
+        assert_eq!(repaired(&damaged), text, "{damaged:?}");
+    }
+    // Japanese and traditional Chinese keep their readings.
+    for (text, encoding) in [
+        ("東京の天気は今日とても良いです。", encoding_rs::EUC_JP),
+        ("我們今天下午在學校圖書館學習。", encoding_rs::BIG5),
+        ("오늘은 날씨가 좋습니다", encoding_rs::EUC_KR),
+    ] {
+        let damaged = legacy_read_as_1252(text, encoding);
+        assert_eq!(repaired(&damaged), text, "{damaged:?}");
+    }
+}
