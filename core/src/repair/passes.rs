@@ -328,6 +328,39 @@ fn drop_stray_legacy(text: &str, words: &[Word], decisions: &mut Vec<Decision>) 
     }
 }
 
+/// The other chains that read every word `chain` repaired in a line as
+/// `chain` does, when it undoes UTF-8: windows-1252 and windows-1257 make
+/// the same letters of most Latvian mojibake, and the first wins on its
+/// prior, but a word it cannot read ("TIESÄŖBU", with windows-1257's
+/// "Ŗ") may be read by one of them.
+fn alike_chains(words: &[Word], decisions: &[Decision], chain: Chain) -> Vec<Chain> {
+    if !chain.last().is_some_and(super::chain::Step::decodes_utf8) {
+        return Vec::new();
+    }
+    let mut repaired = decisions
+        .iter()
+        .filter(|decision| decision.chain == chain && decision.confidence >= 0.5);
+    let Some(first) = repaired.next() else {
+        return Vec::new();
+    };
+    let mut alike: Vec<Chain> = words[first.word]
+        .repairs
+        .chains
+        .iter()
+        .filter(|&&(other, outcome)| {
+            other != chain
+                && outcome == first.outcome
+                && other.last().is_some_and(super::chain::Step::decodes_utf8)
+        })
+        .map(|&(other, _)| other)
+        .collect();
+    for decision in repaired {
+        let repairs = &words[decision.word].repairs;
+        alike.retain(|&other| repairs.chains.contains(&(other, decision.outcome)));
+    }
+    alike
+}
+
 /// The reading a lossy repair of `word` undoes for a line repaired by
 /// `encode_as`: windows-1252's lost bytes are five, but a word that shows
 /// nothing of windows-1252 beyond ISO-8859-1 may have lost any C1 control
@@ -371,14 +404,18 @@ fn support(
         .iter()
         .map(|decision| words[decision.word].utf8_range.start)
         .collect();
+    let alike = alike_chains(words, decisions, chain);
     let mut candidates = Vec::new();
     for (range, char_range, cost) in plain {
         if decided.contains(&range.start) {
             continue;
         }
         let word = &text[range.clone()];
-        let outcome = if let Some(repaired) = chain.apply(word) {
-            search::Outcome::new(repaired, Vec::new(), 0, false)
+        let read = std::iter::once(chain)
+            .chain(alike.iter().copied())
+            .find_map(|used| used.apply(word).map(|repaired| (used, repaired)));
+        let (used, outcome) = if let Some((used, repaired)) = read {
+            (used, search::Outcome::new(repaired, Vec::new(), 0, false))
         } else if let Some(step) = lossy_step
             && let encode_as = lossy_reading(step.encode_as, word)
             && let Some(decoded) = lossy::decode(word, encode_as, encode_as.lost_bytes())
@@ -390,12 +427,12 @@ fn support(
         {
             let mut outcome = search::Outcome::new(decoded.text, decoded.lost, 0, false);
             outcome.add_restorations(encode_as, decoded.restorations);
-            outcome
+            (chain, outcome)
         } else {
             continue;
         };
         if outcome.text != word {
-            candidates.push((range, char_range, *cost, outcome));
+            candidates.push((range, char_range, *cost, outcome, used));
         }
     }
     // A UTF-8 decode seldom applies to correct text, and a lossy one makes
@@ -416,10 +453,10 @@ fn support(
     // count).
     let lossy = candidates
         .iter()
-        .filter(|(_, _, _, outcome)| !outcome.lost.is_empty())
+        .filter(|(_, _, _, outcome, _)| !outcome.lost.is_empty())
         .count();
     let line_lost = lost_bytes(words, decisions);
-    for (range, char_range, cost, outcome) in candidates {
+    for (range, char_range, cost, outcome, chain) in candidates {
         if !outcome.lost.is_empty() && lossy > count && cost < SUSPICIOUS && !line_lost {
             continue;
         }

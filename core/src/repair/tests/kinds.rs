@@ -454,3 +454,19 @@ fn a_double_byte_reading_is_judged_as_its_decoders_language() {
         assert_eq!(repaired(&damaged), text, "{damaged:?}");
     }
 }
+
+#[test]
+fn a_word_the_lines_chain_cannot_read_is_read_by_one_that_reads_the_line_alike() {
+    // Latvian UTF-8 read as windows-1257: "Ā" (C4 80) and "Ē" (C4 92) read
+    // as windows-1252 does ("Ä€", "Ä’"), and windows-1252 wins those words
+    // on its prior; "Ī" (C4 AA) is windows-1257's "ÄŖ", which windows-1252
+    // cannot read, and a capital among capitals is no odd text alone.
+    for text in [
+        "VISPĀRĒJĀS TIESĪBAS UN PIENĀKUMI",
+        "LĪDZSVARS UN VĒRTĪBAS ĀRĒJĀ POLITIKĀ",
+    ] {
+        let (bytes, _, _) = encoding_rs::UTF_8.encode(text);
+        let (damaged, _) = encoding_rs::WINDOWS_1257.decode_without_bom_handling(&bytes);
+        assert_eq!(repaired(&damaged), text, "{damaged:?}");
+    }
+}
