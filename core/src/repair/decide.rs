@@ -58,6 +58,26 @@ struct Reading {
 pub(super) struct LineContext {
     /// The script most letters of the line's plausible words are in.
     pub(super) script: Option<score::Script>,
+    /// The plausible words of two letters or more, none of them ASCII
+    /// ("íå"): a single-byte page read as another makes such words of
+    /// short words of another script ("не"), which correct text seldom
+    /// writes.
+    pub(super) foreign_letters: Vec<String>,
+}
+
+impl LineContext {
+    /// How many of the line's [`LineContext::foreign_letters`] words
+    /// `chain` turns into letters of `script` alone.
+    fn read_into(&self, chain: Chain, script: Option<score::Script>) -> usize {
+        self.foreign_letters
+            .iter()
+            .filter(|word| {
+                chain.apply(word).is_some_and(|read| {
+                    super::letters_only(&read) && score::dominant_script(&read) == script
+                })
+            })
+            .count()
+    }
 }
 
 /// How a suspect word meets its neighbours across spaces, which is all a
@@ -477,11 +497,15 @@ fn reading(
                 && symbols
                 && word.cost >= SINGLE_BYTE_ALONE
                 && repaired_cost <= PLAIN;
+            // Short words of the line that looked plausible only because
+            // their letters are Latin ("íå" for "не") count with them.
             let enough = if repaired == original {
                 viable >= MIN_SINGLE_BYTE_WORDS - 1 || explained
             } else {
                 viable >= MIN_SINGLE_BYTE_WORDS
                     || (repaired.is_some() && repaired == context.script)
+                    || (repaired.is_some()
+                        && viable + context.read_into(chain, repaired) >= MIN_SINGLE_BYTE_WORDS)
             };
             if !enough {
                 outcomes[index] = None;

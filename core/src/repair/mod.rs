@@ -929,8 +929,19 @@ impl<'a> Repairer<'a> {
             done = word.utf8_range.end;
         }
         plausible.push_str(&text[done..line.end]);
+        let foreign_letters = plausible
+            .split(char::is_whitespace)
+            .map(|word| word.trim_matches(|c: char| c.is_ascii_punctuation()))
+            .filter(|word| {
+                word.chars().nth(1).is_some()
+                    && !word.chars().any(|c| c.is_ascii())
+                    && letters_only(word)
+            })
+            .map(str::to_owned)
+            .collect();
         let context = LineContext {
             script: score::dominant_script(&plausible),
+            foreign_letters,
         };
         let mut decisions = Vec::new();
         self.scratch.make_room(self.chain_ids.len());

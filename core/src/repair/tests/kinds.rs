@@ -470,3 +470,20 @@ fn a_word_the_lines_chain_cannot_read_is_read_by_one_that_reads_the_line_alike()
         assert_eq!(repaired(&damaged), text, "{damaged:?}");
     }
 }
+
+#[test]
+fn short_words_of_letters_outside_ascii_count_for_a_single_byte_reading() {
+    // windows-1251 read as windows-1252 turns each Cyrillic letter into a
+    // Latin-1 one: "не" is "íå", two letters outside ASCII that cost
+    // nothing, so a short phrase showed two suspect words where turning
+    // Latin into Cyrillic asks for three.
+    for text in ["3;\"Он не пришёл\";\"Bonjour\"", "Город не спит, ok"] {
+        let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(text);
+        let (damaged, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes);
+        assert_eq!(repaired(&damaged), text, "{damaged:?}");
+    }
+    // Correct words of such letters stay, and so does a line with one
+    // suspect word only.
+    assert_unchanged("Þú og ég í dag, Ísland");
+    assert_unchanged("Ôtez-le, où ça? Éé àà");
+}
