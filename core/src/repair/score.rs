@@ -874,7 +874,33 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             total += LONE_LEAD;
         }
     }
-    total + cjk.best()
+    total + QUESTION_IN_SEQUENCE * small(questions_in_sequences(word)) + cjk.best()
+}
+
+/// What a "?" costs where a UTF-8 sequence read as windows-1252 has a lost
+/// continuation byte: after a lead byte's character, before a letter
+/// ("CZÅ?OWIEKA", "Å?" for "Ł", C5 81).
+const QUESTION_IN_SEQUENCE: f32 = 3.0;
+
+/// How many times `word` holds "?" between a character that windows-1252
+/// and ISO-8859-1 make of a UTF-8 lead byte ("Â" to "ô", 0xC2 to 0xF4) and
+/// a letter.
+fn questions_in_sequences(word: &str) -> usize {
+    if !word.contains('?') {
+        return 0;
+    }
+    let mut count = 0;
+    let (mut before, mut last) = (None, None);
+    for c in word.chars() {
+        if let (Some(lead), Some('?')) = (before, last)
+            && ('\u{C2}'..='\u{F4}').contains(&lead)
+            && c.is_alphabetic()
+        {
+            count += 1;
+        }
+        (before, last) = (last, Some(c));
+    }
+    count
 }
 
 /// How many times `word` holds a letter from "à" to "ï" followed by two

@@ -487,3 +487,46 @@ fn short_words_of_letters_outside_ascii_count_for_a_single_byte_reading() {
     assert_unchanged("Þú og ég í dag, Ísland");
     assert_unchanged("Ôtez-le, où ça? Éé àà");
 }
+
+/// `text`'s UTF-8 read as windows-1252 by a decoder that wrote "?" for
+/// each byte `lost` says it could not map.
+fn marked_1252(text: &str, lost: fn(u8) -> bool) -> String {
+    text.bytes()
+        .map(|byte| {
+            if lost(byte) {
+                return '?';
+            }
+            let buffer = [byte];
+            let (read, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&buffer);
+            read.chars().next().unwrap_or('\u{FFFD}')
+        })
+        .collect()
+}
+
+#[test]
+fn a_question_mark_for_a_lost_continuation_byte_is_suspect() {
+    // A decoder that writes "?" for the bytes it cannot map leaves "Å?"
+    // for "Ł" (C5 81) and "È?" for "Ț" (C8 9A): a "?" between a lead
+    // byte's character and a letter. In capitals the rest of the word
+    // looks plain, so nothing was tried on it.
+    let undefined_1252: fn(u8) -> bool = |byte| matches!(byte, 0x81 | 0x8D | 0x8F | 0x90 | 0x9D);
+    let c1: fn(u8) -> bool = |byte| (0x80..=0x9F).contains(&byte);
+    for (text, lost) in [
+        ("ZAŁOGA STATKU PŁYNIE DALEJ", undefined_1252),
+        ("ȚARA ȘI POPORUL", c1),
+    ] {
+        let damaged = marked_1252(text, lost);
+        let out = repaired(&damaged);
+        assert_eq!(out.chars().count(), text.chars().count(), "{out:?}");
+        for (right, got) in text.chars().zip(out.chars()) {
+            assert!(
+                got == right || got == '\u{FFFD}',
+                "{right:?} became {got:?} in {out:?}"
+            );
+        }
+        assert!(out.contains('\u{FFFD}'), "{damaged:?} left as {out:?}");
+    }
+    // A "?" after a letter written right stays.
+    assert_unchanged("https://example.com/café?id=3 and naïve?x");
+    assert_unchanged("Qué?No sé. ¿Où?là");
+}
