@@ -58,6 +58,26 @@ struct Reading {
 pub(super) struct LineContext {
     /// The script most letters of the line's plausible words are in.
     pub(super) script: Option<score::Script>,
+    /// The plausible words of two letters or more, none of them ASCII
+    /// ("íå"): a single-byte page read as another makes such words of
+    /// short words of another script ("не"), which correct text seldom
+    /// writes.
+    pub(super) foreign_letters: Vec<String>,
+}
+
+impl LineContext {
+    /// How many of the line's [`LineContext::foreign_letters`] words
+    /// `chain` turns into letters of `script` alone.
+    fn read_into(&self, chain: Chain, script: Option<score::Script>) -> usize {
+        self.foreign_letters
+            .iter()
+            .filter(|word| {
+                chain.apply(word).is_some_and(|read| {
+                    super::letters_only(&read) && score::dominant_script(&read) == script
+                })
+            })
+            .count()
+    }
 }
 
 /// How a suspect word meets its neighbours across spaces, which is all a
@@ -368,6 +388,10 @@ fn outcome_gain(word: &Word, outcome: &Outcome, context: &LineContext) -> Option
 /// if it improves the word enough, and `gains[i]` what it gains (0 for no
 /// outcome); on return only the outcomes the chain may repair are left,
 /// with their gains. Returns the reading's score.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the rules on which words a reading may take apply in turn, each on the last"
+)]
 fn reading(
     chain: Chain,
     outcomes: &mut [Option<usize>],
@@ -405,6 +429,7 @@ fn reading(
             }
         }
     }
+    drop_runs(chain, outcomes, gains, words, (line, line_start));
     // A single-byte legacy decode ("windows-1251 read as windows-1252")
     // turns any text into letters: no structure checks it. It needs several
     // words, or a line whose other words are in the script it makes.
@@ -472,11 +497,15 @@ fn reading(
                 && symbols
                 && word.cost >= SINGLE_BYTE_ALONE
                 && repaired_cost <= PLAIN;
+            // Short words of the line that looked plausible only because
+            // their letters are Latin ("íå" for "не") count with them.
             let enough = if repaired == original {
                 viable >= MIN_SINGLE_BYTE_WORDS - 1 || explained
             } else {
                 viable >= MIN_SINGLE_BYTE_WORDS
                     || (repaired.is_some() && repaired == context.script)
+                    || (repaired.is_some()
+                        && viable + context.read_into(chain, repaired) >= MIN_SINGLE_BYTE_WORDS)
             };
             if !enough {
                 outcomes[index] = None;
@@ -512,6 +541,31 @@ fn reading(
         0.0
     };
     Some(score - chain.prior_cost() - line_cost - alphabet.cost())
+}
+
+/// Takes out of `chain`'s reading the words that hold a run of one
+/// character, when `chain` ends in a double-byte decode: a run of one byte
+/// ("××××") is one character again and again to such a decoder ("鬃鬃"),
+/// and no text says anything that way.
+fn drop_runs(
+    chain: Chain,
+    outcomes: &mut [Option<usize>],
+    gains: &mut [f32],
+    words: &[Word],
+    (line, line_start): (&str, usize),
+) {
+    let double_byte = chain
+        .last()
+        .is_some_and(|step| !step.decodes_utf8() && !step.decode_as.is_single_byte());
+    if !double_byte {
+        return;
+    }
+    for (index, word) in words.iter().enumerate() {
+        if outcomes[index].is_some() && has_long_run(text_of(line, line_start, word)) {
+            outcomes[index] = None;
+            gains[index] = 0.0;
+        }
+    }
 }
 
 /// What `chain`'s last step reads of `word` (whose text is `text`), and

@@ -57,7 +57,7 @@ use self::decide::{LineContext, Scratch, decide};
 pub use self::dos::DosCodePage;
 pub use self::lossy::{Lost, MAX_ALTERNATIVES};
 pub use self::not_text::{NotText, check_text};
-use self::passes::{demote_lone_legacy, demote_lone_repairs, reread_c1, support};
+use self::passes::{demote_lone_legacy, demote_lone_repairs, extend_line, reread_c1};
 pub use self::readings::{MAX_READING_BYTES, Reading, readings};
 use self::search::{WordRepairs, WordSource};
 use crate::decoder::BomHandling;
@@ -632,7 +632,7 @@ impl<'a> Repairer<'a> {
         self.ranges = ranges;
         char_index += text[counted..line.end].chars().count();
         let mut decisions = self.decide_words(&line, &words);
-        support(
+        extend_line(
             text,
             &plain,
             &mut words,
@@ -952,8 +952,19 @@ impl<'a> Repairer<'a> {
             done = word.utf8_range.end;
         }
         plausible.push_str(&text[done..line.end]);
+        let foreign_letters = plausible
+            .split(char::is_whitespace)
+            .map(|word| word.trim_matches(|c: char| c.is_ascii_punctuation()))
+            .filter(|word| {
+                word.chars().nth(1).is_some()
+                    && !word.chars().any(|c| c.is_ascii())
+                    && letters_only(word)
+            })
+            .map(str::to_owned)
+            .collect();
         let context = LineContext {
             script: score::dominant_script(&plausible),
+            foreign_letters,
         };
         let mut decisions = Vec::new();
         self.scratch.make_room(self.chain_ids.len());

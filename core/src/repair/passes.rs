@@ -1,6 +1,6 @@
 //! The passes over a line's decisions that look beyond single words: a
 //! chain that repaired most of a line repairs its plausible words too
-//! ([`support`]), C1 controls are read as the bytes they were where the
+//! ([`extend_line`]), C1 controls are read as the bytes they were where the
 //! line says so ([`reread_c1`]), and a lone repair among text its wrong
 //! decoder would have damaged too becomes a suggestion
 //! ([`demote_lone_repairs`]).
@@ -8,6 +8,7 @@
 use std::ops::Range;
 use std::rc::Rc;
 
+use super::chain::EncodeAs;
 use super::search::{self, WordRepairs};
 use super::{
     Chain, ChainIds, Decision, MIN_DROPPED_SUPPORT, MIN_SUPPORTED_GAIN, SUPPORT_SLACK, SUSPICIOUS,
@@ -277,12 +278,138 @@ fn apply_around_strays(chain: Chain, word: &str) -> Option<String> {
     Some(repaired)
 }
 
+/// Extends a line's repair beyond the words decided on their own:
+/// [`drop_stray_legacy`], then [`support`]. The lossy repairs support
+/// makes show the line lost bytes, which is what the words it left for
+/// want of that evidence needed ("Èi" is "și" that lost 0x99, in a
+/// Romanian line whose other words lost bytes too, and "faÈÄ" is no
+/// EUC-JP "fa板"): then both are done once more.
+pub(super) fn extend_line(
+    text: &str,
+    plain: &[(Range<usize>, Range<usize>, f32)],
+    words: &mut Vec<Word>,
+    decisions: &mut Vec<Decision>,
+    chain_ids: &mut ChainIds,
+) {
+    let lost_before = lost_bytes(words, decisions);
+    drop_stray_legacy(text, words, decisions);
+    support(text, plain, words, decisions, chain_ids);
+    if !lost_before && lost_bytes(words, decisions) {
+        drop_stray_legacy(text, words, decisions);
+        support(text, plain, words, decisions, chain_ids);
+    }
+}
+
+/// Takes back the legacy readings of words that the chain of their line
+/// reads with bytes lost, in a line that chain repaired with bytes lost:
+/// one line was misread one way, and a run of lead bytes whose
+/// continuation bytes vanished ("××××", UTF-8 Hebrew read as ISO-8859-1
+/// with its C1 controls dropped) pairs into characters under a double-byte
+/// decoder ("利利" in EUC-KR) only by chance. The words are left to
+/// [`support`], which repairs them with the line's chain or leaves them.
+fn drop_stray_legacy(text: &str, words: &[Word], decisions: &mut Vec<Decision>) {
+    let Some((chain, count, _)) = line_chain(decisions) else {
+        return;
+    };
+    let Some(step) = chain.last().filter(|step| {
+        chain.len() == 1 && step.decodes_utf8() && !step.encode_as.lost_bytes().is_empty()
+    }) else {
+        return;
+    };
+    let line_lost = decisions.iter().any(|decision| {
+        let outcome = &words[decision.word].repairs.outcomes[decision.outcome];
+        decision.chain == chain
+            && decision.confidence >= 0.5
+            && (!outcome.lost.is_empty() || !outcome.restorations.is_empty())
+    });
+    if !line_lost {
+        return;
+    }
+    let applied = |legacy: Chain, decisions: &[Decision]| {
+        decisions
+            .iter()
+            .filter(|decision| decision.chain == legacy && decision.confidence >= 0.5)
+            .count()
+    };
+    let stray: Vec<usize> = decisions
+        .iter()
+        .enumerate()
+        .filter(|(_, decision)| {
+            decision
+                .chain
+                .last()
+                .is_some_and(|last| !last.decodes_utf8())
+                && applied(decision.chain, decisions) < count
+        })
+        .filter(|(_, decision)| {
+            let word = &text[words[decision.word].utf8_range.clone()];
+            let encode_as = lossy_reading(step.encode_as, word);
+            lossy::decode(word, encode_as, encode_as.lost_bytes())
+                .is_some_and(|decoded| !decoded.lost.is_empty())
+        })
+        .map(|(index, _)| index)
+        .collect();
+    for index in stray.into_iter().rev() {
+        decisions.remove(index);
+    }
+}
+
+/// The other chains that read every word `chain` repaired in a line as
+/// `chain` does, when it undoes UTF-8: windows-1252 and windows-1257 make
+/// the same letters of most Latvian mojibake, and the first wins on its
+/// prior, but a word it cannot read ("TIESÄŖBU", with windows-1257's
+/// "Ŗ") may be read by one of them.
+fn alike_chains(words: &[Word], decisions: &[Decision], chain: Chain) -> Vec<Chain> {
+    if !chain.last().is_some_and(super::chain::Step::decodes_utf8) {
+        return Vec::new();
+    }
+    let mut repaired = decisions
+        .iter()
+        .filter(|decision| decision.chain == chain && decision.confidence >= 0.5);
+    let Some(first) = repaired.next() else {
+        return Vec::new();
+    };
+    let mut alike: Vec<Chain> = words[first.word]
+        .repairs
+        .chains
+        .iter()
+        .filter(|&&(other, outcome)| {
+            other != chain
+                && outcome == first.outcome
+                && other.last().is_some_and(super::chain::Step::decodes_utf8)
+        })
+        .map(|&(other, _)| other)
+        .collect();
+    for decision in repaired {
+        let repairs = &words[decision.word].repairs;
+        alike.retain(|&other| repairs.chains.contains(&(other, decision.outcome)));
+    }
+    alike
+}
+
+/// The reading a lossy repair of `word` undoes for a line repaired by
+/// `encode_as`: windows-1252's lost bytes are five, but a word that shows
+/// nothing of windows-1252 beyond ISO-8859-1 may have lost any C1 control
+/// (as [`lossy::decode`] restores only from the bytes the word shows its
+/// reading loses), and its lost characters' candidates are those of
+/// ISO-8859-1 taken byte for code point.
+fn lossy_reading(encode_as: EncodeAs, word: &str) -> EncodeAs {
+    let beyond_latin1 = word
+        .chars()
+        .any(|c| u32::from(c) > 0xFF && c != char::REPLACEMENT_CHARACTER);
+    if encode_as == EncodeAs::Encoding(crate::WINDOWS_1252) && !beyond_latin1 {
+        EncodeAs::Isomorphic
+    } else {
+        encode_as
+    }
+}
+
 /// Extends a line's repair to the words that did not look like mojibake on
 /// their own ("Ã\u{a0}", "РІ", "è"), when the line's evidence is strong:
 /// most of its words with characters outside ASCII were repaired by one
 /// chain. Such a word is repaired by that chain if it applies in fatal mode
 /// and leaves the word no less plausible.
-pub(super) fn support(
+fn support(
     text: &str,
     plain: &[(Range<usize>, Range<usize>, f32)],
     words: &mut Vec<Word>,
@@ -303,18 +430,22 @@ pub(super) fn support(
         .iter()
         .map(|decision| words[decision.word].utf8_range.start)
         .collect();
+    let alike = alike_chains(words, decisions, chain);
     let mut candidates = Vec::new();
     for (range, char_range, cost) in plain {
         if decided.contains(&range.start) {
             continue;
         }
         let word = &text[range.clone()];
+        let read = std::iter::once(chain)
+            .chain(alike.iter().copied())
+            .find_map(|used| used.apply(word).map(|repaired| (used, repaired)));
         let mut around_strays = false;
-        let outcome = if let Some(repaired) = chain.apply(word) {
-            search::Outcome::new(repaired, Vec::new(), 0, false)
+        let (used, outcome) = if let Some((used, repaired)) = read {
+            (used, search::Outcome::new(repaired, Vec::new(), 0, false))
         } else if let Some(repaired) = apply_around_strays(chain, word) {
             around_strays = true;
-            search::Outcome::new(repaired, Vec::new(), 0, false)
+            (chain, search::Outcome::new(repaired, Vec::new(), 0, false))
         } else if let Some(step) = lossy_step
             // A word holding letters written right beside its sequences
             // ("mërkurÃ«"), or a lead byte among ASCII letters ("é" alone,
@@ -322,7 +453,8 @@ pub(super) fn support(
             // cut short.
             && super::stray_characters(word).is_empty()
             && !super::has_latin_lone_lead(word)
-            && let Some(decoded) = lossy::decode(word, step.encode_as, step.encode_as.lost_bytes())
+            && let encode_as = lossy_reading(step.encode_as, word)
+            && let Some(decoded) = lossy::decode(word, encode_as, encode_as.lost_bytes())
             && (decoded.recovered > 0 || !decoded.lost.is_empty())
             && (decoded.whole > 0
                 || search::has_loss_marks(word)
@@ -330,13 +462,13 @@ pub(super) fn support(
                     && (*cost >= SUSPICIOUS || lost_bytes(words, decisions))))
         {
             let mut outcome = search::Outcome::new(decoded.text, decoded.lost, 0, false);
-            outcome.add_restorations(step.encode_as, decoded.restorations);
-            outcome
+            outcome.add_restorations(encode_as, decoded.restorations);
+            (chain, outcome)
         } else {
             continue;
         };
         if outcome.text != word {
-            candidates.push((range, char_range, *cost, outcome, around_strays));
+            candidates.push((range, char_range, *cost, outcome, used, around_strays));
         }
     }
     // A UTF-8 decode seldom applies to correct text, and a lossy one makes
@@ -351,13 +483,17 @@ pub(super) fn support(
         return;
     }
     // A lossy repair replaces characters with U+FFFD: each needs a word
-    // repaired on its own evidence behind it.
+    // repaired on its own evidence behind it, unless the word is odd text
+    // on its own ("czÅowiek", "cilvÄki": a lone lead byte inside a word of
+    // a line its chain repaired elsewhere is a byte dropped, whatever the
+    // count).
     let lossy = candidates
         .iter()
-        .filter(|(_, _, _, outcome, _)| !outcome.lost.is_empty())
+        .filter(|(_, _, _, outcome, _, _)| !outcome.lost.is_empty())
         .count();
-    for (range, char_range, cost, outcome, around_strays) in candidates {
-        if !outcome.lost.is_empty() && lossy > count {
+    let line_lost = lost_bytes(words, decisions);
+    for (range, char_range, cost, outcome, chain, around_strays) in candidates {
+        if !outcome.lost.is_empty() && lossy > count && cost < SUSPICIOUS && !line_lost {
             continue;
         }
         // The loss itself is no reason to leave the word as it is. A

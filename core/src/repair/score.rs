@@ -531,6 +531,48 @@ impl CjkCosts {
     }
 }
 
+/// The written language a double-byte encoding is made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CjkLanguage {
+    /// EUC-JP, ISO-2022-JP, Shift_JIS.
+    Japanese,
+    /// GBK and gb18030, which hold traditional characters too.
+    Chinese,
+    /// Big5.
+    Traditional,
+    /// EUC-KR.
+    Korean,
+}
+
+/// How much more `word`'s CJK characters cost read as `language` than as
+/// the likeliest of the four languages, which [`word_cost`] counts: text
+/// that a double-byte decoder makes is text of that decoder's language or
+/// mojibake ("販採繁音誼紗參" out of EUC-JP is traditional Chinese by its
+/// characters, but no Japanese).
+pub(crate) fn cjk_language_excess(word: &str, language: CjkLanguage) -> f32 {
+    let mut cjk = CjkCosts::default();
+    let (mut han, mut kana) = (0u32, 0u32);
+    for c in word.chars() {
+        let script = info(c).script;
+        if script.is_cjk() {
+            cjk.add(c, script);
+            match script {
+                Script::Han => han += 1,
+                Script::Kana => kana += 1,
+                _ => {}
+            }
+        }
+    }
+    cjk.add_han_run(han, kana);
+    let read = match language {
+        CjkLanguage::Japanese => cjk.japanese,
+        CjkLanguage::Chinese => cjk.simplified.min(cjk.traditional),
+        CjkLanguage::Traditional => cjk.traditional,
+        CjkLanguage::Korean => cjk.korean,
+    };
+    read - cjk.best()
+}
+
 fn tier_cost(tier: Tier, costs: [f32; 4]) -> f32 {
     match tier {
         Tier::Common => costs[0],
@@ -832,7 +874,33 @@ pub(crate) fn word_cost(word: &str) -> f32 {
             total += LONE_LEAD;
         }
     }
-    total + cjk.best()
+    total + QUESTION_IN_SEQUENCE * small(questions_in_sequences(word)) + cjk.best()
+}
+
+/// What a "?" costs where a UTF-8 sequence read as windows-1252 has a lost
+/// continuation byte: after a lead byte's character, before a letter
+/// ("CZÅ?OWIEKA", "Å?" for "Ł", C5 81).
+const QUESTION_IN_SEQUENCE: f32 = 3.0;
+
+/// How many times `word` holds "?" between a character that windows-1252
+/// and ISO-8859-1 make of a UTF-8 lead byte ("Â" to "ô", 0xC2 to 0xF4) and
+/// a letter.
+fn questions_in_sequences(word: &str) -> usize {
+    if !word.contains('?') {
+        return 0;
+    }
+    let mut count = 0;
+    let (mut before, mut last) = (None, None);
+    for c in word.chars() {
+        if let (Some(lead), Some('?')) = (before, last)
+            && ('\u{C2}'..='\u{F4}').contains(&lead)
+            && c.is_alphabetic()
+        {
+            count += 1;
+        }
+        (before, last) = (last, Some(c));
+    }
+    count
 }
 
 /// How many times `word` holds a letter from "à" to "ï" followed by two

@@ -494,12 +494,40 @@ const UNFINISHED_GAIN: f32 = 2.5;
 
 /// The outcome of `expansion` in `repairs`, added if it is new.
 fn add_expansion(repairs: &mut WordRepairs, expansion: Expansion) -> usize {
-    repairs.outcome(
+    let known = repairs.outcomes.len();
+    let language = cjk_language(expansion.step.decode_as);
+    let index = repairs.outcome(
         expansion.decoded,
         Vec::new(),
         expansion.utf8_shape,
         expansion.from_source,
-    )
+    );
+    // A double-byte decode makes text of its decoder's language, or
+    // mojibake: it is judged as that language's.
+    if index == known
+        && let Some(language) = language
+        && let Some(outcome) = repairs.outcomes.get_mut(index)
+    {
+        outcome.cost += score::cjk_language_excess(&outcome.text, language);
+    }
+    index
+}
+
+/// The language `encoding`'s text is written in, for the double-byte
+/// encodings.
+fn cjk_language(encoding: &Encoding) -> Option<score::CjkLanguage> {
+    use crate::encoding::{EUC_JP, GB18030, ISO_2022_JP};
+    if encoding == EUC_JP || encoding == SHIFT_JIS || encoding == ISO_2022_JP {
+        Some(score::CjkLanguage::Japanese)
+    } else if encoding == GBK || encoding == GB18030 {
+        Some(score::CjkLanguage::Chinese)
+    } else if encoding == BIG5 {
+        Some(score::CjkLanguage::Traditional)
+    } else if encoding == EUC_KR {
+        Some(score::CjkLanguage::Korean)
+    } else {
+        None
+    }
 }
 
 /// The lossy repairs of one step: for each wrong decoder that loses bytes,

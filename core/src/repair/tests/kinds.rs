@@ -453,3 +453,198 @@ fn typographic_punctuation_that_ends_a_two_byte_sequence_is_not_cut_at() {
         assert_eq!(found.lost_count(), 0, "{text:?}");
     }
 }
+
+/// `text`'s UTF-8 read as ISO-8859-1 taken byte for code point by a reader
+/// that then dropped the C1 controls (0x80 to 0x9F).
+fn latin1_dropping_c1(text: &str) -> String {
+    text.bytes()
+        .filter(|byte| !(0x80..=0x9F).contains(byte))
+        .map(char::from)
+        .collect()
+}
+
+/// Checks that `repaired` is `original` but for U+FFFD where a character
+/// lost a byte to [`latin1_dropping_c1`] (or that character restored).
+#[track_caller]
+fn assert_marks_only_the_lost(original: &str, repaired: &str) {
+    assert_eq!(
+        original.chars().count(),
+        repaired.chars().count(),
+        "{repaired:?}"
+    );
+    for (right, got) in original.chars().zip(repaired.chars()) {
+        let mut buffer = [0; 4];
+        let lost = right
+            .encode_utf8(&mut buffer)
+            .bytes()
+            .any(|byte| (0x80..=0x9F).contains(&byte));
+        assert!(
+            got == right || (lost && got == '\u{FFFD}'),
+            "{right:?} became {got:?} in {repaired:?}"
+        );
+    }
+}
+
+#[test]
+fn words_that_only_lost_bytes_are_marked_however_many() {
+    // A lone lead byte inside a word ("czÅowiek": "ł" is C5 82, and 0x82
+    // was dropped) is odd text on its own; beside words the chain repairs
+    // ("Å¼" is "ż"), it is a character that lost a byte, even where such
+    // words outnumber the repaired ones.
+    for original in [
+        "Żółta łódź płynęła, a człowiek śpiewał cicho nad rzeką.",
+        "Każdy uczeń może mówić, ale nauczyciel słucha uważnie każdego słowa.",
+        "Všichni žáci mají právo učit se, říkat svůj názor a být slyšeni.",
+    ] {
+        let damaged = latin1_dropping_c1(original);
+        assert_marks_only_the_lost(original, &repaired(&damaged));
+    }
+    // Correct letters that are lead bytes in UTF-8 stay, beside repairs
+    // or not.
+    assert_unchanged("Déjà vu in Åland: Ärger, Èze et Ðakovo");
+    assert_eq!(
+        repaired("GrÃ¶ÃŸe und Ärger in Åland, trÃ¨s bien"),
+        "Größe und Ärger in Åland, très bien"
+    );
+}
+
+#[test]
+fn a_run_of_lead_bytes_is_not_read_as_double_byte_text() {
+    // Hebrew UTF-8 read as ISO-8859-1 with the C1 controls dropped: most
+    // letters are D7 and a byte from 0x80 to 0x9A, so most words are runs
+    // of "×" (D7), which EUC-KR and GBK pair into Han ("利", "鬃"). The
+    // line's other words say it was UTF-8 that lost bytes.
+    let original = "שלום לכולם, היום יום יפה מאוד ואנחנו הולכים לים עם הילדים";
+    let out = repaired(&latin1_dropping_c1(original));
+    assert_marks_only_the_lost(original, &out);
+    // A run of one symbol alone is still no text.
+    assert_unchanged("×××××ª and ××××, ××");
+}
+
+#[test]
+fn a_plain_word_that_lost_a_byte_is_marked_once_its_line_shows_losses() {
+    // Romanian UTF-8 read as ISO-8859-1 with the C1 controls dropped:
+    // "ș" is C8 99, so "și" became "Èi", which looks like a word of its
+    // own. Only a line that lost bytes elsewhere says otherwise, and here
+    // the words that show it ("oraÈ", "AstÄzi") are found beside the
+    // line's whole sequences ("Ã®n"), not by them; "faÈÄ" (EUC-JP "fa板")
+    // and "Èi" wait for them.
+    for original in [
+        "Ei stau în câmp și în oraș, cu toții, pe malul râului.",
+        "Astăzi mergem în parc și vedem câinii pe câmp.",
+        "Ei stau în câmp și în oraș, față în față cu râul.",
+    ] {
+        let damaged = latin1_dropping_c1(original);
+        assert_marks_only_the_lost(original, &repaired(&damaged));
+    }
+    // Beside whole sequences alone, such a word is a word.
+    assert_eq!(repaired("Èze: Ã®n cÃ¢mp"), "Èze: în câmp");
+}
+
+/// `text` encoded as `encoding` and read as windows-1252.
+fn legacy_read_as_1252(text: &str, encoding: &'static encoding_rs::Encoding) -> String {
+    let (bytes, _, unmappable) = encoding.encode(text);
+    assert!(!unmappable, "{text:?} in {}", encoding.name());
+    let (read, malformed) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes);
+    assert!(!malformed, "{text:?} read as windows-1252");
+    read.into_owned()
+}
+
+#[test]
+fn a_double_byte_reading_is_judged_as_its_decoders_language() {
+    // GBK's common hanzi (leads 0xB0 to 0xD7) are EUC-JP's kanji of level
+    // 1 or 2 for the same bytes, often characters common in traditional
+    // Chinese too: "人人" (C8 CB C8 CB) is "繁繁" in EUC-JP. Such a reading
+    // tied with the right one as text of some CJK language, though as
+    // Japanese it is a long run of kanji without kana.
+    for text in ["人人都喜欢晴朗的天气。", "周末任何人都可以来图书馆借书。"]
+    {
+        let damaged = legacy_read_as_1252(text, encoding_rs::GBK);
+        assert_eq!(repaired(&damaged), text, "{damaged:?}");
+    }
+    // Japanese and traditional Chinese keep their readings.
+    for (text, encoding) in [
+        ("東京の天気は今日とても良いです。", encoding_rs::EUC_JP),
+        ("我們今天下午在學校圖書館學習。", encoding_rs::BIG5),
+        ("오늘은 날씨가 좋습니다", encoding_rs::EUC_KR),
+    ] {
+        let damaged = legacy_read_as_1252(text, encoding);
+        assert_eq!(repaired(&damaged), text, "{damaged:?}");
+    }
+}
+
+#[test]
+fn a_word_the_lines_chain_cannot_read_is_read_by_one_that_reads_the_line_alike() {
+    // Latvian UTF-8 read as windows-1257: "Ā" (C4 80) and "Ē" (C4 92) read
+    // as windows-1252 does ("Ä€", "Ä’"), and windows-1252 wins those words
+    // on its prior; "Ī" (C4 AA) is windows-1257's "ÄŖ", which windows-1252
+    // cannot read, and a capital among capitals is no odd text alone.
+    for text in [
+        "VISPĀRĒJĀS TIESĪBAS UN PIENĀKUMI",
+        "LĪDZSVARS UN VĒRTĪBAS ĀRĒJĀ POLITIKĀ",
+    ] {
+        let (bytes, _, _) = encoding_rs::UTF_8.encode(text);
+        let (damaged, _) = encoding_rs::WINDOWS_1257.decode_without_bom_handling(&bytes);
+        assert_eq!(repaired(&damaged), text, "{damaged:?}");
+    }
+}
+
+#[test]
+fn short_words_of_letters_outside_ascii_count_for_a_single_byte_reading() {
+    // windows-1251 read as windows-1252 turns each Cyrillic letter into a
+    // Latin-1 one: "не" is "íå", two letters outside ASCII that cost
+    // nothing, so a short phrase showed two suspect words where turning
+    // Latin into Cyrillic asks for three.
+    for text in ["3;\"Он не пришёл\";\"Bonjour\"", "Город не спит, ok"] {
+        let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(text);
+        let (damaged, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes);
+        assert_eq!(repaired(&damaged), text, "{damaged:?}");
+    }
+    // Correct words of such letters stay, and so does a line with one
+    // suspect word only.
+    assert_unchanged("Þú og ég í dag, Ísland");
+    assert_unchanged("Ôtez-le, où ça? Éé àà");
+}
+
+/// `text`'s UTF-8 read as windows-1252 by a decoder that wrote "?" for
+/// each byte `lost` says it could not map.
+fn marked_1252(text: &str, lost: fn(u8) -> bool) -> String {
+    text.bytes()
+        .map(|byte| {
+            if lost(byte) {
+                return '?';
+            }
+            let buffer = [byte];
+            let (read, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&buffer);
+            read.chars().next().unwrap_or('\u{FFFD}')
+        })
+        .collect()
+}
+
+#[test]
+fn a_question_mark_for_a_lost_continuation_byte_is_suspect() {
+    // A decoder that writes "?" for the bytes it cannot map leaves "Å?"
+    // for "Ł" (C5 81) and "È?" for "Ț" (C8 9A): a "?" between a lead
+    // byte's character and a letter. In capitals the rest of the word
+    // looks plain, so nothing was tried on it.
+    let undefined_1252: fn(u8) -> bool = |byte| matches!(byte, 0x81 | 0x8D | 0x8F | 0x90 | 0x9D);
+    let c1: fn(u8) -> bool = |byte| (0x80..=0x9F).contains(&byte);
+    for (text, lost) in [
+        ("ZAŁOGA STATKU PŁYNIE DALEJ", undefined_1252),
+        ("ȚARA ȘI POPORUL", c1),
+    ] {
+        let damaged = marked_1252(text, lost);
+        let out = repaired(&damaged);
+        assert_eq!(out.chars().count(), text.chars().count(), "{out:?}");
+        for (right, got) in text.chars().zip(out.chars()) {
+            assert!(
+                got == right || got == '\u{FFFD}',
+                "{right:?} became {got:?} in {out:?}"
+            );
+        }
+        assert!(out.contains('\u{FFFD}'), "{damaged:?} left as {out:?}");
+    }
+    // A "?" after a letter written right stays.
+    assert_unchanged("https://example.com/café?id=3 and naïve?x");
+    assert_unchanged("Qué?No sé. ¿Où?là");
+}
