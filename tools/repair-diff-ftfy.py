@@ -170,6 +170,18 @@ def with_correct(pool, rng):
     return damage
 
 
+def cp1252_undefined_dropped(text):
+    """UTF-8 read as windows-1252 by a reader that drops the five bytes
+    windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D): only
+    lines that lost one are kept. The right answer is the original; a
+    character whose byte is gone can only be guessed back."""
+    data = text.encode("utf-8")
+    if not any(byte in (0x81, 0x8D, 0x8F, 0x90, 0x9D) for byte in data):
+        return None
+    return "".join(bytes([byte]).decode("cp1252") for byte in data
+                   if byte not in (0x81, 0x8D, 0x8F, 0x90, 0x9D))
+
+
 def latin1_twice_c1_dropped(text):
     """UTF-8 read as ISO-8859-1 twice, the C1 controls dropped the second
     time ("cafÃÂ©" for "café"), as pages stored through two such readers
@@ -210,6 +222,7 @@ def kinds(pool, rng):
         ("beside correct text", with_correct(pool, rng)),
         ("windows-1252 text as ISO-8859-1", legacy_as_latin1),
         ("ISO-8859-1 twice, C1 controls dropped", latin1_twice_c1_dropped),
+        ("windows-1252, undefined bytes dropped", cp1252_undefined_dropped),
     ]
 
 

@@ -366,6 +366,11 @@ fn trial_cost(text: &str, slots: &[(usize, char)]) -> f32 {
     }
     trial.push_str(&text[done..]);
     let mut cost = score::word_cost(&trial) + accents_cost(&trial);
+    // Letter statistics weigh a word that lost one character only: around
+    // more gaps the neighbours are guesses too.
+    if slots.len() == 1 {
+        cost += letters_cost(text, &trial);
+    }
     for (at, c) in placed {
         let before = trial[..at].chars().next_back();
         let after = trial[at + c.len_utf8()..].chars().next();
@@ -373,6 +378,54 @@ fn trial_cost(text: &str, slots: &[(usize, char)]) -> f32 {
     }
     cost
 }
+
+/// How likely `word`'s letters follow one another in the language of the
+/// script of its known letters that reads it best (the letter pair
+/// statistics detection uses),
+/// in the units of [`score::word_cost`], weighted by [`LETTERS_WEIGHT`]:
+/// the word model tells a letter from a symbol and one script from
+/// another, but not "Сайт" from "Сайя", "ก" from "ฝ" or "שלום" from
+/// "שלוא". Nothing for a word with no letters beyond ASCII.
+fn letters_cost(known: &str, word: &str) -> f32 {
+    use mojiscope_indexes::language::{self, COST_SCALE, LANGUAGES};
+    // The script of the letters the word kept (`known`, with U+FFFD for
+    // the lost ones): a candidate of another script is the word model's to
+    // judge, not these statistics.
+    let Some(script) = known
+        .chars()
+        .filter(|c| !c.is_ascii())
+        .find_map(language::script_of)
+    else {
+        return 0.0;
+    };
+    let folded: Vec<char> = std::iter::once(' ')
+        .chain(word.chars().map(language::fold))
+        .chain(std::iter::once(' '))
+        .collect();
+    let best = LANGUAGES
+        .iter()
+        .filter(|language| language.script == script)
+        .map(|language| {
+            folded
+                .windows(2)
+                .map(|pair| u64::from(language.pair_cost(pair[0], pair[1])))
+                .sum::<u64>()
+        })
+        .min();
+    // Whole units of 1/COST_SCALE nat: exact in f64, then scaled.
+    best.map_or(0.0, |units| {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_precision_loss,
+            reason = "a cost of a few hundred nats at most"
+        )]
+        let nats = (units as f64 / COST_SCALE) as f32;
+        nats * LETTERS_WEIGHT
+    })
+}
+
+/// How much a nat of [`letters_cost`] counts.
+const LETTERS_WEIGHT: f32 = 0.35;
 
 /// What a Greek word costs for carrying more than one accent (tonos or
 /// dialytika with tonos): the monotonic orthography writes one at most, so

@@ -648,3 +648,23 @@ fn a_question_mark_for_a_lost_continuation_byte_is_suspect() {
     assert_unchanged("https://example.com/café?id=3 and naïve?x");
     assert_unchanged("Qué?No sé. ¿Où?là");
 }
+
+#[test]
+fn a_lost_letter_is_restored_where_the_languages_letters_make_one_clear() {
+    // UTF-8 read as windows-1252 by a reader that dropped the five bytes
+    // windows-1252 leaves undefined: "с" is D1 81 and lost its 0x81, "т"
+    // kept its 0x82 ("‚"). Which of "р" to "я" the lost one was, only the
+    // letters around it tell: "сайт" is Russian, "райт" or "яайт" are not.
+    let original = "Мы открыли сайт в среду";
+    let text = "\u{d0}\u{153}\u{d1}\u{2039} \u{d0}\u{be}\u{d1}\u{201a}\u{d0}\u{ba}\u{d1}\u{20ac}\
+                \u{d1}\u{2039}\u{d0}\u{bb}\u{d0}\u{b8} \u{d1}\u{d0}\u{b0}\u{d0}\u{b9}\u{d1}\u{201a} \
+                \u{d0}\u{b2} \u{d1}\u{d1}\u{20ac}\u{d0}\u{b5}\u{d0}\u{b4}\u{d1}\u{192}";
+    let repaired = repaired(text);
+    assert!(repaired.contains("сайт"), "{repaired}");
+    // Every other character is the original's, or U+FFFD where it stays
+    // lost: never another letter.
+    assert_eq!(repaired.chars().count(), original.chars().count());
+    for (got, want) in repaired.chars().zip(original.chars()) {
+        assert!(got == want || got == '\u{FFFD}', "{repaired}");
+    }
+}
