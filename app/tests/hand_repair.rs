@@ -318,33 +318,7 @@ fn save_repaired_text_keeps_both_the_accepted_changes_and_the_reinterpretations(
     let repaired = harness.state().repair.review().unwrap().accepted_text();
     assert!(repaired.starts_with("Déclaration des droits"), "{repaired}");
     // The title read another way by hand, over the repair's change.
-    select(&mut harness, "DÃ©claration");
-    harness
-        .state_mut()
-        .push(Command::HandRepair(HandRepair::Reinterpret));
-    harness.run_steps(3);
-    harness
-        .state_mut()
-        .reinterpret
-        .as_mut()
-        .unwrap()
-        .set_by_hand(vec![mojiscope::model::repair::manual::Misreading {
-            encoded_as: UTF_8,
-            decoded_as: mojiscope_core::WINDOWS_1251.into(),
-        }]);
-    harness.run_steps(2);
-    let manual = harness
-        .state()
-        .reinterpret
-        .as_ref()
-        .unwrap()
-        .chosen()
-        .0
-        .text
-        .clone();
-    assert_ne!(manual, "Déclaration");
-    harness.get_by_label("Apply").click();
-    harness.run_steps(3);
+    let manual = reinterpret_title_as_windows_1251(&mut harness);
     harness.get_by_label("Save repaired text as…").click();
     harness.run_steps(4);
     run_until(&mut harness, |app| {
@@ -361,6 +335,40 @@ fn save_repaired_text_keeps_both_the_accepted_changes_and_the_reinterpretations(
     run_until(&mut harness, |app| !app.save.is_open());
     let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
     assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
+}
+
+/// Reinterprets the sample's title by hand as UTF-8 read as windows-1251
+/// (Edit ▸ Reinterpret selection…, a chain said by hand, Apply): what it
+/// made of it.
+fn reinterpret_title_as_windows_1251(harness: &mut Harness<'_, InspectorApp>) -> String {
+    select(harness, "DÃ©claration");
+    harness
+        .state_mut()
+        .push(Command::HandRepair(HandRepair::Reinterpret));
+    harness.run_steps(3);
+    harness
+        .state_mut()
+        .reinterpret
+        .as_mut()
+        .expect("the Reinterpret window is open")
+        .set_by_hand(vec![Misreading {
+            encoded_as: UTF_8,
+            decoded_as: mojiscope_core::WINDOWS_1251.into(),
+        }]);
+    harness.run_steps(2);
+    let manual = harness
+        .state()
+        .reinterpret
+        .as_ref()
+        .expect("the Reinterpret window is open")
+        .chosen()
+        .0
+        .text
+        .clone();
+    assert_ne!(manual, "Déclaration");
+    harness.get_by_label("Apply").click();
+    harness.run_steps(3);
+    manual
 }
 
 /// The rows of the panes a screen reader gets whose text holds `needle`:
@@ -680,32 +688,7 @@ fn the_repairs_accepted_changes_apply_to_the_pane_as_one_step_that_undo_takes_ba
     assert_eq!(rows_with(&harness, UNDONE).len(), 1);
     // A reinterpretation by hand over one of them replaces it; File ▸ Save
     // as writes the text with both.
-    select(&mut harness, "DÃ©claration");
-    harness
-        .state_mut()
-        .push(Command::HandRepair(HandRepair::Reinterpret));
-    harness.run_steps(3);
-    harness
-        .state_mut()
-        .reinterpret
-        .as_mut()
-        .unwrap()
-        .set_by_hand(vec![Misreading {
-            encoded_as: UTF_8,
-            decoded_as: mojiscope_core::WINDOWS_1251.into(),
-        }]);
-    harness.run_steps(2);
-    let manual = harness
-        .state()
-        .reinterpret
-        .as_ref()
-        .unwrap()
-        .chosen()
-        .0
-        .text
-        .clone();
-    harness.get_by_label("Apply").click();
-    harness.run_steps(3);
+    let manual = reinterpret_title_as_windows_1251(&mut harness);
     harness.get_by_label(&format!(
         "Decoded text, pane 1: UTF-8, with {} repairs and 1 reinterpretation by hand",
         accepted - 1

@@ -155,22 +155,7 @@ pub(crate) fn choose(
     if gap_slots.len() != gaps.len() {
         return Vec::new();
     }
-    let combinations = gaps
-        .iter()
-        .try_fold(1_usize, |product, gap| {
-            product
-                .checked_mul(gap.candidates.len())
-                .filter(|&product| product <= MAX_COMBINATIONS)
-        })
-        .is_some();
-    let chosen: Vec<Option<char>> = if combinations {
-        choose_together(text, &mut slots, gaps, &gap_slots)
-    } else {
-        gaps.iter()
-            .zip(&gap_slots)
-            .map(|(gap, &slot)| choose_alone(text, &mut slots, gap, slot))
-            .collect()
-    };
+    let chosen = pick(text, &mut slots, gaps, &gap_slots);
     gaps.iter()
         .zip(chosen)
         .filter_map(|(gap, restored)| {
@@ -199,6 +184,18 @@ pub(crate) fn choose_chars(
     }
     let (mut slots, gaps) = bare_gaps(offsets, candidates);
     let gap_slots: Vec<usize> = (0..gaps.len()).collect();
+    pick(text, &mut slots, &gaps, &gap_slots)
+}
+
+/// The clearly best candidate of each of `gaps` (the `gap_slots`-th lost
+/// characters of `slots`): weighed together when their combinations are
+/// few enough, else each alone.
+fn pick(
+    text: &str,
+    slots: &mut [(usize, char)],
+    gaps: &[Gap],
+    gap_slots: &[usize],
+) -> Vec<Option<char>> {
     let combinations = gaps
         .iter()
         .try_fold(1_usize, |product, gap| {
@@ -208,11 +205,11 @@ pub(crate) fn choose_chars(
         })
         .is_some();
     if combinations {
-        choose_together(text, &mut slots, &gaps, &gap_slots)
+        choose_together(text, slots, gaps, gap_slots)
     } else {
         gaps.iter()
-            .enumerate()
-            .map(|(slot, gap)| choose_alone(text, &mut slots, gap, slot))
+            .zip(gap_slots)
+            .map(|(gap, &slot)| choose_alone(text, slots, gap, slot))
             .collect()
     }
 }
