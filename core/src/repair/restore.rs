@@ -232,21 +232,36 @@ pub(crate) fn rank_candidates(
     gaps.iter()
         .enumerate()
         .map(|(slot, gap)| {
-            let unknown = slots[slot].1;
-            let mut costs: Vec<(f32, char)> = gap
-                .candidates
-                .iter()
-                .enumerate()
-                .map(|(index, &candidate)| {
-                    slots[slot].1 = candidate;
-                    (trial_cost(text, &slots) + gap.prior(index), candidate)
-                })
-                .collect();
-            slots[slot].1 = unknown;
-            costs.sort_by(|a, b| a.0.total_cmp(&b.0));
-            costs.into_iter().map(|(_, c)| c).collect()
+            ranked_costs(text, &mut slots, gap, slot)
+                .into_iter()
+                .map(|(_, c)| c)
+                .collect()
         })
         .collect()
+}
+
+/// The candidates of `gap` (the `slot`-th lost character) with what the
+/// word costs with each, the other lost characters as they stand in
+/// `slots`; cheapest first.
+fn ranked_costs(
+    text: &str,
+    slots: &mut [(usize, char)],
+    gap: &Gap,
+    slot: usize,
+) -> Vec<(f32, char)> {
+    let unknown = slots[slot].1;
+    let mut costs: Vec<(f32, char)> = gap
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(index, &candidate)| {
+            slots[slot].1 = candidate;
+            (trial_cost(text, slots) + gap.prior(index), candidate)
+        })
+        .collect();
+    slots[slot].1 = unknown;
+    costs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    costs
 }
 
 /// The slots and gaps of [`choose_chars`]: each lost character as an
@@ -273,18 +288,7 @@ fn bare_gaps(offsets: &[usize], candidates: &[Vec<(char, f32)>]) -> (Vec<(usize,
 /// The clearly best candidate of `gap` (the `slot`-th lost character),
 /// with the other lost characters as they stand in `slots`.
 fn choose_alone(text: &str, slots: &mut [(usize, char)], gap: &Gap, slot: usize) -> Option<char> {
-    let unknown = slots[slot].1;
-    let mut costs: Vec<(f32, char)> = gap
-        .candidates
-        .iter()
-        .enumerate()
-        .map(|(index, &candidate)| {
-            slots[slot].1 = candidate;
-            (trial_cost(text, slots) + gap.prior(index), candidate)
-        })
-        .collect();
-    slots[slot].1 = unknown;
-    costs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let costs = ranked_costs(text, slots, gap, slot);
     match costs.as_slice() {
         [(best, c), (next, _), ..] if next - best >= CLEAR_MARGIN => Some(*c),
         [(_, c)] => Some(*c),
