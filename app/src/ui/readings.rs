@@ -612,7 +612,7 @@ impl Readings {
         if !cell.edited || present.get(reading) != Some(&edits.pane) {
             return response;
         }
-        let Some(edit) = edits.edits.iter().find(|edit| edit.span == cell.span) else {
+        let Some(edit) = edit_at(edits.edits, cell.span) else {
             return response;
         };
         response.on_hover_ui_at_pointer(|ui| {
@@ -899,11 +899,21 @@ fn row_edits<'a>(cells: &[Cell], edits: &'a [Edit]) -> Vec<&'a Edit> {
         if found.last().is_some_and(|edit| edit.span == cell.span) {
             continue;
         }
-        if let Some(edit) = edits.iter().find(|edit| edit.span == cell.span) {
+        if let Some(edit) = edit_at(edits, cell.span) {
             found.push(edit);
         }
     }
     found
+}
+
+/// The edit of `edits` (in byte order, not overlapping) whose bytes are
+/// `span`: found by search, as a repair applied to the pane may put tens
+/// of thousands there.
+fn edit_at(edits: &[Edit], span: ByteSpan) -> Option<&Edit> {
+    let at = edits
+        .binary_search_by_key(&span.start, |edit| edit.span.start)
+        .ok()?;
+    edits.get(at).filter(|edit| edit.span == span)
 }
 
 /// What `edits` are, counted by who made them: "2 repairs and 1
