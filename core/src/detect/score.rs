@@ -82,6 +82,9 @@ pub(super) struct Scorer<'a> {
     /// How often each byte is the right-hand member of a byte pair with a
     /// byte beyond ASCII.
     pub(super) right_bytes: Vec<(u8, u64)>,
+    /// How many pairs have been weighed in each language so far (see
+    /// [`Scorer::pair_costs`]).
+    weighed_pairs: Vec<usize>,
 }
 
 impl<'a> Scorer<'a> {
@@ -102,7 +105,19 @@ impl<'a> Scorer<'a> {
             ascii_pair_sums: vec![[None; 2]; LANGUAGES.len()],
             symbols: vec![Vec::new(); LANGUAGES.len()],
             right_bytes,
+            weighed_pairs: vec![0; LANGUAGES.len()],
         }
+    }
+
+    /// The costs of language `index`'s symbol pairs, to weigh `pairs`
+    /// pairs: with its table of every pair ([`dense_pair_costs`]) once the
+    /// pairs weighed in it make building the table worth it
+    /// ([`DENSE_AFTER`]), or when it is built already. The costs are the
+    /// same either way.
+    fn pair_costs(&mut self, index: usize, pairs: usize) -> PairCosts {
+        let weighed = &mut self.weighed_pairs[index];
+        *weighed = weighed.saturating_add(pairs);
+        PairCosts::of(index, *weighed >= DENSE_AFTER)
     }
 
     /// The symbol of character `id` in language `index`.
@@ -192,24 +207,32 @@ impl<'a> Scorer<'a> {
             self.ascii_pair_sums[index][usize::from(words)] = Some((0, 0));
             return (0, 0);
         }
-        let costs = PairCosts::of(index);
-        // The symbol of each ASCII character, looked up once.
+        let costs = self.pair_costs(index, pairs.len());
+        // The symbol of each ASCII character, its share of its class and
+        // its script, looked up once.
         let mut symbols = [u16::MAX; 128];
+        let mut shares = [0u32; 128];
+        let mut scripts = [None; 128];
+        for &(left, right, _) in pairs {
+            for c in [left, right] {
+                let at = usize::from(c & 0x7F);
+                if symbols[at] == u16::MAX {
+                    let id = u32::from(c);
+                    let symbol = self.symbol(index, id);
+                    let info = self.chars.info(id);
+                    symbols[at] = symbol;
+                    shares[at] = costs.share(info, symbol);
+                    scripts[at] = info.script;
+                }
+            }
+        }
         let mut cost = 0u64;
         let mut chars = 0u64;
         for &(left, right, n) in pairs {
-            let (l, r) = (u32::from(left), u32::from(right));
-            for (c, id) in [(left, l), (right, r)] {
-                if symbols[usize::from(c & 0x7F)] == u16::MAX {
-                    symbols[usize::from(c & 0x7F)] = self.symbol(index, id);
-                }
-            }
-            let pair = costs.cost(
-                self.chars.info(l),
-                symbols[usize::from(left & 0x7F)],
-                self.chars.info(r),
-                symbols[usize::from(right & 0x7F)],
-            );
+            let (left, right) = (usize::from(left & 0x7F), usize::from(right & 0x7F));
+            let pair = costs.symbol_pair(symbols[left], symbols[right])
+                + shares[right]
+                + language::script_change_cost(scripts[left], scripts[right]);
             cost += u64::from(pair) * u64::from(n);
             chars += u64::from(n);
         }
@@ -417,7 +440,11 @@ impl<'a> Scorer<'a> {
         candidate: &Ranked,
         limit: u64,
     ) -> Result<Cost, u64> {
-        let costs = PairCosts::of(index);
+        let pairs = match candidate.byte_ids {
+            Some(_) => self.counts.high_pairs.len(),
+            None => candidate.stats.pairs.len(),
+        };
+        let costs = self.pair_costs(index, pairs);
         let mut cost = 0u64;
         let mut chars = 0u64;
         if let Some(ids) = &candidate.byte_ids {
@@ -450,7 +477,7 @@ impl<'a> Scorer<'a> {
             }
             return Ok((cost, chars));
         }
-        let ascii_costs = PairCosts::of(ascii_language(index));
+        let ascii_costs = self.pair_costs(ascii_language(index), pairs);
         for &(left, right, n) in &candidate.stats.pairs {
             let model = if left < 0x80 && right < 0x80 {
                 &ascii_costs
@@ -516,26 +543,28 @@ pub(super) struct PairCosts {
     language: &'static Language,
     /// [`Language::symbol_pair_cost`] of every pair of symbols, row by
     /// left-hand symbol, when the language has few enough symbols
-    /// ([`dense_pair_costs`]).
+    /// ([`dense_pair_costs`]) and the table is wanted or built.
     dense: Option<&'static [u16]>,
     /// How many symbols (and classes) the language has: a row's length.
     width: usize,
 }
 
 impl PairCosts {
-    pub(super) fn of(index: usize) -> Self {
+    /// The costs of language `index`'s pairs, with its table of every
+    /// pair if it is built already or (`build`) once built.
+    fn of(index: usize, build: bool) -> Self {
         let language = &LANGUAGES[index];
         Self {
             index,
             language,
-            dense: dense_pair_costs(index),
+            dense: dense_pair_costs(index, build),
             width: language.unigram.len(),
         }
     }
 
     /// [`Language::symbol_pair_cost`] of symbols `ls` and `rs`.
     #[inline]
-    fn symbol_pair(&self, ls: u16, rs: u16) -> u32 {
+    pub(super) fn symbol_pair(&self, ls: u16, rs: u16) -> u32 {
         let (ls, rs) = (usize::from(ls), usize::from(rs));
         match self.dense.and_then(|dense| dense.get(ls * self.width + rs)) {
             Some(&cost) => u32::from(cost),
@@ -603,16 +632,27 @@ fn direct_symbols(index: usize) -> Option<&'static [u8]> {
 /// mostly backed off and whose rows are short.
 const DENSE_WIDTH: usize = 128;
 
+/// How many pairs a detection weighs in a language before the language's
+/// table of every pair is built ([`dense_pair_costs`]): building it costs
+/// about as much as searching the rows for this many pairs, and most
+/// languages are weighed only on the few hundred ASCII pairs a text shares
+/// with every other reading.
+const DENSE_AFTER: usize = 128;
+
 /// [`Language::symbol_pair_cost`] of every pair of language `index`'s
 /// symbols, row by left-hand symbol, if it has at most [`DENSE_WIDTH`]:
 /// scoring a decode looks up each of its pairs in each language it is
 /// weighed in, and a table is read at once where a row must be searched.
-/// Built once per process, when the language is first weighed.
-fn dense_pair_costs(index: usize) -> Option<&'static [u16]> {
+/// Built once per process, when `build` is first asked; before that, only
+/// if built already.
+fn dense_pair_costs(index: usize, build: bool) -> Option<&'static [u16]> {
     static TABLES: [OnceLock<Option<Box<[u16]>>>; LANGUAGES.len()] =
         [const { OnceLock::new() }; LANGUAGES.len()];
-    TABLES
-        .get(index)?
+    let table = TABLES.get(index)?;
+    if !build {
+        return table.get()?.as_deref();
+    }
+    table
         .get_or_init(|| {
             let language = &LANGUAGES[index];
             let width = language.unigram.len();

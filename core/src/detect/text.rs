@@ -809,10 +809,17 @@ fn sign_bytes() -> &'static [bool; 256] {
 /// character `wanted` holds for.
 fn bytes_decoding_to(wanted: fn(char) -> bool) -> [bool; 256] {
     let mut bytes = [false; 256];
+    // The character last asked about for each byte: most encodings decode
+    // a byte as the one before them does (every ASCII byte as itself),
+    // and a character asked once needs no asking again.
+    let mut asked: [Option<char>; 256] = [None; 256];
     for decoding in byte_decodings() {
-        for (found, c) in bytes.iter_mut().zip(&decoding.table) {
+        for ((found, asked), &c) in bytes.iter_mut().zip(&mut asked).zip(&decoding.table) {
             // A byte found once needs no other encoding's character asked.
-            *found = *found || c.is_some_and(wanted);
+            if !*found && c != *asked {
+                *found = c.is_some_and(wanted);
+                *asked = c;
+            }
         }
     }
     bytes
