@@ -207,7 +207,11 @@ impl<'a> Scorer<'a> {
             self.ascii_pair_sums[index][usize::from(words)] = Some((0, 0));
             return (0, 0);
         }
-        let costs = self.pair_costs(index, pairs.len());
+        // The pairs are sorted by their left-hand character, so that the
+        // row of each is walked once without a table being built (most
+        // languages are weighed on these pairs alone).
+        let costs = PairCosts::of(index, false);
+        let mut walk = RowWalk::new();
         // The symbol of each ASCII character, its share of its class and
         // its script, looked up once.
         let mut symbols = [u16::MAX; 128];
@@ -230,7 +234,7 @@ impl<'a> Scorer<'a> {
         let mut chars = 0u64;
         for &(left, right, n) in pairs {
             let (left, right) = (usize::from(left & 0x7F), usize::from(right & 0x7F));
-            let pair = costs.symbol_pair(symbols[left], symbols[right])
+            let pair = costs.symbol_pair_walked(symbols[left], symbols[right], &mut walk)
                 + shares[right]
                 + language::script_change_cost(scripts[left], scripts[right]);
             cost += u64::from(pair) * u64::from(n);
@@ -572,6 +576,33 @@ impl PairCosts {
         }
     }
 
+    /// [`PairCosts::symbol_pair`], for pairs read row by row: the row of
+    /// `ls` is searched from where `walk` stopped when the pair before had
+    /// the same left-hand symbol and a right-hand symbol no higher.
+    #[inline]
+    fn symbol_pair_walked(&self, ls: u16, rs: u16, walk: &mut RowWalk) -> u32 {
+        if self.dense.is_some() {
+            return self.symbol_pair(ls, rs);
+        }
+        let (ls, rs) = (usize::from(ls), usize::from(rs));
+        let language = self.language;
+        let end = usize::from(language.pair_rows[ls + 1]);
+        if walk.left != ls || rs < walk.right {
+            walk.left = ls;
+            walk.at = usize::from(language.pair_rows[ls]);
+        }
+        walk.right = rs;
+        let row = &language.pairs[..end];
+        while walk.at < end && usize::from(row[walk.at]) < rs {
+            walk.at += 1;
+        }
+        if walk.at < end && usize::from(row[walk.at]) == rs {
+            u32::from(language.pair_costs[walk.at])
+        } else {
+            u32::from(language.backoff[ls]) + u32::from(language.unigram[rs])
+        }
+    }
+
     /// The cost of `right` (symbol `rs`) after `left` (symbol `ls`), a
     /// class member's share of its class and a change of script included.
     #[inline]
@@ -589,6 +620,26 @@ impl PairCosts {
             u32::from(info.share)
         } else {
             0
+        }
+    }
+}
+
+/// Where [`PairCosts::symbol_pair_walked`] stopped in a row of pairs.
+struct RowWalk {
+    /// The left-hand symbol of the row.
+    left: usize,
+    /// The right-hand symbol last looked up.
+    right: usize,
+    /// The position in the language's pairs of the first not below it.
+    at: usize,
+}
+
+impl RowWalk {
+    fn new() -> Self {
+        Self {
+            left: usize::MAX,
+            right: 0,
+            at: 0,
         }
     }
 }
