@@ -789,24 +789,39 @@ fn build_byte_table(encoding: &'static Encoding) -> ByteTable {
 
 /// The bytes some encoding that decodes byte by byte decodes to an
 /// invisible formatting character (U+200E at 0xFD in windows-1255, ...).
-fn format_bytes() -> &'static [bool; 256] {
-    static BYTES: OnceLock<[bool; 256]> = OnceLock::new();
-    BYTES.get_or_init(|| bytes_decoding_to(language::is_invisible_format))
-}
+/// Written down rather than found at every start (a test finds them
+/// again from the encodings' tables).
+const FORMAT_BYTES: [u8; 4] = [0x9D, 0x9E, 0xFD, 0xFE];
+
+/// [`FORMAT_BYTES`] by byte.
+static FORMAT_SET: [bool; 256] = byte_set(&FORMAT_BYTES);
 
 /// The bytes some encoding that decodes byte by byte decodes to a sign no
 /// word is written with ([`is_word_breaking_sign`]). Decoded byte by byte,
 /// only such a sign between two ASCII letters is counted: what text beyond
 /// ASCII makes of its letters is the language model's to judge, and
 /// counting every triple around a byte beyond ASCII would cost Cyrillic
-/// and Greek text a fifth of its detection time.
-fn sign_bytes() -> &'static [bool; 256] {
-    static BYTES: OnceLock<[bool; 256]> = OnceLock::new();
-    BYTES.get_or_init(|| bytes_decoding_to(is_word_breaking_sign))
+/// and Greek text a fifth of its detection time. Every byte beyond ASCII
+/// is one in some code page: written down rather than found at every
+/// start (a test finds them again from the encodings' tables).
+const fn is_sign_byte(b: u8) -> bool {
+    b >= 0x80
+}
+
+/// The set of `bytes`, by byte.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut at = 0;
+    while at < bytes.len() {
+        set[bytes[at] as usize] = true;
+        at += 1;
+    }
+    set
 }
 
 /// The bytes some encoding that decodes byte by byte decodes to a
 /// character `wanted` holds for.
+#[cfg(test)]
 fn bytes_decoding_to(wanted: fn(char) -> bool) -> [bool; 256] {
     let mut bytes = [false; 256];
     // The character last asked about for each byte: most encodings decode
@@ -1047,8 +1062,7 @@ impl ByteCounts {
     pub(crate) fn new(bytes: &[u8], runs: &[Range<usize>]) -> Self {
         let mut counts = [0u64; 256];
         let mut words = AsciiWords::new();
-        let formats = format_bytes();
-        let signs = sign_bytes();
+        let formats = &FORMAT_SET;
         let mut triples: FastMap<u32, u32> = FastMap::default();
         let mut touched: Vec<u16> = Vec::new();
         let mut len = 0u64;
@@ -1059,7 +1073,7 @@ impl ByteCounts {
                 for triple in run.windows(3) {
                     let [left, middle, right] = [triple[0], triple[1], triple[2]];
                     if formats[usize::from(middle)]
-                        || (signs[usize::from(middle)]
+                        || (is_sign_byte(middle)
                             && left.is_ascii_alphabetic()
                             && right.is_ascii_alphabetic())
                     {
@@ -1241,6 +1255,25 @@ impl ByteCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bytes written down as decoding to an invisible formatting
+    /// character or a word-breaking sign in some code page are those the
+    /// code pages' tables give.
+    #[test]
+    fn format_and_sign_bytes_are_the_tables() {
+        let listed = |set: [bool; 256]| -> Vec<u8> {
+            (0..=255u8).filter(|&b| set[usize::from(b)]).collect()
+        };
+        let formats = listed(bytes_decoding_to(language::is_invisible_format));
+        assert_eq!(
+            FORMAT_BYTES.to_vec(),
+            formats,
+            "FORMAT_BYTES: {formats:#04X?}"
+        );
+        let signs = listed(bytes_decoding_to(is_word_breaking_sign));
+        let written: Vec<u8> = (0..=255u8).filter(|&b| is_sign_byte(b)).collect();
+        assert_eq!(written, signs, "sign bytes: {signs:#04X?}");
+    }
 
     #[test]
     fn markup_and_scripts_are_boundaries() {
