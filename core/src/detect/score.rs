@@ -82,6 +82,8 @@ pub(super) struct Scorer<'a> {
     /// How often each byte is the right-hand member of a byte pair with a
     /// byte beyond ASCII.
     pub(super) right_bytes: Vec<(u8, u64)>,
+    /// The bytes of the byte pairs with a byte beyond ASCII, in order.
+    pair_bytes: Vec<u8>,
     /// How many pairs have been weighed in each language so far (see
     /// [`Scorer::pair_costs`]).
     weighed_pairs: Vec<usize>,
@@ -90,9 +92,13 @@ pub(super) struct Scorer<'a> {
 impl<'a> Scorer<'a> {
     pub(super) fn new(counts: &'a ByteCounts, chars: &'a Chars, letter_scale: f64) -> Self {
         let mut right = [0u64; 256];
-        for &(_, b, n) in &counts.high_pairs {
+        let mut in_pairs = [false; 256];
+        for &(a, b, n) in &counts.high_pairs {
             right[usize::from(b)] += u64::from(n);
+            in_pairs[usize::from(a)] = true;
+            in_pairs[usize::from(b)] = true;
         }
+        let pair_bytes = (0..=255u8).filter(|&b| in_pairs[usize::from(b)]).collect();
         let right_bytes = (0..=255u8)
             .filter(|&b| right[usize::from(b)] > 0)
             .map(|b| (b, right[usize::from(b)]))
@@ -105,6 +111,7 @@ impl<'a> Scorer<'a> {
             ascii_pair_sums: vec![[None; 2]; LANGUAGES.len()],
             symbols: vec![Vec::new(); LANGUAGES.len()],
             right_bytes,
+            pair_bytes,
             weighed_pairs: vec![0; LANGUAGES.len()],
         }
     }
@@ -452,12 +459,13 @@ impl<'a> Scorer<'a> {
         let mut cost = 0u64;
         let mut chars = 0u64;
         if let Some(ids) = &candidate.byte_ids {
-            // What each byte that occurs reads as, looked up once: its
+            // What each byte of the pairs reads as, looked up once: its
             // symbol, its share of its class, its script.
             let mut symbols = [0u16; 256];
             let mut shares = [0u32; 256];
             let mut scripts = [None; 256];
-            for &b in &self.counts.present {
+            for at in 0..self.pair_bytes.len() {
+                let b = self.pair_bytes[at];
                 let id = ids[usize::from(b)];
                 let symbol = self.symbol(index, id);
                 let info = self.chars.info(id);
