@@ -200,11 +200,15 @@ pub(crate) struct Chars {
 
 const CACHE_BITS: u32 = 11;
 
+/// How many distinct characters beyond ASCII [`Chars`] makes room for at
+/// once: what the decodes of 1 KiB of evidence beyond ASCII usually give.
+const CHAR_CAPACITY: usize = 1024;
+
 impl Chars {
     pub(crate) fn new() -> Self {
         Self {
             infos: ascii_infos().to_vec(),
-            index: FastMap::default(),
+            index: FastMap::with_capacity_and_hasher(CHAR_CAPACITY, BuildHasherDefault::default()),
             cache: vec![(0, 0); 1 << CACHE_BITS],
         }
     }
@@ -480,7 +484,14 @@ struct TextSink<'a> {
 }
 
 impl<'a> TextSink<'a> {
-    fn new(ascii_pairs_included: bool, chars: &'a mut Chars, may_cut: bool) -> Self {
+    /// `capacity`: how many distinct pairs to make room for at once (the
+    /// map is never grown a step at a time for the usual evidence).
+    fn new(
+        ascii_pairs_included: bool,
+        chars: &'a mut Chars,
+        may_cut: bool,
+        capacity: usize,
+    ) -> Self {
         Self {
             stats: TextStats {
                 hash: HASH_START,
@@ -488,7 +499,7 @@ impl<'a> TextSink<'a> {
                 ..TextStats::default()
             },
             chars,
-            keys: FastMap::default(),
+            keys: FastMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default()),
             previous: BOUNDARY,
             previous_is_ascii: true,
             before_previous: BOUNDARY,
@@ -660,7 +671,11 @@ fn decode_stats_with(
     chars: &mut Chars,
     may_cut: bool,
 ) -> TextStats {
-    let mut sink = TextSink::new(!encoding.is_ascii_compatible(), chars, may_cut);
+    // Most characters of a decode make a pair of their own with the one
+    // before them, but the evidence's ASCII pairs, which are counted apart.
+    let len: usize = runs.iter().map(ExactSizeIterator::len).sum();
+    let capacity = (len / PAIR_BYTES).min(MAX_PAIR_CAPACITY);
+    let mut sink = TextSink::new(!encoding.is_ascii_compatible(), chars, may_cut, capacity);
     for (position, run) in runs.iter().enumerate() {
         if position > 0 {
             sink.gap();
@@ -673,6 +688,14 @@ fn decode_stats_with(
     }
     sink.finish()
 }
+
+/// Room is made at once for a decode's distinct pairs, one for every this
+/// many bytes of evidence (growing the map step by step rehashes it each
+/// time)...
+const PAIR_BYTES: usize = 4;
+
+/// ... for at most this many.
+const MAX_PAIR_CAPACITY: usize = 4096;
 
 /// Counts the errors of a decode, but a sequence cut by the end.
 struct ErrorSink(u64);
