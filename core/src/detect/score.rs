@@ -84,6 +84,9 @@ pub(super) struct Scorer<'a> {
     pub(super) right_bytes: Vec<(u8, u64)>,
     /// The bytes of the byte pairs with a byte beyond ASCII, in order.
     pair_bytes: Vec<u8>,
+    /// The characters of the shared ASCII pairs, in order: of the words
+    /// without bytes beyond ASCII, and of those with.
+    ascii_chars: [Vec<u8>; 2],
     /// How many pairs have been weighed in each language so far (see
     /// [`Scorer::pair_costs`]).
     weighed_pairs: Vec<usize>,
@@ -99,6 +102,15 @@ impl<'a> Scorer<'a> {
             in_pairs[usize::from(b)] = true;
         }
         let pair_bytes = (0..=255u8).filter(|&b| in_pairs[usize::from(b)]).collect();
+        let chars_of = |pairs: &[(u8, u8, u32)]| {
+            let mut seen = [false; 128];
+            for &(left, right, _) in pairs {
+                seen[usize::from(left & 0x7F)] = true;
+                seen[usize::from(right & 0x7F)] = true;
+            }
+            (0..0x80u8).filter(|&c| seen[usize::from(c)]).collect()
+        };
+        let ascii_chars = [chars_of(&counts.ascii_pairs), chars_of(&counts.word_pairs)];
         let right_bytes = (0..=255u8)
             .filter(|&b| right[usize::from(b)] > 0)
             .map(|b| (b, right[usize::from(b)]))
@@ -112,6 +124,7 @@ impl<'a> Scorer<'a> {
             symbols: vec![Vec::new(); LANGUAGES.len()],
             right_bytes,
             pair_bytes,
+            ascii_chars,
             weighed_pairs: vec![0; LANGUAGES.len()],
         }
     }
@@ -214,38 +227,58 @@ impl<'a> Scorer<'a> {
             self.ascii_pair_sums[index][usize::from(words)] = Some((0, 0));
             return (0, 0);
         }
-        // The pairs are sorted by their left-hand character, so that the
-        // row of each is walked once without a table being built (most
-        // languages are weighed on these pairs alone).
         let costs = PairCosts::of(index, false);
-        let mut walk = RowWalk::new();
         // The symbol of each ASCII character, its share of its class and
         // its script, looked up once.
-        let mut symbols = [u16::MAX; 128];
+        let mut symbols = [0u16; 128];
         let mut shares = [0u32; 128];
         let mut scripts = [None; 128];
-        for &(left, right, _) in pairs {
-            for c in [left, right] {
-                let at = usize::from(c & 0x7F);
-                if symbols[at] == u16::MAX {
-                    let id = u32::from(c);
-                    let symbol = self.symbol(index, id);
-                    let info = self.chars.info(id);
-                    symbols[at] = symbol;
-                    shares[at] = costs.share(info, symbol);
-                    scripts[at] = info.script;
-                }
-            }
+        let side = usize::from(words);
+        for at in 0..self.ascii_chars[side].len() {
+            let c = self.ascii_chars[side][at];
+            let id = u32::from(c);
+            let symbol = self.symbol(index, id);
+            let info = self.chars.info(id);
+            symbols[usize::from(c)] = symbol;
+            shares[usize::from(c)] = costs.share(info, symbol);
+            scripts[usize::from(c)] = info.script;
         }
         let mut cost = 0u64;
         let mut chars = 0u64;
-        for &(left, right, n) in pairs {
-            let (left, right) = (usize::from(left & 0x7F), usize::from(right & 0x7F));
-            let pair = costs.symbol_pair_walked(symbols[left], symbols[right], &mut walk)
-                + shares[right]
-                + language::script_change_cost(scripts[left], scripts[right]);
-            cost += u64::from(pair) * u64::from(n);
-            chars += u64::from(n);
+        // The pairs are sorted by their left-hand character: without a
+        // table (most languages are weighed on these pairs alone), the
+        // row of each is walked once along the right-hand symbols, from
+        // its start again only when one comes lower than the one before.
+        for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+            let left = usize::from(group[0].0 & 0x7F);
+            let ls = symbols[left];
+            let (row, row_costs, backoff) = costs.row(ls);
+            let mut at = 0;
+            let mut last = 0;
+            for &(_, right, n) in group {
+                let right = usize::from(right & 0x7F);
+                let rs = symbols[right];
+                let symbol_pair = if costs.dense.is_some() {
+                    costs.symbol_pair(ls, rs)
+                } else {
+                    if rs < last {
+                        at = 0;
+                    }
+                    last = rs;
+                    while row.get(at).is_some_and(|&r| r < rs) {
+                        at += 1;
+                    }
+                    match (row.get(at), row_costs.get(at)) {
+                        (Some(&r), Some(&cost)) if r == rs => u32::from(cost),
+                        _ => backoff + costs.unigram(rs),
+                    }
+                };
+                let pair = symbol_pair
+                    + shares[right]
+                    + language::script_change_cost(scripts[left], scripts[right]);
+                cost += u64::from(pair) * u64::from(n);
+                chars += u64::from(n);
+            }
         }
         self.ascii_pair_sums[index][usize::from(words)] = Some((cost, chars));
         (cost, chars)
@@ -584,31 +617,28 @@ impl PairCosts {
         }
     }
 
-    /// [`PairCosts::symbol_pair`], for pairs read row by row: the row of
-    /// `ls` is searched from where `walk` stopped when the pair before had
-    /// the same left-hand symbol and a right-hand symbol no higher.
-    #[inline]
-    fn symbol_pair_walked(&self, ls: u16, rs: u16, walk: &mut RowWalk) -> u32 {
-        if self.dense.is_some() {
-            return self.symbol_pair(ls, rs);
-        }
-        let (ls, rs) = (usize::from(ls), usize::from(rs));
+    /// The row of pairs of left-hand symbol `ls`: the right-hand symbols
+    /// listed, their costs, and the cost of backing off from `ls`.
+    fn row(&self, ls: u16) -> (&'static [u16], &'static [u8], u32) {
         let language = self.language;
-        let end = usize::from(language.pair_rows[ls + 1]);
-        if walk.left != ls || rs < walk.right {
-            walk.left = ls;
-            walk.at = usize::from(language.pair_rows[ls]);
+        let ls = usize::from(ls);
+        match (language.pair_rows.get(ls), language.pair_rows.get(ls + 1)) {
+            (Some(&start), Some(&end)) => {
+                let rows = usize::from(start)..usize::from(end);
+                (
+                    language.pairs.get(rows.clone()).unwrap_or_default(),
+                    language.pair_costs.get(rows).unwrap_or_default(),
+                    language.backoff.get(ls).map_or(0, |&b| u32::from(b)),
+                )
+            }
+            _ => (&[], &[], 0),
         }
-        walk.right = rs;
-        let row = &language.pairs[..end];
-        while walk.at < end && usize::from(row[walk.at]) < rs {
-            walk.at += 1;
-        }
-        if walk.at < end && usize::from(row[walk.at]) == rs {
-            u32::from(language.pair_costs[walk.at])
-        } else {
-            u32::from(language.backoff[ls]) + u32::from(language.unigram[rs])
-        }
+    }
+
+    /// The cost of symbol `rs` alone.
+    #[inline]
+    fn unigram(&self, rs: u16) -> u32 {
+        u32::from(self.language.unigram[usize::from(rs)])
     }
 
     /// The cost of `right` (symbol `rs`) after `left` (symbol `ls`), a
@@ -628,26 +658,6 @@ impl PairCosts {
             u32::from(info.share)
         } else {
             0
-        }
-    }
-}
-
-/// Where [`PairCosts::symbol_pair_walked`] stopped in a row of pairs.
-struct RowWalk {
-    /// The left-hand symbol of the row.
-    left: usize,
-    /// The right-hand symbol last looked up.
-    right: usize,
-    /// The position in the language's pairs of the first not below it.
-    at: usize,
-}
-
-impl RowWalk {
-    fn new() -> Self {
-        Self {
-            left: usize::MAX,
-            right: 0,
-            at: 0,
         }
     }
 }
