@@ -31,6 +31,16 @@
 //! and 1 MiB, as `tools/bench-detect-time.sh` builds them.
 //! `--filter TEXT` keeps the rows whose name contains TEXT, `--rounds N`
 //! sets the rounds, `--no-peer` leaves out the processes (for profiling).
+//!
+//! `--dump DIR` times nothing: it prints the whole detection (every
+//! candidate's score and evidence, the notes) of every file under `DIR`,
+//! whole and cut at 16 bytes to 16 KiB, to compare the detections of two
+//! builds line by line (a change for speed must leave them all as they
+//! were):
+//!
+//! ```sh
+//! cargo bench -p mojiscope-core --bench detect -- --dump ../shared/data/detect-dev > before.txt
+//! ```
 
 #![expect(clippy::print_stdout, reason = "a benchmark prints its table")]
 
@@ -136,6 +146,36 @@ fn detect_file(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The cuts of each file that `--dump` detects, besides the whole file.
+const DUMP_CUTS: [usize; 6] = [16, 64, 256, 1024, 4096, 16384];
+
+/// Prints the whole detection of every file under `dir` (in name order),
+/// whole and cut at each of [`DUMP_CUTS`] shorter than it.
+fn dump(dir: &Path) -> std::io::Result<()> {
+    let mut paths = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    for path in paths {
+        let bytes = std::fs::read(&path)?;
+        let name = path.strip_prefix(dir).unwrap_or(&path).display();
+        for cut in DUMP_CUTS.into_iter().filter(|&cut| cut < bytes.len()) {
+            println!("{name} {cut}\n{:?}", detect(&bytes[..cut]));
+        }
+        println!("{name} whole\n{:?}", detect(&bytes));
+    }
+    Ok(())
+}
+
 /// The median time of running `command` with `args` `rounds` times, and
 /// its first line of output.
 fn time_command(command: &Path, args: &[&Path], rounds: usize) -> Option<(Duration, String)> {
@@ -187,6 +227,15 @@ fn main() {
             std::process::exit(2);
         };
         if detect_file(Path::new(path)).is_err() {
+            std::process::exit(1);
+        }
+        return;
+    }
+    if let Some(position) = args.iter().position(|a| a == "--dump") {
+        let Some(dir) = args.get(position + 1) else {
+            std::process::exit(2);
+        };
+        if dump(Path::new(dir)).is_err() {
             std::process::exit(1);
         }
         return;

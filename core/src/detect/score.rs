@@ -82,14 +82,35 @@ pub(super) struct Scorer<'a> {
     /// How often each byte is the right-hand member of a byte pair with a
     /// byte beyond ASCII.
     pub(super) right_bytes: Vec<(u8, u64)>,
+    /// The bytes of the byte pairs with a byte beyond ASCII, in order.
+    pair_bytes: Vec<u8>,
+    /// The characters of the shared ASCII pairs, in order: of the words
+    /// without bytes beyond ASCII, and of those with.
+    ascii_chars: [Vec<u8>; 2],
+    /// How many pairs have been weighed in each language so far (see
+    /// [`Scorer::pair_costs`]).
+    weighed_pairs: Vec<usize>,
 }
 
 impl<'a> Scorer<'a> {
     pub(super) fn new(counts: &'a ByteCounts, chars: &'a Chars, letter_scale: f64) -> Self {
         let mut right = [0u64; 256];
-        for &(_, b, n) in &counts.high_pairs {
+        let mut in_pairs = [false; 256];
+        for &(a, b, n) in &counts.high_pairs {
             right[usize::from(b)] += u64::from(n);
+            in_pairs[usize::from(a)] = true;
+            in_pairs[usize::from(b)] = true;
         }
+        let pair_bytes = (0..=255u8).filter(|&b| in_pairs[usize::from(b)]).collect();
+        let chars_of = |pairs: &[(u8, u8, u32)]| {
+            let mut seen = [false; 128];
+            for &(left, right, _) in pairs {
+                seen[usize::from(left & 0x7F)] = true;
+                seen[usize::from(right & 0x7F)] = true;
+            }
+            (0..0x80u8).filter(|&c| seen[usize::from(c)]).collect()
+        };
+        let ascii_chars = [chars_of(&counts.ascii_pairs), chars_of(&counts.word_pairs)];
         let right_bytes = (0..=255u8)
             .filter(|&b| right[usize::from(b)] > 0)
             .map(|b| (b, right[usize::from(b)]))
@@ -102,7 +123,21 @@ impl<'a> Scorer<'a> {
             ascii_pair_sums: vec![[None; 2]; LANGUAGES.len()],
             symbols: vec![Vec::new(); LANGUAGES.len()],
             right_bytes,
+            pair_bytes,
+            ascii_chars,
+            weighed_pairs: vec![0; LANGUAGES.len()],
         }
+    }
+
+    /// The costs of language `index`'s symbol pairs, to weigh `pairs`
+    /// pairs: with its table of every pair ([`dense_pair_costs`]) once the
+    /// pairs weighed in it make building the table worth it
+    /// ([`DENSE_AFTER`]), or when it is built already. The costs are the
+    /// same either way.
+    fn pair_costs(&mut self, index: usize, pairs: usize) -> PairCosts {
+        let weighed = &mut self.weighed_pairs[index];
+        *weighed = weighed.saturating_add(pairs);
+        PairCosts::of(index, *weighed >= DENSE_AFTER)
     }
 
     /// The symbol of character `id` in language `index`.
@@ -192,26 +227,58 @@ impl<'a> Scorer<'a> {
             self.ascii_pair_sums[index][usize::from(words)] = Some((0, 0));
             return (0, 0);
         }
-        let costs = PairCosts::of(index);
-        // The symbol of each ASCII character, looked up once.
-        let mut symbols = [u16::MAX; 128];
+        let costs = PairCosts::of(index, false);
+        // The symbol of each ASCII character, its share of its class and
+        // its script, looked up once.
+        let mut symbols = [0u16; 128];
+        let mut shares = [0u32; 128];
+        let mut scripts = [None; 128];
+        let side = usize::from(words);
+        for at in 0..self.ascii_chars[side].len() {
+            let c = self.ascii_chars[side][at];
+            let id = u32::from(c);
+            let symbol = self.symbol(index, id);
+            let info = self.chars.info(id);
+            symbols[usize::from(c)] = symbol;
+            shares[usize::from(c)] = costs.share(info, symbol);
+            scripts[usize::from(c)] = info.script;
+        }
         let mut cost = 0u64;
         let mut chars = 0u64;
-        for &(left, right, n) in pairs {
-            let (l, r) = (u32::from(left), u32::from(right));
-            for (c, id) in [(left, l), (right, r)] {
-                if symbols[usize::from(c & 0x7F)] == u16::MAX {
-                    symbols[usize::from(c & 0x7F)] = self.symbol(index, id);
-                }
+        // The pairs are sorted by their left-hand character: without a
+        // table (most languages are weighed on these pairs alone), the
+        // row of each is walked once along the right-hand symbols, from
+        // its start again only when one comes lower than the one before.
+        for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+            let left = usize::from(group[0].0 & 0x7F);
+            let ls = symbols[left];
+            let (row, row_costs, backoff) = costs.row(ls);
+            let mut at = 0;
+            let mut last = 0;
+            for &(_, right, n) in group {
+                let right = usize::from(right & 0x7F);
+                let rs = symbols[right];
+                let symbol_pair = if costs.dense.is_some() {
+                    costs.symbol_pair(ls, rs)
+                } else {
+                    if rs < last {
+                        at = 0;
+                    }
+                    last = rs;
+                    while row.get(at).is_some_and(|&r| r < rs) {
+                        at += 1;
+                    }
+                    match (row.get(at), row_costs.get(at)) {
+                        (Some(&r), Some(&cost)) if r == rs => u32::from(cost),
+                        _ => backoff + costs.unigram(rs),
+                    }
+                };
+                let pair = symbol_pair
+                    + shares[right]
+                    + language::script_change_cost(scripts[left], scripts[right]);
+                cost += u64::from(pair) * u64::from(n);
+                chars += u64::from(n);
             }
-            let pair = costs.cost(
-                self.chars.info(l),
-                symbols[usize::from(left & 0x7F)],
-                self.chars.info(r),
-                symbols[usize::from(right & 0x7F)],
-            );
-            cost += u64::from(pair) * u64::from(n);
-            chars += u64::from(n);
         }
         self.ascii_pair_sums[index][usize::from(words)] = Some((cost, chars));
         (cost, chars)
@@ -417,16 +484,21 @@ impl<'a> Scorer<'a> {
         candidate: &Ranked,
         limit: u64,
     ) -> Result<Cost, u64> {
-        let costs = PairCosts::of(index);
+        let pairs = match candidate.byte_ids {
+            Some(_) => self.counts.high_pairs.len(),
+            None => candidate.stats.pairs.len(),
+        };
+        let costs = self.pair_costs(index, pairs);
         let mut cost = 0u64;
         let mut chars = 0u64;
         if let Some(ids) = &candidate.byte_ids {
-            // What each byte that occurs reads as, looked up once: its
+            // What each byte of the pairs reads as, looked up once: its
             // symbol, its share of its class, its script.
             let mut symbols = [0u16; 256];
             let mut shares = [0u32; 256];
             let mut scripts = [None; 256];
-            for &b in &self.counts.present {
+            for at in 0..self.pair_bytes.len() {
+                let b = self.pair_bytes[at];
                 let id = ids[usize::from(b)];
                 let symbol = self.symbol(index, id);
                 let info = self.chars.info(id);
@@ -450,7 +522,7 @@ impl<'a> Scorer<'a> {
             }
             return Ok((cost, chars));
         }
-        let ascii_costs = PairCosts::of(ascii_language(index));
+        let ascii_costs = self.pair_costs(ascii_language(index), pairs);
         for &(left, right, n) in &candidate.stats.pairs {
             let model = if left < 0x80 && right < 0x80 {
                 &ascii_costs
@@ -516,31 +588,57 @@ pub(super) struct PairCosts {
     language: &'static Language,
     /// [`Language::symbol_pair_cost`] of every pair of symbols, row by
     /// left-hand symbol, when the language has few enough symbols
-    /// ([`dense_pair_costs`]).
+    /// ([`dense_pair_costs`]) and the table is wanted or built.
     dense: Option<&'static [u16]>,
     /// How many symbols (and classes) the language has: a row's length.
     width: usize,
 }
 
 impl PairCosts {
-    pub(super) fn of(index: usize) -> Self {
+    /// The costs of language `index`'s pairs, with its table of every
+    /// pair if it is built already or (`build`) once built.
+    fn of(index: usize, build: bool) -> Self {
         let language = &LANGUAGES[index];
         Self {
             index,
             language,
-            dense: dense_pair_costs(index),
+            dense: dense_pair_costs(index, build),
             width: language.unigram.len(),
         }
     }
 
     /// [`Language::symbol_pair_cost`] of symbols `ls` and `rs`.
     #[inline]
-    fn symbol_pair(&self, ls: u16, rs: u16) -> u32 {
+    pub(super) fn symbol_pair(&self, ls: u16, rs: u16) -> u32 {
         let (ls, rs) = (usize::from(ls), usize::from(rs));
         match self.dense.and_then(|dense| dense.get(ls * self.width + rs)) {
             Some(&cost) => u32::from(cost),
             None => self.language.symbol_pair_cost(ls, rs),
         }
+    }
+
+    /// The row of pairs of left-hand symbol `ls`: the right-hand symbols
+    /// listed, their costs, and the cost of backing off from `ls`.
+    fn row(&self, ls: u16) -> (&'static [u16], &'static [u8], u32) {
+        let language = self.language;
+        let ls = usize::from(ls);
+        match (language.pair_rows.get(ls), language.pair_rows.get(ls + 1)) {
+            (Some(&start), Some(&end)) => {
+                let rows = usize::from(start)..usize::from(end);
+                (
+                    language.pairs.get(rows.clone()).unwrap_or_default(),
+                    language.pair_costs.get(rows).unwrap_or_default(),
+                    language.backoff.get(ls).map_or(0, |&b| u32::from(b)),
+                )
+            }
+            _ => (&[], &[], 0),
+        }
+    }
+
+    /// The cost of symbol `rs` alone.
+    #[inline]
+    fn unigram(&self, rs: u16) -> u32 {
+        u32::from(self.language.unigram[usize::from(rs)])
     }
 
     /// The cost of `right` (symbol `rs`) after `left` (symbol `ls`), a
@@ -603,16 +701,27 @@ fn direct_symbols(index: usize) -> Option<&'static [u8]> {
 /// mostly backed off and whose rows are short.
 const DENSE_WIDTH: usize = 128;
 
+/// How many pairs a detection weighs in a language before the language's
+/// table of every pair is built ([`dense_pair_costs`]): building it costs
+/// about as much as searching the rows for this many pairs, and most
+/// languages are weighed only on the few hundred ASCII pairs a text shares
+/// with every other reading.
+const DENSE_AFTER: usize = 128;
+
 /// [`Language::symbol_pair_cost`] of every pair of language `index`'s
 /// symbols, row by left-hand symbol, if it has at most [`DENSE_WIDTH`]:
 /// scoring a decode looks up each of its pairs in each language it is
 /// weighed in, and a table is read at once where a row must be searched.
-/// Built once per process, when the language is first weighed.
-fn dense_pair_costs(index: usize) -> Option<&'static [u16]> {
+/// Built once per process, when `build` is first asked; before that, only
+/// if built already.
+fn dense_pair_costs(index: usize, build: bool) -> Option<&'static [u16]> {
     static TABLES: [OnceLock<Option<Box<[u16]>>>; LANGUAGES.len()] =
         [const { OnceLock::new() }; LANGUAGES.len()];
-    TABLES
-        .get(index)?
+    let table = TABLES.get(index)?;
+    if !build {
+        return table.get()?.as_deref();
+    }
+    table
         .get_or_init(|| {
             let language = &LANGUAGES[index];
             let width = language.unigram.len();

@@ -200,11 +200,15 @@ pub(crate) struct Chars {
 
 const CACHE_BITS: u32 = 11;
 
+/// How many distinct characters beyond ASCII [`Chars`] makes room for at
+/// once: what the decodes of 1 KiB of evidence beyond ASCII usually give.
+const CHAR_CAPACITY: usize = 1024;
+
 impl Chars {
     pub(crate) fn new() -> Self {
         Self {
             infos: ascii_infos().to_vec(),
-            index: FastMap::default(),
+            index: FastMap::with_capacity_and_hasher(CHAR_CAPACITY, BuildHasherDefault::default()),
             cache: vec![(0, 0); 1 << CACHE_BITS],
         }
     }
@@ -480,7 +484,14 @@ struct TextSink<'a> {
 }
 
 impl<'a> TextSink<'a> {
-    fn new(ascii_pairs_included: bool, chars: &'a mut Chars, may_cut: bool) -> Self {
+    /// `capacity`: how many distinct pairs to make room for at once (the
+    /// map is never grown a step at a time for the usual evidence).
+    fn new(
+        ascii_pairs_included: bool,
+        chars: &'a mut Chars,
+        may_cut: bool,
+        capacity: usize,
+    ) -> Self {
         Self {
             stats: TextStats {
                 hash: HASH_START,
@@ -488,7 +499,7 @@ impl<'a> TextSink<'a> {
                 ..TextStats::default()
             },
             chars,
-            keys: FastMap::default(),
+            keys: FastMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default()),
             previous: BOUNDARY,
             previous_is_ascii: true,
             before_previous: BOUNDARY,
@@ -660,7 +671,11 @@ fn decode_stats_with(
     chars: &mut Chars,
     may_cut: bool,
 ) -> TextStats {
-    let mut sink = TextSink::new(!encoding.is_ascii_compatible(), chars, may_cut);
+    // Most characters of a decode make a pair of their own with the one
+    // before them, but the evidence's ASCII pairs, which are counted apart.
+    let len: usize = runs.iter().map(ExactSizeIterator::len).sum();
+    let capacity = (len / PAIR_BYTES).min(MAX_PAIR_CAPACITY);
+    let mut sink = TextSink::new(!encoding.is_ascii_compatible(), chars, may_cut, capacity);
     for (position, run) in runs.iter().enumerate() {
         if position > 0 {
             sink.gap();
@@ -673,6 +688,14 @@ fn decode_stats_with(
     }
     sink.finish()
 }
+
+/// Room is made at once for a decode's distinct pairs, one for every this
+/// many bytes of evidence (growing the map step by step rehashes it each
+/// time)...
+const PAIR_BYTES: usize = 4;
+
+/// ... for at most this many.
+const MAX_PAIR_CAPACITY: usize = 4096;
 
 /// Counts the errors of a decode, but a sequence cut by the end.
 struct ErrorSink(u64);
@@ -789,30 +812,52 @@ fn build_byte_table(encoding: &'static Encoding) -> ByteTable {
 
 /// The bytes some encoding that decodes byte by byte decodes to an
 /// invisible formatting character (U+200E at 0xFD in windows-1255, ...).
-fn format_bytes() -> &'static [bool; 256] {
-    static BYTES: OnceLock<[bool; 256]> = OnceLock::new();
-    BYTES.get_or_init(|| bytes_decoding_to(language::is_invisible_format))
-}
+/// Written down rather than found at every start (a test finds them
+/// again from the encodings' tables).
+const FORMAT_BYTES: [u8; 4] = [0x9D, 0x9E, 0xFD, 0xFE];
+
+/// [`FORMAT_BYTES`] by byte.
+static FORMAT_SET: [bool; 256] = byte_set(&FORMAT_BYTES);
 
 /// The bytes some encoding that decodes byte by byte decodes to a sign no
 /// word is written with ([`is_word_breaking_sign`]). Decoded byte by byte,
 /// only such a sign between two ASCII letters is counted: what text beyond
 /// ASCII makes of its letters is the language model's to judge, and
 /// counting every triple around a byte beyond ASCII would cost Cyrillic
-/// and Greek text a fifth of its detection time.
-fn sign_bytes() -> &'static [bool; 256] {
-    static BYTES: OnceLock<[bool; 256]> = OnceLock::new();
-    BYTES.get_or_init(|| bytes_decoding_to(is_word_breaking_sign))
+/// and Greek text a fifth of its detection time. Every byte beyond ASCII
+/// is one in some code page: written down rather than found at every
+/// start (a test finds them again from the encodings' tables).
+const fn is_sign_byte(b: u8) -> bool {
+    b >= 0x80
+}
+
+/// The set of `bytes`, by byte.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut at = 0;
+    while at < bytes.len() {
+        set[bytes[at] as usize] = true;
+        at += 1;
+    }
+    set
 }
 
 /// The bytes some encoding that decodes byte by byte decodes to a
 /// character `wanted` holds for.
+#[cfg(test)]
 fn bytes_decoding_to(wanted: fn(char) -> bool) -> [bool; 256] {
     let mut bytes = [false; 256];
+    // The character last asked about for each byte: most encodings decode
+    // a byte as the one before them does (every ASCII byte as itself),
+    // and a character asked once needs no asking again.
+    let mut asked: [Option<char>; 256] = [None; 256];
     for decoding in byte_decodings() {
-        for (found, c) in bytes.iter_mut().zip(&decoding.table) {
+        for ((found, asked), &c) in bytes.iter_mut().zip(&mut asked).zip(&decoding.table) {
             // A byte found once needs no other encoding's character asked.
-            *found = *found || c.is_some_and(wanted);
+            if !*found && c != *asked {
+                *found = c.is_some_and(wanted);
+                *asked = c;
+            }
         }
     }
     bytes
@@ -1040,8 +1085,7 @@ impl ByteCounts {
     pub(crate) fn new(bytes: &[u8], runs: &[Range<usize>]) -> Self {
         let mut counts = [0u64; 256];
         let mut words = AsciiWords::new();
-        let formats = format_bytes();
-        let signs = sign_bytes();
+        let formats = &FORMAT_SET;
         let mut triples: FastMap<u32, u32> = FastMap::default();
         let mut touched: Vec<u16> = Vec::new();
         let mut len = 0u64;
@@ -1052,7 +1096,7 @@ impl ByteCounts {
                 for triple in run.windows(3) {
                     let [left, middle, right] = [triple[0], triple[1], triple[2]];
                     if formats[usize::from(middle)]
-                        || (signs[usize::from(middle)]
+                        || (is_sign_byte(middle)
                             && left.is_ascii_alphabetic()
                             && right.is_ascii_alphabetic())
                     {
@@ -1234,6 +1278,25 @@ impl ByteCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bytes written down as decoding to an invisible formatting
+    /// character or a word-breaking sign in some code page are those the
+    /// code pages' tables give.
+    #[test]
+    fn format_and_sign_bytes_are_the_tables() {
+        let listed = |set: [bool; 256]| -> Vec<u8> {
+            (0..=255u8).filter(|&b| set[usize::from(b)]).collect()
+        };
+        let formats = listed(bytes_decoding_to(language::is_invisible_format));
+        assert_eq!(
+            FORMAT_BYTES.to_vec(),
+            formats,
+            "FORMAT_BYTES: {formats:#04X?}"
+        );
+        let signs = listed(bytes_decoding_to(is_word_breaking_sign));
+        let written: Vec<u8> = (0..=255u8).filter(|&b| is_sign_byte(b)).collect();
+        assert_eq!(written, signs, "sign bytes: {signs:#04X?}");
+    }
 
     #[test]
     fn markup_and_scripts_are_boundaries() {
