@@ -182,6 +182,16 @@ def cp1252_undefined_dropped(text):
                    if byte not in (0x81, 0x8D, 0x8F, 0x90, 0x9D))
 
 
+def cp1252_twice_undefined_dropped(text):
+    """UTF-8 read as windows-1252 twice, the first reader keeping the five
+    undefined bytes as C1 controls and the second dropping them ("Ã¢â‚¬Â"
+    for "”"): only lines that lost one are kept."""
+    once = CP1252(text)
+    if not any(byte in (0x81, 0x8D, 0x8F, 0x90, 0x9D) for byte in once.encode("utf-8")):
+        return None
+    return cp1252_undefined_dropped(once), text
+
+
 def latin1_twice_c1_dropped(text):
     """UTF-8 read as ISO-8859-1 twice, the C1 controls dropped the second
     time ("cafÃÂ©" for "café"), as pages stored through two such readers
@@ -223,6 +233,7 @@ def kinds(pool, rng):
         ("windows-1252 text as ISO-8859-1", legacy_as_latin1),
         ("ISO-8859-1 twice, C1 controls dropped", latin1_twice_c1_dropped),
         ("windows-1252, undefined bytes dropped", cp1252_undefined_dropped),
+        ("windows-1252 twice, undefined bytes dropped", cp1252_twice_undefined_dropped),
     ]
 
 

@@ -594,6 +594,25 @@ fn add_lossy(word: &str, repairs: &mut WordRepairs) {
             }
         }
     }
+    // UTF-8 read as windows-1252 twice, the undefined bytes dropped the
+    // second time ("Ã¢â‚¬Â" for "”").
+    if let Some(decoded) = twice::decode_1252(word) {
+        let encode_as = EncodeAs::Encoding(WINDOWS_1252);
+        let step = Step {
+            encode_as,
+            decode_as: UTF_8,
+        };
+        if let Some(chain) = Chain::new(&[step, step])
+            && !repairs.chains.iter().any(|(known, _)| *known == chain)
+        {
+            let outcome = repairs.outcome(decoded.text, decoded.lost, 0, false);
+            repairs.outcomes[outcome].add_restorations(encode_as, decoded.restorations);
+            repairs.chains.push((chain, outcome));
+            for &once in once_lossy.iter().filter(|&&once| once != outcome) {
+                repairs.outcomes[once].unfinished = true;
+            }
+        }
+    }
     // Double-byte text read as windows-1252 by a reader that wrote U+FFFD
     // for the bytes windows-1252 leaves undefined.
     if word.contains(char::REPLACEMENT_CHARACTER) {

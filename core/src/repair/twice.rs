@@ -235,3 +235,192 @@ mod tests {
         assert_eq!(decode("café"), None);
     }
 }
+
+/// A character that lost a byte to the second reading: where its U+FFFD
+/// is in the decode, its candidates (each with the byte dropped for it),
+/// and where the dropped byte was in the word.
+type LostByte = (usize, Vec<(char, u8)>, usize);
+
+/// The bytes windows-1252 leaves undefined, which its readers drop.
+const UNDEFINED_1252: [u8; 5] = [0x81, 0x8D, 0x8F, 0x90, 0x9D];
+
+/// One byte of the first reading of text read as windows-1252 twice, as
+/// the second reading left it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Byte1252 {
+    Known(u8),
+    /// A byte of the first reading whose second-reading byte was dropped:
+    /// one of `candidates`, each with the byte that was dropped for it;
+    /// `at` is where that was, as a UTF-8 offset in the word.
+    Unknown {
+        at: usize,
+        candidates: Vec<(u8, u8)>,
+    },
+}
+
+/// Undoes "UTF-8 read as windows-1252 twice, the bytes windows-1252 leaves
+/// undefined dropped the second time" in `word`: "Ã¢â‚¬Â" for "”" (E2 80
+/// 9D, whose 0x9D became U+009D the first time, C2 9D the second, and lost
+/// its 0x9D). Each lost byte is one of five, restored where one makes the
+/// word clearly best ("”" against an em quad, a joiner, a mark or a
+/// hyphen). `None` if the word is not such mojibake or lost nothing.
+pub(crate) fn decode_1252(word: &str) -> Option<LossyDecode> {
+    if !word.contains(LEAD_MARK) || !word.contains(CONTINUATION_MARK) {
+        return None;
+    }
+    let first = first_reading_1252(word)?;
+    let mut decoded = LossyDecode::default();
+    let mut gaps: Vec<LostByte> = Vec::new();
+    let mut rest = first.as_slice();
+    while let Some((head, _)) = rest.split_first() {
+        let lead = match head {
+            Byte1252::Known(byte) if byte.is_ascii() => {
+                decoded.text.push(char::from(*byte));
+                rest = &rest[1..];
+                continue;
+            }
+            Byte1252::Known(byte) => *byte,
+            Byte1252::Unknown { .. } => return None,
+        };
+        let length = match lead {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => return None,
+        };
+        let sequence = rest.get(..length)?;
+        rest = &rest[length..];
+        let unknown = sequence
+            .iter()
+            .position(|unit| matches!(unit, Byte1252::Unknown { .. }));
+        let mut bytes: Vec<u8> = sequence
+            .iter()
+            .map(|unit| match unit {
+                Byte1252::Known(byte) => *byte,
+                Byte1252::Unknown { .. } => 0,
+            })
+            .collect();
+        // At most one unknown byte in a character: more leaves too little.
+        if sequence
+            .iter()
+            .filter(|unit| matches!(unit, Byte1252::Unknown { .. }))
+            .count()
+            > 1
+        {
+            return None;
+        }
+        match unknown.and_then(|index| Some((index, sequence.get(index)?))) {
+            None => {
+                decoded.text.push_str(std::str::from_utf8(&bytes).ok()?);
+                decoded.whole += 1;
+            }
+            Some((index, Byte1252::Unknown { at, candidates })) => {
+                let chars: Vec<(char, u8)> = candidates
+                    .iter()
+                    .filter_map(|&(byte, dropped)| {
+                        bytes[index] = byte;
+                        let c = std::str::from_utf8(&bytes).ok()?.chars().next()?;
+                        Some((c, dropped))
+                    })
+                    .collect();
+                if chars.is_empty() {
+                    return None;
+                }
+                gaps.push((decoded.text.len(), chars, *at));
+                decoded.text.push(char::REPLACEMENT_CHARACTER);
+            }
+            Some(_) => return None,
+        }
+    }
+    if gaps.is_empty() || gaps.len() > 4 {
+        return None;
+    }
+    let offsets: Vec<usize> = gaps.iter().map(|(offset, _, _)| *offset).collect();
+    let candidates: Vec<Vec<(char, f32)>> = gaps
+        .iter()
+        .map(|(_, chars, _)| chars.iter().map(|&(c, _)| (c, 0.0)).collect())
+        .collect();
+    let ranked = restore::rank_candidates(&decoded.text, &offsets, &candidates);
+    let chosen = restore::choose_chars(&decoded.text, &offsets, &candidates);
+    for (((offset, chars, at), alternatives), chosen) in gaps.iter().zip(ranked).zip(chosen) {
+        decoded.lost.push(Lost {
+            utf8_offset: *offset,
+            alternatives: alternatives.into_iter().take(MAX_ALTERNATIVES).collect(),
+        });
+        let Some((restored, dropped)) = chosen.and_then(|c| chars.iter().find(|(k, _)| *k == c))
+        else {
+            continue;
+        };
+        decoded.restorations.push(Restoration {
+            utf8_offset: *offset,
+            restored: *restored,
+            assumption: Assumption {
+                utf8_offset: *at,
+                found: None,
+                assumed: char::from(*dropped),
+                restored: Some(*restored),
+            },
+        });
+    }
+    Some(decoded)
+}
+
+/// The bytes of the first reading of `word` read as windows-1252 twice,
+/// undoing the second: each character as its windows-1252 byte (a C1
+/// control as its own), decoded as UTF-8, where "Â" or "Ã" followed by no
+/// continuation byte lost one of the five bytes windows-1252 leaves
+/// undefined. `None` if a character has no byte, or the bytes are no such
+/// UTF-8.
+fn first_reading_1252(word: &str) -> Option<Vec<Byte1252>> {
+    let second: Vec<(usize, u8)> = word
+        .char_indices()
+        .map(|(offset, c)| Some((offset, super::misread_byte(c)?)))
+        .collect::<Option<_>>()?;
+    let mut first = Vec::with_capacity(second.len());
+    let mut index = 0;
+    while let Some(&(offset, byte)) = second.get(index) {
+        index += 1;
+        if byte.is_ascii() {
+            first.push(Byte1252::Known(byte));
+            continue;
+        }
+        // The second reading is UTF-8 of the first reading's characters,
+        // all of them in windows-1252: leads C2, C3, C5, C6, CB and E2.
+        let length = match byte {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => return None,
+        };
+        let mut bytes = vec![byte];
+        while bytes.len() < length {
+            match second.get(index) {
+                Some(&(_, next)) if (0x80..=0xBF).contains(&next) => {
+                    bytes.push(next);
+                    index += 1;
+                }
+                _ => break,
+            }
+        }
+        if bytes.len() == length {
+            let text = std::str::from_utf8(&bytes).ok()?;
+            let c = text.chars().next()?;
+            first.push(Byte1252::Known(super::misread_byte(c)?));
+            continue;
+        }
+        // One byte dropped after "Â" or "Ã": the character it made was one
+        // of five, a C1 control (C2 81...) or a letter (C3 81 is "Á").
+        if length != 2 || bytes.len() != 1 {
+            return None;
+        }
+        let at = offset + 'Â'.len_utf8();
+        let candidates = UNDEFINED_1252
+            .iter()
+            .filter_map(|&dropped| {
+                let c = std::str::from_utf8(&[byte, dropped]).ok()?.chars().next()?;
+                Some((super::misread_byte(c)?, dropped))
+            })
+            .collect();
+        first.push(Byte1252::Unknown { at, candidates });
+    }
+    Some(first)
+}

@@ -668,3 +668,22 @@ fn a_lost_letter_is_restored_where_the_languages_letters_make_one_clear() {
         assert!(got == want || got == '\u{FFFD}', "{repaired}");
     }
 }
+
+#[test]
+fn utf8_read_as_windows_1252_twice_with_its_undefined_bytes_dropped_is_undone() {
+    // "”" is E2 80 9D. Read as windows-1252 it is "â€" and U+009D (the
+    // standard keeps the undefined byte as a C1 control); that text in
+    // UTF-8 read as windows-1252 again is "Ã¢â‚¬Â" and a 0x9D that a
+    // second reader dropped. Of the five bytes it may have been, "”" is
+    // the one that makes a quotation mark, not an invisible character.
+    let text = "Ã¢â‚¬Å“Nous partons demainÃ¢â‚¬Â, dit-elle.";
+    let found = repair(text);
+    assert_eq!(found.apply(text), "“Nous partons demain”, dit-elle.");
+    assert_eq!(found.guess_count(), 1);
+    for change in &found.changes {
+        let original = change.assumed_original(text).unwrap();
+        assert_eq!(change.chain.apply(&original).unwrap(), change.replacement);
+    }
+    // "Â¡" alone is a sequence whole ("¡"), not one that lost a byte.
+    assert_unchanged("Â¡Hola! ¿Qué tal?");
+}
