@@ -669,6 +669,25 @@ fn the_repairs_accepted_changes_apply_to_the_pane_as_one_step_that_undo_takes_ba
         notice.starts_with(&format!("applied {accepted} changes to pane 1;")),
         "{notice}"
     );
+    // Read in another encoding, the pane is not the text the repair was
+    // of: nothing is applied, and the status line says why.
+    harness.state_mut().push(Command::SetEncoding {
+        pane: 0,
+        encoding: WINDOWS_1252,
+    });
+    run_until(&mut harness, InspectorApp::is_idle);
+    harness.state_mut().push(Command::ApplyRepaired);
+    harness.run_steps(3);
+    let notice = harness.state().session.notice.clone().unwrap_or_default();
+    assert!(
+        notice.starts_with("cannot apply the repair: pane 1 now reads the file as windows-1252"),
+        "{notice}"
+    );
+    harness.state_mut().push(Command::SetEncoding {
+        pane: 0,
+        encoding: UTF_8,
+    });
+    run_until(&mut harness, InspectorApp::is_idle);
     // Applying again changes nothing: they are in place.
     harness.state_mut().push(Command::ApplyRepaired);
     harness.run_steps(3);

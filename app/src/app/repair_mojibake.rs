@@ -123,6 +123,19 @@ impl InspectorApp {
             return;
         }
         let request = review.request();
+        if let Some(pane) = self.session.panes.get(request.pane)
+            && (pane.encoding != request.encoding || pane.bom_handling != request.bom_handling)
+        {
+            self.session.notice = Some(format!(
+                "cannot apply the repair: pane {} now reads the file as {}, and the repair was \
+                 of its {} reading; choose {} for it again, or repair again",
+                request.pane + 1,
+                pane.encoding.name(),
+                request.encoding.name(),
+                request.encoding.name(),
+            ));
+            return;
+        }
         let target = EditTarget {
             pane: request.pane,
             encoding: request.encoding,
