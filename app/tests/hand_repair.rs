@@ -248,11 +248,7 @@ fn save_as_writes_what_the_pane_shows_after_its_encoding_changed_and_says_so() {
     harness.run_steps(3);
     // Read as windows-1252, the pane shows no reinterpretation: Save as
     // writes that reading, and says the reinterpretation is left out.
-    harness.state_mut().push(Command::SetEncoding {
-        pane: 0,
-        encoding: WINDOWS_1252,
-    });
-    run_until(&mut harness, InspectorApp::is_idle);
+    read_pane_as(&mut harness, WINDOWS_1252);
     harness.state_mut().push(Command::SaveAs);
     harness.run_steps(4);
     run_until(&mut harness, |app| {
@@ -273,11 +269,7 @@ fn save_as_writes_what_the_pane_shows_after_its_encoding_changed_and_says_so() {
     let (shown, _, _) = encoding_rs::WINDOWS_1252.decode(SAMPLE);
     assert_eq!(written, shown);
     // Read as UTF-8 again, it writes the reinterpretation.
-    harness.state_mut().push(Command::SetEncoding {
-        pane: 0,
-        encoding: UTF_8,
-    });
-    run_until(&mut harness, InspectorApp::is_idle);
+    read_pane_as(&mut harness, UTF_8);
     harness.state_mut().push(Command::SaveAs);
     harness.run_steps(4);
     run_until(&mut harness, |app| {
@@ -335,6 +327,25 @@ fn save_repaired_text_keeps_both_the_accepted_changes_and_the_reinterpretations(
     run_until(&mut harness, |app| !app.save.is_open());
     let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
     assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
+}
+
+/// Pane 1 read as `encoding`, once every job is done.
+fn read_pane_as(
+    harness: &mut Harness<'_, InspectorApp>,
+    encoding: &'static mojiscope_core::Encoding,
+) {
+    harness
+        .state_mut()
+        .push(Command::SetEncoding { pane: 0, encoding });
+    run_until(harness, InspectorApp::is_idle);
+}
+
+/// The Repair window's changes applied to the pane: what the status line
+/// says of it.
+fn apply_repaired(harness: &mut Harness<'_, InspectorApp>) -> String {
+    harness.state_mut().push(Command::ApplyRepaired);
+    harness.run_steps(3);
+    harness.state().session.notice.clone().unwrap_or_default()
 }
 
 /// Reinterprets the sample's title by hand as UTF-8 read as windows-1251
@@ -671,27 +682,15 @@ fn the_repairs_accepted_changes_apply_to_the_pane_as_one_step_that_undo_takes_ba
     );
     // Read in another encoding, the pane is not the text the repair was
     // of: nothing is applied, and the status line says why.
-    harness.state_mut().push(Command::SetEncoding {
-        pane: 0,
-        encoding: WINDOWS_1252,
-    });
-    run_until(&mut harness, InspectorApp::is_idle);
-    harness.state_mut().push(Command::ApplyRepaired);
-    harness.run_steps(3);
-    let notice = harness.state().session.notice.clone().unwrap_or_default();
+    read_pane_as(&mut harness, WINDOWS_1252);
+    let notice = apply_repaired(&mut harness);
     assert!(
         notice.starts_with("cannot apply the repair: pane 1 now reads the file as windows-1252"),
         "{notice}"
     );
-    harness.state_mut().push(Command::SetEncoding {
-        pane: 0,
-        encoding: UTF_8,
-    });
-    run_until(&mut harness, InspectorApp::is_idle);
+    read_pane_as(&mut harness, UTF_8);
     // Applying again changes nothing: they are in place.
-    harness.state_mut().push(Command::ApplyRepaired);
-    harness.run_steps(3);
-    let notice = harness.state().session.notice.clone().unwrap_or_default();
+    let notice = apply_repaired(&mut harness);
     assert!(notice.starts_with("nothing to apply"), "{notice}");
     // One Ctrl+Z takes every one of them back, Ctrl+Shift+Z brings them.
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
