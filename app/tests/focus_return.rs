@@ -113,3 +113,24 @@ fn the_repair_window_gives_the_focus_back_when_it_closes() {
     harness.run_steps(3);
     assert_eq!(focused(&harness), Some(pane));
 }
+
+#[test]
+fn the_repair_window_takes_the_focus_and_is_driven_from_the_keyboard() {
+    let (mut harness, pane) = pane_2_focused();
+    press(&mut harness, Modifiers::COMMAND | Modifiers::SHIFT, Key::R);
+    common::run_until(&mut harness, InspectorApp::is_idle);
+    assert!(harness.state().repair_window.is_open());
+    // Its first button has the focus; Tab walks on to Apply to the pane.
+    assert!(harness.get_by_label("Repair again").is_focused());
+    press(&mut harness, Modifiers::NONE, Key::Tab);
+    press(&mut harness, Modifiers::NONE, Key::Tab);
+    assert!(harness.get_by_label("Apply to the pane").is_focused());
+    press(&mut harness, Modifiers::NONE, Key::Enter);
+    let notice = harness.state().session.notice.clone().unwrap_or_default();
+    assert!(notice.starts_with("applied "), "{notice}");
+    // Escape closes it, and the focus goes back to the pane.
+    press(&mut harness, Modifiers::NONE, Key::Escape);
+    assert!(!harness.state().repair_window.is_open());
+    harness.run_steps(3);
+    assert_eq!(focused(&harness), Some(pane));
+}

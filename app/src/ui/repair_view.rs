@@ -15,8 +15,9 @@ use std::ops::Range;
 use std::path::Path;
 
 use eframe::egui::{
-    self, Button, Checkbox, Color32, FontId, Grid, Label, ProgressBar, RichText, Role, ScrollArea,
-    Sense, TextFormat, TextStyle, Ui, UiBuilder, WidgetInfo, Window, text::LayoutJob,
+    self, Button, Checkbox, Color32, FontId, Grid, Key, Label, Modifiers, ProgressBar, RichText,
+    Role, ScrollArea, Sense, TextFormat, TextStyle, Ui, UiBuilder, WidgetInfo, Window,
+    text::LayoutJob,
 };
 use mojiscope_core::repair::{Change, Lost};
 use mojiscope_core::{ByteSpan, TraceItem, TraceKind};
@@ -48,6 +49,12 @@ const CONTEXT_HEIGHT: f32 = 170.0;
 #[derive(Debug, Default)]
 pub struct RepairView {
     open: bool,
+    /// The window has just opened: its first button takes the keyboard
+    /// focus, so that Tab walks its buttons and list from there.
+    take_focus: bool,
+    /// Whether the keyboard focus was in the window at the end of the last
+    /// frame.
+    focus_inside: bool,
     position: RowPosition,
     /// The proposal shown in context, by index.
     selected: Option<usize>,
@@ -64,6 +71,7 @@ pub struct RepairEnv<'a> {
 impl RepairView {
     /// Opens the window (next frame), or keeps it open.
     pub fn open(&mut self) {
+        self.take_focus |= !self.open;
         self.open = true;
     }
 
@@ -93,10 +101,11 @@ impl RepairView {
         commands: &mut Vec<Command>,
     ) {
         if !self.open {
+            self.focus_inside = false;
             return;
         }
         let mut open = true;
-        Window::new("Repair mojibake")
+        let shown = Window::new("Repair mojibake")
             .id(egui::Id::unique("repair window"))
             .open(&mut open)
             .default_pos(egui::pos2(300.0, 70.0))
@@ -104,6 +113,20 @@ impl RepairView {
             .resizable(true)
             .vscroll(false)
             .show(ctx, |ui| self.contents_ui(ui, task, env, commands));
+        // Escape closes the window while the keyboard focus is in it (egui
+        // lets go of the focus on Escape before the frame is drawn: where
+        // it was at the end of the last one tells).
+        if self.focus_inside
+            && ctx.input_mut(|input| input.consume_key(Modifiers::NONE, Key::Escape))
+        {
+            open = false;
+        }
+        self.focus_inside = shown.is_some_and(|shown| {
+            let layer = shown.response.layer_id;
+            ctx.memory(egui::Memory::focused)
+                .and_then(|id| ctx.read_response(id))
+                .is_some_and(|focused| focused.layer_id == layer)
+        });
         self.open = open;
     }
 
@@ -147,16 +170,23 @@ impl RepairView {
                 ))
                 .strong(),
             );
-            if running {
-                if ui.button("Cancel").clicked() {
+            let first = if running {
+                let cancel = ui.button("Cancel");
+                if cancel.clicked() {
                     commands.push(Command::CancelRepair);
                 }
-            } else if ui
-                .add_enabled(env.document.is_some(), Button::new("Repair again"))
-                .on_hover_text("Repair the focused pane's decode of the open file")
-                .clicked()
-            {
-                commands.push(Command::RepairAgain);
+                cancel
+            } else {
+                let again = ui
+                    .add_enabled(env.document.is_some(), Button::new("Repair again"))
+                    .on_hover_text("Repair the focused pane's decode of the open file");
+                if again.clicked() {
+                    commands.push(Command::RepairAgain);
+                }
+                again
+            };
+            if std::mem::take(&mut self.take_focus) {
+                first.request_focus();
             }
             if let RepairState::Done(review) = &task.state {
                 done_buttons_ui(
