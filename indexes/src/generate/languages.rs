@@ -311,7 +311,7 @@ impl Counts {
     fn read(spec: &LanguageSpec, dir: &Path) -> Result<Self, GenerateError> {
         let text = read(dir.join(format!("{}.txt", spec.tag)))?;
         let lingua_path = |model: &str| dir.join(format!("lingua/{}.{model}.json", spec.tag));
-        let lingua = match (
+        let mut lingua = match (
             read(lingua_path("unigrams"))?,
             read(lingua_path("bigrams"))?,
         ) {
@@ -322,6 +322,9 @@ impl Counts {
             )?),
             _ => None,
         };
+        if let Some(lingua) = lingua.as_mut() {
+            lingua.undo_misread_letters(spec);
+        }
         match (lingua, text) {
             (Some(mut lingua), Some(text)) => {
                 let udhr = Self::from_text(&text);
@@ -353,6 +356,38 @@ impl Counts {
                 path: dir.join(format!("{}.txt", spec.tag)),
                 source: std::io::ErrorKind::NotFound.into(),
             }),
+        }
+    }
+
+    /// Gives the letters of [`misread_letters`] back to the letters they
+    /// stand for, in the counts of letters and of pairs.
+    fn undo_misread_letters(&mut self, spec: &LanguageSpec) {
+        let moves = misread_letters(spec);
+        if moves.is_empty() {
+            return;
+        }
+        // Only where the mojibake shows in quantity: a foreign letter in
+        // a few loanwords is no sign.
+        let count = |c: char| self.symbols.get(&c).copied().unwrap_or(0.0);
+        let moves: Vec<(char, char)> = moves
+            .into_iter()
+            .filter(|&(from, to)| count(from) >= MIN_MISREAD_SHARE * count(to))
+            .collect();
+        let moved = |c: char| {
+            moves
+                .iter()
+                .find(|&&(from, _)| from == c)
+                .map_or(c, |&(_, to)| to)
+        };
+        let mut symbols: Vec<(char, f64)> = self.symbols.drain().collect();
+        symbols.sort_by_key(|&(c, _)| c);
+        for (c, n) in symbols {
+            *self.symbols.entry(moved(c)).or_default() += n;
+        }
+        let mut pairs: Vec<((char, char), f64)> = self.pairs.drain().collect();
+        pairs.sort_by_key(|&(key, _)| key);
+        for ((left, right), n) in pairs {
+            *self.pairs.entry((moved(left), moved(right))).or_default() += n;
         }
     }
 
@@ -436,6 +471,73 @@ impl Counts {
         Ok(counts)
     }
 }
+
+/// The letters of a language's training text that are its legacy text read
+/// as windows-1252, each with the letter it stands for: Lingua's corpora
+/// hold such mojibake (a sixth of the Czech "ě" is written "ì", more than
+/// half of the Hungarian "ő" and "ű" are "õ" and "û"), and a model that
+/// learned it finds the mojibake plausible. A letter is taken for mojibake
+/// when it is no letter of the language's alphabet ([`exemplars`]) and a
+/// single-byte encoding that writes the language (Windows code pages
+/// first; not the Mac ones, whose text is not what the corpora misread)
+/// has a letter of the alphabet at the same byte, and the training text
+/// has it often ([`MIN_MISREAD_SHARE`]).
+fn misread_letters(language: &LanguageSpec) -> Vec<(char, char)> {
+    let native: Vec<char> = exemplars(language.tag)
+        .chars()
+        .map(crate::language::fold)
+        .collect();
+    let Some(misread) = single_byte::for_encoding(MISREAD_AS) else {
+        return Vec::new();
+    };
+    // A language given encodings beyond what its exemplars show writes
+    // letters they do not list (Vietnamese: its tones are marks on them).
+    if language.script != Script::Latin || native.is_empty() || !language.extra_encodings.is_empty()
+    {
+        return Vec::new();
+    }
+    let bits = encodings_for(&LanguageSpec {
+        extra_encodings: &[],
+        ..spec(language.tag, language.name, language.script)
+    });
+    let mut pages: Vec<&single_byte::SingleByteIndex> = ENCODINGS
+        .iter()
+        .enumerate()
+        .filter(|&(position, entry)| {
+            bits & (1 << position) != 0
+                && entry.name != MISREAD_AS
+                && !entry.name.starts_with("macintosh")
+                && !entry.name.starts_with("x-mac")
+        })
+        .filter_map(|(_, entry)| single_byte::for_encoding(entry.name))
+        .collect();
+    pages.sort_by_key(|page| !page.name().starts_with("windows-"));
+    let mut moves = Vec::new();
+    for pointer in 0..128_u8 {
+        let Some(from) = misread.code_point(pointer).map(crate::language::fold) else {
+            continue;
+        };
+        if !from.is_alphabetic() || native.contains(&from) {
+            continue;
+        }
+        let to = pages.iter().find_map(|page| {
+            page.code_point(pointer)
+                .map(crate::language::fold)
+                .filter(|&to| to != from && native.contains(&to))
+        });
+        if let Some(to) = to {
+            moves.push((from, to));
+        }
+    }
+    moves
+}
+
+/// A letter of [`misread_letters`] is taken back only when the training text
+/// has it at least this often for each of the letter it stands for.
+const MIN_MISREAD_SHARE: f64 = 0.01;
+
+/// The decoder that made the mojibake of [`misread_letters`].
+const MISREAD_AS: &str = "windows-1252";
 
 /// The sum of counts in the order of their characters, so that it comes
 /// out the same on every run.
