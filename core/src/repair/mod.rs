@@ -36,6 +36,7 @@ mod cjk;
 mod decide;
 mod dos;
 mod dos_tables;
+mod latin;
 mod lossy;
 mod not_text;
 mod orthography;
@@ -431,6 +432,8 @@ struct Known {
     /// See [`Word::symbol_led`] and [`Word::letters_only`].
     symbol_led: bool,
     letters_only: bool,
+    /// What its letters say of a Latin code page read as another.
+    letters: latin::Letters,
     /// Its best readings, once asked for (see [`Repairer::best_reading`]):
     /// with lossy ones, and without.
     best: [Option<(f32, bool)>; 2],
@@ -445,6 +448,7 @@ impl Known {
             script: score::dominant_script(word),
             symbol_led: symbol_led(word),
             letters_only: letters_only(word),
+            letters: latin::Letters::of(word),
             best: [None; 2],
             repairs: None,
         }
@@ -497,6 +501,8 @@ struct Repairer<'a> {
     /// a C1 control (worked out when asked).
     line_keeps_nbsp: Option<bool>,
     line_keeps_c1: Option<bool>,
+    /// What the letters of the line being repaired say, as it stands.
+    line_letters: latin::Letters,
     repair: Repair,
 }
 
@@ -515,6 +521,7 @@ impl<'a> Repairer<'a> {
             line_cut_inside: None,
             line_keeps_nbsp: None,
             line_keeps_c1: None,
+            line_letters: latin::Letters::NONE,
             repair: Repair::default(),
         }
     }
@@ -550,6 +557,7 @@ impl<'a> Repairer<'a> {
         self.line_cut_inside = None;
         self.line_keeps_nbsp = None;
         self.line_keeps_c1 = None;
+        self.line_letters = latin::Letters::NONE;
         let line_text = &text[line.clone()];
         // Every word with a character outside ASCII, and among them those
         // that look like mojibake and have a chain that applies. A word with
@@ -574,6 +582,9 @@ impl<'a> Repairer<'a> {
                 char_index + text[counted..range.start].chars().count(),
             ) {
                 plain.push((word.utf8_range.clone(), word.char_range.clone(), word.cost));
+                self.line_letters = self
+                    .line_letters
+                    .and(latin::Letters::of(&text[word.utf8_range.clone()]));
                 char_index = word.char_range.end;
                 counted = word.utf8_range.end;
                 next += taken - 1;
@@ -597,6 +608,7 @@ impl<'a> Repairer<'a> {
                 .or_insert_with(|| Known::of(word_text));
             let (mut cost, word_script) = (known.cost, known.script);
             let (word_symbol_led, word_letters_only) = (known.symbol_led, known.letters_only);
+            self.line_letters = self.line_letters.and(known.letters);
             if cost < SUSPICIOUS && cost + CONTEXT_MISMATCH >= SUSPICIOUS {
                 let line_script =
                     *line_script.get_or_insert_with(|| score::dominant_script(line_text));
@@ -632,21 +644,38 @@ impl<'a> Repairer<'a> {
         self.ranges = ranges;
         char_index += text[counted..line.end].chars().count();
         let mut decisions = self.decide_words(&line, &words);
-        extend_line(
-            text,
-            &plain,
-            &mut words,
-            &mut decisions,
-            &mut self.chain_ids,
-        );
-        reread_c1(text, &mut words, &mut decisions, &mut self.chain_ids);
-        demote_lone_legacy(&mut decisions);
-        demote_lone_repairs(text, &plain, &words, &mut decisions);
+        self.extend_decisions(&line, &plain, &mut words, &mut decisions);
         decisions.sort_by_key(|decision| words[decision.word].utf8_range.start);
         self.record(&words, &decisions);
         self.plain = plain;
         self.words = words;
         char_index - char_start
+    }
+
+    /// The passes over a line's decisions after each word was decided on
+    /// its own: the line's evidence extends, corrects and demotes them.
+    fn extend_decisions(
+        &mut self,
+        line: &Range<usize>,
+        plain: &[(Range<usize>, Range<usize>, f32)],
+        words: &mut Vec<Word>,
+        decisions: &mut Vec<Decision>,
+    ) {
+        let text = self.text;
+        extend_line(text, plain, words, decisions, &mut self.chain_ids);
+        reread_c1(text, words, decisions, &mut self.chain_ids);
+        demote_lone_legacy(decisions);
+        demote_lone_repairs(text, plain, words, decisions);
+        let letters = self.line_letters;
+        latin::reread_line(
+            text,
+            line,
+            plain,
+            letters,
+            words,
+            decisions,
+            &mut self.chain_ids,
+        );
     }
 
     /// The word a space taken for a lost no-break space makes of the first

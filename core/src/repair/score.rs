@@ -1184,16 +1184,20 @@ impl Alphabet {
     pub(crate) fn of(text: &str) -> Self {
         let mut alphabet = Self::ANY;
         for c in text.chars().filter(|c| !c.is_ascii()) {
-            let info = info(c);
-            if info.kind == Kind::Letter {
-                match info.script {
-                    Script::Latin => alphabet.latin &= info.languages,
-                    Script::Cyrillic => alphabet.cyrillic &= info.languages,
-                    _ => {}
-                }
-            }
+            alphabet.add(info(c));
         }
         alphabet
+    }
+
+    /// Adds a character beyond ASCII, given its [`Info`].
+    pub(crate) fn add(&mut self, info: Info) {
+        if info.kind == Kind::Letter {
+            match info.script {
+                Script::Latin => self.latin &= info.languages,
+                Script::Cyrillic => self.cyrillic &= info.languages,
+                _ => {}
+            }
+        }
     }
 
     /// The letters of both texts together.
@@ -1202,6 +1206,11 @@ impl Alphabet {
             latin: self.latin & other.latin,
             cyrillic: self.cyrillic & other.cyrillic,
         }
+    }
+
+    /// Whether some language writes every Latin letter of the text.
+    pub(crate) fn has_latin_language(self) -> bool {
+        self.latin != 0
     }
 
     /// Extra cost of the words one chain repaired in a line, taken together:

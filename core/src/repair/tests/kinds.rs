@@ -687,3 +687,66 @@ fn utf8_read_as_windows_1252_twice_with_its_undefined_bytes_dropped_is_undone() 
     // "Â¡" alone is a sequence whole ("¡"), not one that lost a byte.
     assert_unchanged("Â¡Hola! ¿Qué tal?");
 }
+
+#[test]
+fn latin_text_of_another_code_page_read_as_windows_1252_is_read_again() {
+    // Text in windows-1250, windows-1257 or windows-1254 read as
+    // windows-1252: letters become other letters ("ř" is "ø", "ě" is "ì"),
+    // so each word may look right, but the line's letters are no one
+    // language's, and read again they are one language's, reading far
+    // better. A symbol between letters ("³" for "ł") says so too.
+    for (text, expected) in [
+        (
+            "Pøed domem stojí èervený vùz a dìti si hrají na ulici.",
+            "Před domem stojí červený vůz a děti si hrají na ulici.",
+        ),
+        (
+            "¯ó³ta ³ódŸ p³ynê³a powoli po jeziorze, a ludzie œpiewali.",
+            "Żółta łódź płynęła powoli po jeziorze, a ludzie śpiewali.",
+        ),
+        (
+            "Lietuvos sostinë yra Vilnius, o didþiausia upë yra Nemunas.",
+            "Lietuvos sostinė yra Vilnius, o didžiausia upė yra Nemunas.",
+        ),
+        (
+            "Türkiye'nin baþkenti Ankara'dýr ve Ýstanbul en büyük þehridir.",
+            "Türkiye'nin başkenti Ankara'dır ve İstanbul en büyük şehridir.",
+        ),
+        (
+            "Hrvatska je lijepa zemlja, a Dubrovnik je èarobni grad uz more, kažu svi.",
+            "Hrvatska je lijepa zemlja, a Dubrovnik je čarobni grad uz more, kažu svi.",
+        ),
+    ] {
+        assert_eq!(repaired(text), expected, "{text:?}");
+    }
+    // The same text saved as UTF-8 and read as windows-1252 once more: the
+    // line's UTF-8 repair leaves "è" and "ì", which are read again.
+    let text = "KaÅ¾dÃ½ mÃ¡ prÃ¡vo na Å¾ivot a svobodu, nikdo nesmÃ\u{ad} bÃ½t zatÃ¨en.";
+    let found = repair(text);
+    assert_eq!(
+        found.apply(text),
+        "Každý má právo na život a svobodu, nikdo nesmí být zatčen."
+    );
+    let chain = found
+        .changes
+        .iter()
+        .find(|change| change.replacement == "zatčen")
+        .map(|change| change.chain.damage());
+    assert_eq!(
+        chain.as_deref(),
+        Some("windows-1250 read as windows-1252, then UTF-8 read as windows-1252")
+    );
+    // Correct text whose letters are several languages', or signs alone.
+    assert_unchanged("Søren Kierkegaard visited Dvořák's home in Zürich.");
+    assert_unchanged("It cost 5×£35, about ½ of the budget.");
+    assert_unchanged("Café, crème brûlée and smørrebrød at Åsa's place.");
+    assert_unchanged("Città è bella, però la città di Ørsted è più fredda.");
+    assert_unchanged("domenega, lunesdì, mätesdì, mäcordì, venardì");
+    assert_unchanged("adaty hytaý dili, adygeý dili, Günorta Kanada");
+    // Words of several languages in one line, each right in its own.
+    assert_unchanged("La crème du cedi ghanès — Danuše Lišková, Mongolská 82, Praha");
+    assert_unchanged("Elipbiýi we diller — AYŞE NEZENGÜL — SEVSEVILFORT");
+    // Turkmen's own "Ý": read as Turkish "İ" it changes no letter the
+    // language models tell from "I".
+    assert_unchanged("ÝEWROPA, AZIÝA WE DÜNÝÄ");
+}
