@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 use mojiscope_indexes::language::{self, COST_SCALE, LANGUAGES, Script};
 
 use super::chain::{Chain, EncodeAs, Step};
-use super::search::{Outcome, WordRepairs};
+use super::search::{self, Outcome, WordRepairs};
 use super::{ChainIds, Decision, Word, letters_only, score, symbol_led};
 use crate::encoding::{
     ALL, Encoding, ISO_8859_2, WINDOWS_1250, WINDOWS_1252, WINDOWS_1254, WINDOWS_1257,
@@ -138,9 +138,21 @@ fn current_words(
     words: &[Word],
     decisions: &[Decision],
 ) -> Option<Vec<Current>> {
-    // A line read with a legacy decoder already was misread one way.
+    // A line read with a legacy decoder already was misread one way; but
+    // words read one by one as one of SOURCES ("Spo¹tovani" as
+    // windows-1250's "Spoątovani") are read again with the line, which
+    // may tell the page better (ISO-8859-2's "Spoštovani"): they count as
+    // they stand.
+    let read_as_source = |decision: &Decision| {
+        decision.chain.len() == 1
+            && decision.chain.last().is_some_and(|step| {
+                step.encode_as == EncodeAs::Encoding(WINDOWS_1252)
+                    && SOURCES.contains(&step.decode_as)
+            })
+    };
     if decisions.iter().any(|decision| {
         decision.confidence >= 0.5
+            && !read_as_source(decision)
             && decision
                 .chain
                 .last()
@@ -152,7 +164,7 @@ fn current_words(
     let mut by_start: Vec<(usize, usize)> = decisions
         .iter()
         .enumerate()
-        .filter(|(_, decision)| decision.confidence >= 0.5)
+        .filter(|(_, decision)| decision.confidence >= 0.5 && !read_as_source(decision))
         .map(|(index, decision)| (words[decision.word].utf8_range.start, index))
         .collect();
     by_start.sort_unstable();
@@ -301,16 +313,18 @@ fn best_reading(
         let Some((rereads, changed)) = reread_words(step, current) else {
             continue;
         };
-        if changed == 0 {
+        if changed == 0 || !leaves_between(step, line, line_start, current) {
             continue;
         }
         let read = assemble(line, line_start, current, &rereads);
-        let mut alphabet = score::Alphabet::ANY;
-        for word in current.iter().zip(&rereads) {
-            alphabet = alphabet.and(score::Alphabet::of(
-                word.1.as_deref().unwrap_or(&word.0.text),
-            ));
-        }
+        // The words it changes must be one language's letters (those it
+        // leaves may be names of another: "Pöttering" in Slovenian).
+        let alphabet = rereads
+            .iter()
+            .flatten()
+            .fold(score::Alphabet::ANY, |alphabet, reread| {
+                alphabet.and(score::Alphabet::of(reread))
+            });
         if !alphabet.has_latin_language() {
             continue;
         }
@@ -344,14 +358,39 @@ fn best_reading(
     best.map(|(_, step, rereads)| (step, rereads))
 }
 
-/// What `step` makes of each word, `None` where it changes nothing or
-/// makes no letters of a character it changes, and how many characters it
-/// changes into letters beyond ASCII; `None` if it does not apply to some
-/// word (the line was not misread this way).
+/// Whether `step` leaves the line's characters between its words as they
+/// are: a letter written right between misread ones (Turkmen "ý" in a
+/// word whose other letters are UTF-8 read as windows-1252) that it would
+/// change says the line was not misread this way.
+fn leaves_between(step: Step, line: &str, line_start: usize, current: &[Current]) -> bool {
+    let mut done = 0;
+    let between = |range: std::ops::Range<usize>| {
+        let text = &line[range];
+        text.is_ascii() || step.apply(text).is_some_and(|read| read == text)
+    };
+    for word in current {
+        let start = word.range.start - line_start;
+        if !between(done..start) {
+            return false;
+        }
+        done = word.range.end - line_start;
+    }
+    between(done..line.len())
+}
+
+/// What `step` makes of each word, `None` where it changes nothing, and
+/// how many characters it changes into letters beyond ASCII; `None` if it
+/// does not apply to some word or makes no letters of a character it
+/// changes (the line was not misread this way).
 fn reread_words(step: Step, current: &[Current]) -> Option<(Vec<Option<String>>, usize)> {
     let mut rereads = Vec::with_capacity(current.len());
     let mut changed = 0;
     for word in current {
+        // A word still shaped as UTF-8 read as windows-1252 ("rÃ³wni") is
+        // UTF-8 mojibake that its repair left: the line is no legacy text.
+        if search::utf8_shape(&word.text) > 0 {
+            return None;
+        }
         let read = step.apply(&word.text)?;
         if read == word.text {
             rereads.push(None);
@@ -368,25 +407,38 @@ fn reread_words(step: Step, current: &[Current]) -> Option<(Vec<Option<String>>,
         // Each changed character must become a letter, beside a letter: a
         // sign alone ("£35", "½") stays what it is.
         let letters = read.chars().count() == word.text.chars().count()
-            && letters_only(&read)
+            && changed_into_letters(&word.text, &read)
             && changed_beside_letters(&word.text, &read);
-        if letters {
-            changed += differences;
-            rereads.push(Some(read));
-        } else {
-            rereads.push(None);
+        // A misreading reads every byte of the line the same way: a word
+        // it would make no letters of ("ý" alone, a sign beside digits)
+        // says the line was not misread this way.
+        if !letters {
+            return None;
         }
+        changed += differences;
+        rereads.push(Some(read));
     }
     Some((rereads, changed))
 }
 
-/// Whether each character `read` changes of `word` has a letter beside it.
+/// Whether each character `read` changes of `word` becomes a letter (the
+/// others may be anything: "Işıkara’nın").
+fn changed_into_letters(word: &str, read: &str) -> bool {
+    word.chars()
+        .zip(read.chars())
+        .all(|(before, after)| before == after || score::info(after).kind == score::Kind::Letter)
+}
+
+/// Whether each sign `read` makes a letter of in `word` has a letter beside
+/// it ("CZ£OWIEKA", not "£35"); a letter read as another ("õ" alone, the
+/// Hungarian "ő") needs none.
 fn changed_beside_letters(word: &str, read: &str) -> bool {
     let letter = |c: char| score::info(c).kind == score::Kind::Letter;
     let before: Vec<char> = word.chars().collect();
     let after: Vec<char> = read.chars().collect();
     (0..after.len()).all(|index| {
         before[index] == after[index]
+            || letter(before[index])
             || (index > 0 && letter(after[index - 1]))
             || after.get(index + 1).is_some_and(|&c| letter(c))
     })
