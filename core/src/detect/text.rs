@@ -69,7 +69,7 @@ const ALPHABETIC: u8 = 16;
 const FORMAT: u8 = 32;
 
 /// What detection needs to know of a character, worked out once.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CharInfo {
     /// The character.
     pub(crate) c: char,
@@ -89,6 +89,25 @@ pub(crate) struct CharInfo {
 
 impl CharInfo {
     pub(crate) fn of(c: char) -> Self {
+        match block_kind(c) {
+            Some(kind) => {
+                // Every character of a kind has the same facts: those of
+                // the first one asked, worked out in full.
+                static KINDS: [OnceLock<CharInfo>; BLOCK_KINDS] =
+                    [const { OnceLock::new() }; BLOCK_KINDS];
+                let same = KINDS[kind].get_or_init(|| Self::worked_out(c));
+                Self {
+                    c,
+                    folded: c,
+                    ..*same
+                }
+            }
+            None => Self::worked_out(c),
+        }
+    }
+
+    /// [`CharInfo::of`] from the general lookups.
+    fn worked_out(c: char) -> Self {
         let folded = language::fold(c);
         let facts = language::facts(folded);
         let mut flags = 0;
@@ -146,6 +165,27 @@ impl CharInfo {
 
     fn is(&self, flag: u8) -> bool {
         self.flags & flag != 0
+    }
+}
+
+/// How many kinds [`block_kind`] tells apart.
+const BLOCK_KINDS: usize = 5;
+
+/// Which kind of letter without case `c` is, if it is a Han ideograph of
+/// the main block, a Hangul syllable or a kana letter: common or rare Han
+/// ideograph, common or rare Hangul syllable, kana. Their folded form is
+/// themselves, and every letter of a kind has the same [`CharInfo`] but
+/// for the character (a test checks each one against the general lookups):
+/// these are most of what the decodes of Chinese, Japanese and Korean
+/// text give, and the general lookups are slow so far from ASCII.
+fn block_kind(c: char) -> Option<usize> {
+    match c {
+        '\u{4E00}'..='\u{9FFF}' => Some(usize::from(language::is_common_ideograph_or_syllable(c))),
+        '\u{AC00}'..='\u{D7A3}' => {
+            Some(2 + usize::from(language::is_common_ideograph_or_syllable(c)))
+        }
+        '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}' => Some(4),
+        _ => None,
     }
 }
 
@@ -1336,6 +1376,33 @@ mod tests {
         assert!(!is_ideograph_or_syllable('\u{3099}'));
         assert!(!is_ideograph_or_syllable('\u{30FC}'));
         assert!(!is_ideograph_or_syllable('A'));
+    }
+
+    /// The facts of every letter of a kind [`block_kind`] tells apart
+    /// are those the general lookups give it.
+    #[test]
+    fn letters_of_a_kind_have_the_same_facts() {
+        let blocks = ('\u{4E00}'..='\u{9FFF}')
+            .chain('\u{AC00}'..='\u{D7A3}')
+            .chain('\u{3041}'..='\u{3096}')
+            .chain('\u{30A1}'..='\u{30FA}');
+        let mut kinds = [0; BLOCK_KINDS];
+        for c in blocks {
+            let kind = block_kind(c).expect("a letter of the blocks");
+            kinds[kind] += 1;
+            assert_eq!(
+                CharInfo::of(c),
+                CharInfo::worked_out(c),
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+        assert!(kinds.iter().all(|&n| n > 80), "{kinds:?}");
+        for c in [
+            '\u{3099}', '\u{30FB}', '\u{30FC}', '\u{3400}', '\u{D7A4}', 'A', 'é',
+        ] {
+            assert_eq!(block_kind(c), None);
+        }
     }
 
     #[test]
