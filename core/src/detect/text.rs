@@ -351,8 +351,8 @@ pub(crate) struct TextStats {
     /// ASCII start with an escape).
     pub(crate) cut_hides_text: bool,
     /// Pairs of characters (indexes into [`Chars`]) with at least one
-    /// non-ASCII member (all pairs when `ascii_pairs_included`), sorted:
-    /// (left, right, count). Empty for a decode byte by byte, whose pairs
+    /// non-ASCII member (all pairs when `ascii_pairs_included`), each once,
+    /// in no particular order: (left, right, count). Empty for a decode byte by byte, whose pairs
     /// are the shared byte pairs.
     pub(crate) pairs: Vec<(u32, u32, u32)>,
     /// How many of the characters the pairs and the other counts (but
@@ -609,13 +609,14 @@ impl<'a> TextSink<'a> {
             self.stats.scored_chars = self.stats.chars;
             self.stats.scored_non_ascii = self.stats.non_ascii;
         }
-        let mut pairs: Vec<(u32, u32, u32)> = self
+        // In the map's order, which is the same from run to run (its
+        // hasher has no random state): what is made of the pairs (sums of
+        // costs, counts by character) does not depend on their order.
+        self.stats.pairs = self
             .keys
             .iter()
             .map(|(&key, &n)| ((key >> 32) as u32, key as u32, n))
             .collect();
-        pairs.sort_unstable();
-        self.stats.pairs = pairs;
         self.stats
     }
 }
