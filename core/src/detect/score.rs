@@ -7,6 +7,7 @@ use mojiscope_indexes::language::{self, COST_SCALE, LANGUAGES, Language, Script}
 
 use super::text::{ByteCounts, CharInfo, Chars};
 use super::{ASCII_LETTER_COST, Ranked, scaled, to_f64};
+use crate::encoding::Encoding;
 
 /// How well a decode reads in its best language.
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +91,8 @@ pub(super) struct Scorer<'a> {
     /// How many pairs have been weighed in each language so far (see
     /// [`Scorer::pair_costs`]).
     weighed_pairs: Vec<usize>,
+    /// The pairs of the decode byte by byte weighed last.
+    byte_pairs: Option<BytePairs>,
 }
 
 impl<'a> Scorer<'a> {
@@ -126,6 +129,7 @@ impl<'a> Scorer<'a> {
             pair_bytes,
             ascii_chars,
             weighed_pairs: vec![0; LANGUAGES.len()],
+            byte_pairs: None,
         }
     }
 
@@ -474,6 +478,102 @@ impl<'a> Scorer<'a> {
         cost.ok().filter(|cost| cost.0 < limit)
     }
 
+    /// [`Scorer::pairs_cost`] of a decode byte by byte (of `encoding`, which
+    /// reads byte `b` as character `ids[b]`), with `costs` of the language.
+    /// What does not depend on the language ([`BytePairs`]) is worked out
+    /// once per decode; every term is a cost, so the sum reaches `limit`
+    /// whatever order they are added in.
+    fn byte_pairs_cost(
+        &mut self,
+        encoding: &'static Encoding,
+        ids: &[u32; 256],
+        costs: &PairCosts,
+        limit: u64,
+    ) -> Result<Cost, u64> {
+        let known = self
+            .byte_pairs
+            .as_ref()
+            .is_some_and(|pairs| pairs.encoding == encoding);
+        if !known {
+            self.byte_pairs = Some(BytePairs::new(
+                encoding,
+                ids,
+                self.counts,
+                self.chars,
+                &self.pair_bytes,
+            ));
+        }
+        let Some(pairs) = self.byte_pairs.take() else {
+            return Err(limit);
+        };
+        let result = self.weigh_byte_pairs(&pairs, ids, costs, limit);
+        self.byte_pairs = Some(pairs);
+        result
+    }
+
+    /// [`Scorer::byte_pairs_cost`] of `pairs`.
+    fn weigh_byte_pairs(
+        &mut self,
+        pairs: &BytePairs,
+        ids: &[u32; 256],
+        costs: &PairCosts,
+        limit: u64,
+    ) -> Result<Cost, u64> {
+        let index = costs.index;
+        // What each byte of the pairs reads as, looked up once: its symbol.
+        let mut symbols = [0u16; 256];
+        for at in 0..self.pair_bytes.len() {
+            let b = usize::from(self.pair_bytes[at]);
+            symbols[b] = self.symbol(index, ids[b]);
+        }
+        let counts = self.counts;
+        let (weighed, rights) = match &pairs.weighed {
+            Some(weighed) => (weighed.pairs.as_slice(), weighed.rights.as_slice()),
+            None => (counts.high_pairs.as_slice(), self.right_bytes.as_slice()),
+        };
+        // Each right-hand member's share of its class, for each time it is one.
+        let mut cost = pairs.script_changes;
+        for &(b, n) in rights {
+            let id = ids[usize::from(b)];
+            cost += u64::from(costs.share(self.chars.info(id), symbols[usize::from(b)])) * n;
+        }
+        if cost >= limit {
+            return Err(cost);
+        }
+        match costs.dense {
+            Some(dense) => {
+                // Each byte's row in the table of every pair, found once.
+                let mut rows = [0usize; 256];
+                for &b in &self.pair_bytes {
+                    rows[usize::from(b)] = usize::from(symbols[usize::from(b)]) * costs.width;
+                }
+                for &(left, right, n) in weighed {
+                    let at = rows[usize::from(left)] + usize::from(symbols[usize::from(right)]);
+                    let pair = match dense.get(at) {
+                        Some(&pair) => u32::from(pair),
+                        None => costs
+                            .symbol_pair(symbols[usize::from(left)], symbols[usize::from(right)]),
+                    };
+                    cost += u64::from(pair) * u64::from(n);
+                    if cost >= limit {
+                        return Err(cost);
+                    }
+                }
+            }
+            None => {
+                for &(left, right, n) in weighed {
+                    let pair =
+                        costs.symbol_pair(symbols[usize::from(left)], symbols[usize::from(right)]);
+                    cost += u64::from(pair) * u64::from(n);
+                    if cost >= limit {
+                        return Err(cost);
+                    }
+                }
+            }
+        }
+        Ok((cost, pairs.chars))
+    }
+
     /// The cost and count of `candidate`'s pairs beyond ASCII in language
     /// `index` (for ISO-2022-JP, all its pairs: those of ASCII characters
     /// in the language's model for ASCII); or, as soon as the cost reaches
@@ -492,35 +592,7 @@ impl<'a> Scorer<'a> {
         let mut cost = 0u64;
         let mut chars = 0u64;
         if let Some(ids) = &candidate.byte_ids {
-            // What each byte of the pairs reads as, looked up once: its
-            // symbol, its share of its class, its script.
-            let mut symbols = [0u16; 256];
-            let mut shares = [0u32; 256];
-            let mut scripts = [None; 256];
-            for at in 0..self.pair_bytes.len() {
-                let b = self.pair_bytes[at];
-                let id = ids[usize::from(b)];
-                let symbol = self.symbol(index, id);
-                let info = self.chars.info(id);
-                symbols[usize::from(b)] = symbol;
-                shares[usize::from(b)] = costs.share(info, symbol);
-                scripts[usize::from(b)] = info.script;
-            }
-            for &(left, right, n) in &self.counts.high_pairs {
-                let (left, right) = (usize::from(left), usize::from(right));
-                if ids[left] == u32::from(b' ') && ids[right] == u32::from(b' ') {
-                    continue;
-                }
-                let pair = costs.symbol_pair(symbols[left], symbols[right])
-                    + shares[right]
-                    + language::script_change_cost(scripts[left], scripts[right]);
-                cost += u64::from(pair) * u64::from(n);
-                chars += u64::from(n);
-                if cost >= limit {
-                    return Err(cost);
-                }
-            }
-            return Ok((cost, chars));
+            return self.byte_pairs_cost(candidate.encoding, ids, &costs, limit);
         }
         let ascii_costs = self.pair_costs(ascii_language(index), pairs);
         for &(left, right, n) in &candidate.stats.pairs {
@@ -550,6 +622,91 @@ impl<'a> Scorer<'a> {
             return Ok((scale(cost), scale(chars)));
         }
         Ok((cost, chars))
+    }
+}
+
+/// What the pairs beyond ASCII of a decode byte by byte come to whatever
+/// the language they are weighed in: how many are weighed, what their
+/// changes of script cost, and, when some are not weighed (those of two
+/// word boundaries: a byte the decode has no character for beside
+/// another, or a space), which are and how often each byte is a
+/// right-hand member of them (which pays its share of its class, if it has
+/// no symbol of its own in the language).
+pub(super) struct BytePairs {
+    /// The encoding whose decode they are.
+    encoding: &'static Encoding,
+    /// How many pairs are weighed, counted.
+    chars: u64,
+    /// What their changes of script cost.
+    script_changes: u64,
+    /// When some pairs are not weighed, those that are (left, right,
+    /// count) and how often each byte is a right-hand member of them;
+    /// otherwise all of them are, as the byte counts have them.
+    weighed: Option<WeighedPairs>,
+}
+
+/// The pairs of a decode byte by byte that are weighed, when some are not.
+struct WeighedPairs {
+    /// The pairs.
+    pairs: Vec<BytePair>,
+    /// How often each byte is a right-hand member of them.
+    rights: Vec<(u8, u64)>,
+}
+
+/// A pair of bytes and how often it occurs.
+type BytePair = (u8, u8, u32);
+
+impl BytePairs {
+    fn new(
+        encoding: &'static Encoding,
+        ids: &[u32; 256],
+        counts: &ByteCounts,
+        chars: &Chars,
+        pair_bytes: &[u8],
+    ) -> Self {
+        let mut scripts = [None; 256];
+        for &b in pair_bytes {
+            scripts[usize::from(b)] = chars.info(ids[usize::from(b)]).script;
+        }
+        let is_boundary = |b: u8| ids[usize::from(b)] == u32::from(b' ');
+        let mut weighed = 0u64;
+        let mut script_changes = 0u64;
+        let mut all = true;
+        for &(left, right, n) in &counts.high_pairs {
+            if is_boundary(left) && is_boundary(right) {
+                all = false;
+                continue;
+            }
+            weighed += u64::from(n);
+            let change = language::script_change_cost(
+                scripts[usize::from(left)],
+                scripts[usize::from(right)],
+            );
+            script_changes += u64::from(change) * u64::from(n);
+        }
+        let weighed_pairs = (!all).then(|| {
+            let pairs: Vec<BytePair> = counts
+                .high_pairs
+                .iter()
+                .copied()
+                .filter(|&(left, right, _)| !(is_boundary(left) && is_boundary(right)))
+                .collect();
+            let mut rights = [0u64; 256];
+            for &(_, right, n) in &pairs {
+                rights[usize::from(right)] += u64::from(n);
+            }
+            let rights = (0..=255u8)
+                .filter(|&b| rights[usize::from(b)] > 0)
+                .map(|b| (b, rights[usize::from(b)]))
+                .collect();
+            WeighedPairs { pairs, rights }
+        });
+        Self {
+            encoding,
+            chars: weighed,
+            script_changes,
+            weighed: weighed_pairs,
+        }
     }
 }
 
@@ -770,5 +927,59 @@ pub(super) fn ascii_language(index: usize) -> usize {
         index
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::text;
+    use crate::encoding::{KOI8_R, WINDOWS_1252};
+
+    /// The cost of the pairs beyond ASCII of a decode byte by byte, pair by
+    /// pair as the language model prices each.
+    fn pair_by_pair(scorer: &mut Scorer<'_>, ids: &[u32; 256], index: usize) -> Cost {
+        let costs = PairCosts::of(index, false);
+        let (mut cost, mut chars) = (0u64, 0u64);
+        for &(left, right, n) in &scorer.counts.high_pairs {
+            let (left, right) = (ids[usize::from(left)], ids[usize::from(right)]);
+            if left == u32::from(b' ') && right == u32::from(b' ') {
+                continue;
+            }
+            cost += u64::from(scorer.pair_cost(&costs, left, right)) * u64::from(n);
+            chars += u64::from(n);
+        }
+        (cost, chars)
+    }
+
+    /// The pairs of a decode byte by byte cost what they cost pair by
+    /// pair, in every language, with the pairs of two word boundaries (a
+    /// byte the decode has no character for beside a space) left out, and
+    /// the sum stops at the limit.
+    #[test]
+    fn byte_pairs_cost_what_each_pair_costs() {
+        // 0x81 and 0x8D have no character in windows-1252.
+        let bytes =
+            b"Gr\xFC\xDFe \x81 aus K\xF6ln \x8D\x81, na\xEFve caf\xE9; \xC0 \xE0 \x9C\x9Cur\n";
+        let whole = 0..bytes.len();
+        let counts = ByteCounts::new(bytes, std::slice::from_ref(&whole));
+        let mut chars = Chars::new();
+        for encoding in [WINDOWS_1252, KOI8_R] {
+            let decoding = text::byte_decoding(encoding).expect("a code page");
+            let ids = chars.intern_bytes(decoding, &counts.present);
+            let chars = &chars;
+            let mut scorer = Scorer::new(&counts, chars, 1.0);
+            for (index, language) in LANGUAGES.iter().enumerate() {
+                let expected = pair_by_pair(&mut scorer, &ids, index);
+                for build in [false, true] {
+                    let costs = PairCosts::of(index, build);
+                    let cost = scorer.byte_pairs_cost(encoding, &ids, &costs, u64::MAX);
+                    assert_eq!(cost, Ok(expected), "{encoding} in {}", language.tag);
+                    let limit = expected.0 / 2;
+                    let stopped = scorer.byte_pairs_cost(encoding, &ids, &costs, limit);
+                    assert!(stopped.is_err_and(|cost| cost >= limit), "{encoding}");
+                }
+            }
+        }
     }
 }
