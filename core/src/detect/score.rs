@@ -88,6 +88,11 @@ pub(super) struct Scorer<'a> {
     /// The characters of the shared ASCII pairs, in order: of the words
     /// without bytes beyond ASCII, and of those with.
     ascii_chars: [Vec<u8>; 2],
+    /// The shared ASCII pairs of each side grouped by their left-hand
+    /// character: the character and where its pairs lie.
+    ascii_groups: [Vec<(u8, std::ops::Range<usize>)>; 2],
+    /// How many shared ASCII pairs each side counts.
+    ascii_counts: [u64; 2],
     /// How many pairs have been weighed in each language so far (see
     /// [`Scorer::pair_costs`]).
     weighed_pairs: Vec<usize>,
@@ -114,6 +119,21 @@ impl<'a> Scorer<'a> {
             (0..0x80u8).filter(|&c| seen[usize::from(c)]).collect()
         };
         let ascii_chars = [chars_of(&counts.ascii_pairs), chars_of(&counts.word_pairs)];
+        let groups_of = |pairs: &[(u8, u8, u32)]| {
+            let mut groups: Vec<(u8, std::ops::Range<usize>)> = Vec::new();
+            for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+                let start = groups.last().map_or(0, |(_, range)| range.end);
+                groups.push((group[0].0 & 0x7F, start..start + group.len()));
+            }
+            groups
+        };
+        let ascii_groups = [
+            groups_of(&counts.ascii_pairs),
+            groups_of(&counts.word_pairs),
+        ];
+        let count_of =
+            |pairs: &[(u8, u8, u32)]| pairs.iter().map(|&(_, _, n)| u64::from(n)).sum::<u64>();
+        let ascii_counts = [count_of(&counts.ascii_pairs), count_of(&counts.word_pairs)];
         let right_bytes = (0..=255u8)
             .filter(|&b| right[usize::from(b)] > 0)
             .map(|b| (b, right[usize::from(b)]))
@@ -128,6 +148,8 @@ impl<'a> Scorer<'a> {
             right_bytes,
             pair_bytes,
             ascii_chars,
+            ascii_groups,
+            ascii_counts,
             weighed_pairs: vec![0; LANGUAGES.len()],
             byte_pairs: None,
         }
@@ -232,56 +254,58 @@ impl<'a> Scorer<'a> {
             return (0, 0);
         }
         let costs = PairCosts::of(index, false);
-        // The symbol of each ASCII character, its share of its class and
-        // its script, looked up once.
+        // The symbol of each ASCII character and its share of its class,
+        // looked up once. (ASCII characters are Latin letters or no letters:
+        // their pairs change no script.)
         let mut symbols = [0u16; 128];
         let mut shares = [0u32; 128];
-        let mut scripts = [None; 128];
         let side = usize::from(words);
         for at in 0..self.ascii_chars[side].len() {
             let c = self.ascii_chars[side][at];
             let id = u32::from(c);
             let symbol = self.symbol(index, id);
-            let info = self.chars.info(id);
             symbols[usize::from(c)] = symbol;
-            shares[usize::from(c)] = costs.share(info, symbol);
-            scripts[usize::from(c)] = info.script;
+            shares[usize::from(c)] = costs.share(self.chars.info(id), symbol);
         }
         let mut cost = 0u64;
-        let mut chars = 0u64;
+        let chars = self.ascii_counts[side];
         // The pairs are sorted by their left-hand character: without a
         // table (most languages are weighed on these pairs alone), the
         // row of each is walked once along the right-hand symbols, from
         // its start again only when one comes lower than the one before.
-        for group in pairs.chunk_by(|a, b| a.0 == b.0) {
-            let left = usize::from(group[0].0 & 0x7F);
-            let ls = symbols[left];
+        for &(left, ref group) in &self.ascii_groups[side] {
+            let ls = symbols[usize::from(left)];
+            let group = &pairs[group.clone()];
+            if let Some(dense) = costs.dense {
+                let row = usize::from(ls) * costs.width;
+                for &(_, right, n) in group {
+                    let right = usize::from(right & 0x7F);
+                    let rs = symbols[right];
+                    let pair = dense
+                        .get(row + usize::from(rs))
+                        .map_or_else(|| costs.symbol_pair(ls, rs), |&cost| u32::from(cost));
+                    cost += u64::from(pair + shares[right]) * u64::from(n);
+                }
+                continue;
+            }
             let (row, row_costs, backoff) = costs.row(ls);
             let mut at = 0;
             let mut last = 0;
             for &(_, right, n) in group {
                 let right = usize::from(right & 0x7F);
                 let rs = symbols[right];
-                let symbol_pair = if costs.dense.is_some() {
-                    costs.symbol_pair(ls, rs)
-                } else {
-                    if rs < last {
-                        at = 0;
-                    }
-                    last = rs;
-                    while row.get(at).is_some_and(|&r| r < rs) {
-                        at += 1;
-                    }
-                    match (row.get(at), row_costs.get(at)) {
-                        (Some(&r), Some(&cost)) if r == rs => u32::from(cost),
-                        _ => backoff + costs.unigram(rs),
-                    }
+                if rs < last {
+                    at = 0;
+                }
+                last = rs;
+                while row.get(at).is_some_and(|&r| r < rs) {
+                    at += 1;
+                }
+                let pair = match (row.get(at), row_costs.get(at)) {
+                    (Some(&r), Some(&cost)) if r == rs => u32::from(cost),
+                    _ => backoff + costs.unigram(rs),
                 };
-                let pair = symbol_pair
-                    + shares[right]
-                    + language::script_change_cost(scripts[left], scripts[right]);
-                cost += u64::from(pair) * u64::from(n);
-                chars += u64::from(n);
+                cost += u64::from(pair + shares[right]) * u64::from(n);
             }
         }
         self.ascii_pair_sums[index][usize::from(words)] = Some((cost, chars));
@@ -950,6 +974,55 @@ mod tests {
             chars += u64::from(n);
         }
         (cost, chars)
+    }
+
+    /// The shared ASCII pairs change no script: their characters are
+    /// Latin letters or no letters.
+    #[test]
+    fn ascii_pairs_change_no_script() {
+        let chars = Chars::new();
+        let script = |c: u8| chars.info(u32::from(c)).script;
+        for left in 0..0x80u8 {
+            for right in 0..0x80u8 {
+                assert_eq!(language::script_change_cost(script(left), script(right)), 0);
+            }
+        }
+    }
+
+    /// The shared ASCII pairs cost what they cost pair by pair, in every
+    /// language, with its table of every pair or without.
+    #[test]
+    fn ascii_pairs_cost_what_each_pair_costs() {
+        let bytes = b"The quick brown fox jumps over the lazy dog; Gr\xFC\xDFe aus K\xF6ln, na\xEFve caf\xE9.\n";
+        let whole = 0..bytes.len();
+        let counts = ByteCounts::new(bytes, std::slice::from_ref(&whole));
+        let chars = Chars::new();
+        for (index, language) in LANGUAGES.iter().enumerate() {
+            for words in [false, true] {
+                let pairs = if words {
+                    &counts.word_pairs
+                } else {
+                    &counts.ascii_pairs
+                };
+                assert!(!pairs.is_empty());
+                for build in [false, true] {
+                    let costs = PairCosts::of(index, build);
+                    let mut scorer = Scorer::new(&counts, &chars, 1.0);
+                    let mut expected = (0u64, 0u64);
+                    for &(left, right, n) in pairs {
+                        let pair = scorer.pair_cost(&costs, u32::from(left), u32::from(right));
+                        expected.0 += u64::from(pair) * u64::from(n);
+                        expected.1 += u64::from(n);
+                    }
+                    assert_eq!(
+                        scorer.ascii_pair_sum(index, words),
+                        expected,
+                        "{}",
+                        language.tag
+                    );
+                }
+            }
+        }
     }
 
     /// The pairs of a decode byte by byte cost what they cost pair by
