@@ -105,28 +105,42 @@ pub(crate) fn evidence(
         // A byte the rest of the window holds and the evidence does not may
         // be the one that tells two encodings apart (the one place a text
         // uses a letter or a quotation mark): its line is evidence too.
-        if !(0x80..256).any(|b| counts[b] > 0 && !seen[b]) {
+        // The bytes beyond ASCII the window holds and the evidence does
+        // not: each occurs only after the cursor (every byte beyond ASCII
+        // before it is in the evidence or was looked for), so once none is
+        // left the rest of the window need not be read.
+        let mut wanted = [false; 256];
+        let mut left = 0usize;
+        for b in 0x80..256 {
+            if counts[b] > 0 && !seen[b] {
+                wanted[b] = true;
+                left += 1;
+            }
+        }
+        if left == 0 {
             continue;
         }
+        let found = |b: u8, wanted: &mut [bool; 256], left: &mut usize| {
+            if std::mem::take(&mut wanted[usize::from(b)]) {
+                *left -= 1;
+            }
+        };
         let mut extra = 0;
         let mut boundary = position;
         let mut cursor = position;
-        while cursor < text.len() && extra < share / RARE_SHARE {
-            let Some(offset) = text[cursor..]
-                .iter()
-                .position(|&b| b >= 0x80 && !seen[usize::from(b)])
-            else {
+        while cursor < text.len() && extra < share / RARE_SHARE && left > 0 {
+            let Some(offset) = text[cursor..].iter().position(|&b| wanted[usize::from(b)]) else {
                 break;
             };
             let at = cursor + offset;
-            seen[usize::from(text[at])] = true;
+            found(text[at], &mut wanted, &mut left);
             let Some(start) = segment_start(text, boundary, at) else {
                 cursor = at + 1;
                 continue;
             };
             let end = segment_end(text, at);
             for &b in &text[start..end] {
-                seen[usize::from(b)] = true;
+                found(b, &mut wanted, &mut left);
             }
             extra += end - start;
             push(&mut runs, window.start + start..window.start + end);
