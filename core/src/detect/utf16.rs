@@ -148,8 +148,14 @@ fn by_byte_pattern(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'static En
     for window in windows {
         // Code units start at even offsets of the input.
         let start = window.start + window.start % 2;
-        for (position, &b) in bytes[start..window.end].iter().enumerate() {
-            counts[position % 2][usize::from(b)] += 1;
+        let mut units = bytes[start..window.end].chunks_exact(2);
+        for unit in &mut units {
+            for (parity, &b) in unit.iter().enumerate() {
+                counts[parity][usize::from(b)] += 1;
+            }
+        }
+        for &b in units.remainder() {
+            counts[0][usize::from(b)] += 1;
         }
         total += window.end.saturating_sub(start);
     }
