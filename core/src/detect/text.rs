@@ -67,6 +67,9 @@ const UPPERCASE: u8 = 4;
 const LOWERCASE: u8 = 8;
 const ALPHABETIC: u8 = 16;
 const FORMAT: u8 = 32;
+/// A sign beyond ASCII no word is written with ([`is_sign_of_no_letter`],
+/// of a character that is no letter).
+const WORD_SIGN: u8 = 64;
 
 /// What detection needs to know of a character, worked out once.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -135,6 +138,11 @@ impl CharInfo {
         }
         if language::is_invisible_format(c) {
             flags |= FORMAT;
+        }
+        // A letter is no sign (and the test of a sign is slow for
+        // characters far from ASCII).
+        if flags & ALPHABETIC == 0 && is_sign_of_no_letter(c) {
+            flags |= WORD_SIGN;
         }
         Self {
             c,
@@ -448,16 +456,23 @@ fn sign_in_word(left: &CharInfo, sign: &CharInfo, right: &CharInfo) -> bool {
         && right.is(ALPHABETIC)
         && left.script == Some(Script::Latin)
         && right.script == Some(Script::Latin)
-        && is_word_breaking_sign(c)
+        && sign.is(WORD_SIGN)
         && !(c == '\u{B7}' && left.folded == 'l' && right.folded == 'l')
 }
 
-/// Whether `c` is a sign beyond ASCII that no word is written with.
+/// Whether `c` is a sign beyond ASCII that no word is written with (known
+/// of every character as [`WORD_SIGN`]; the tests ask it).
+#[cfg(test)]
 fn is_word_breaking_sign(c: char) -> bool {
+    !is_plain_letter(c) && !c.is_alphabetic() && is_sign_of_no_letter(c)
+}
+
+/// Whether `c`, which is no letter, is a sign beyond ASCII that no word is
+/// written with: no apostrophe, dash, ellipsis, bullet, combining mark,
+/// space, digit or invisible formatting character. (Whether it is a letter
+/// is not asked again: a slow lookup so far from ASCII.)
+fn is_sign_of_no_letter(c: char) -> bool {
     !c.is_ascii()
-        && !is_plain_letter(c)
-        && !c.is_alphanumeric()
-        && !c.is_whitespace()
         && !language::is_invisible_format(c)
         && !matches!(
             c,
@@ -471,6 +486,8 @@ fn is_word_breaking_sign(c: char) -> bool {
                 | '\u{20D0}'..='\u{20FF}'
                 | '\u{FE20}'..='\u{FE2F}'
         )
+        && !c.is_whitespace()
+        && !c.is_numeric()
 }
 
 /// [`format_in_word`] for bare characters, where their facts are not at
@@ -861,7 +878,7 @@ const FORMAT_BYTES: [u8; 4] = [0x9D, 0x9E, 0xFD, 0xFE];
 static FORMAT_SET: [bool; 256] = byte_set(&FORMAT_BYTES);
 
 /// The bytes some encoding that decodes byte by byte decodes to a sign no
-/// word is written with ([`is_word_breaking_sign`]). Decoded byte by byte,
+/// word is written with ([`WORD_SIGN`]). Decoded byte by byte,
 /// only such a sign between two ASCII letters is counted: what text beyond
 /// ASCII makes of its letters is the language model's to judge, and
 /// counting every triple around a byte beyond ASCII would cost Cyrillic
@@ -1404,6 +1421,25 @@ mod tests {
         ] {
             assert_eq!(block_kind(c), None);
         }
+    }
+
+    /// The signs no word is written with are told at once from what is
+    /// known of a character, for every character.
+    #[test]
+    fn word_breaking_signs_are_known_of_every_character() {
+        let mut signs = 0;
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let sign = is_word_breaking_sign(c);
+            assert_eq!(
+                CharInfo::of(c).is(WORD_SIGN),
+                sign,
+                "U+{:04X}",
+                u32::from(c)
+            );
+            signs += u32::from(sign);
+        }
+        assert!(signs > 1000, "{signs}");
+        assert!(is_word_breaking_sign('\u{B7}') && !is_word_breaking_sign('\u{2019}'));
     }
 
     #[test]
