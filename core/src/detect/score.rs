@@ -182,23 +182,11 @@ impl<'a> Scorer<'a> {
         if symbols.is_empty() {
             *symbols = vec![u16::MAX; self.chars.len()];
         }
-        let info = self.chars.info(id);
-        let language = &LANGUAGES[index];
-        let folded = info.folded as usize;
-        let symbol = match direct_symbols(index).and_then(|direct| direct.get(folded)) {
-            Some(&NO_SYMBOL) => info.class_symbol(language),
-            Some(&symbol) => u16::from(symbol),
-            // Beyond the last symbol (an ideograph in a language of an
-            // alphabet), no symbol of its own.
-            None if language
-                .symbols
-                .last()
-                .is_some_and(|&last| u32::from(info.folded) > last) =>
-            {
-                info.class_symbol(language)
-            }
-            None => info.symbol(language),
-        };
+        let symbol = symbol_of(
+            &LANGUAGES[index],
+            direct_symbols(index),
+            self.chars.info(id),
+        );
         symbols[id as usize] = symbol;
         symbol
     }
@@ -456,12 +444,25 @@ impl<'a> Scorer<'a> {
             };
             let language = &LANGUAGES[index];
             let mut out = cost > bound;
+            // With a table of the symbols of the alphabets, a character's
+            // symbol is read at once: most of those asked here are asked
+            // once in the language, and remembering them would cost more.
+            let direct = if out || rights.is_empty() {
+                None
+            } else {
+                direct_symbols(index)
+            };
+            let chars = self.chars;
             for &(id, n) in rights {
                 if out {
                     break;
                 }
-                let symbol = self.symbol(index, id);
-                cost += unigram_cost(language, self.chars.info(id), symbol) * n;
+                let info = chars.info(id);
+                let symbol = match direct {
+                    Some(_) => symbol_of(language, direct, info),
+                    None => self.symbol(index, id),
+                };
+                cost += unigram_cost(language, info, symbol) * n;
                 out = cost > bound;
             }
             if out {
@@ -840,6 +841,26 @@ impl PairCosts {
         } else {
             0
         }
+    }
+}
+
+/// The symbol of the character `info` in `language`, whose table of the
+/// symbols of the alphabets ([`direct_symbols`]) is `direct`, if it has one.
+#[inline]
+fn symbol_of(language: &Language, direct: Option<&[u8]>, info: &CharInfo) -> u16 {
+    match direct.and_then(|direct| direct.get(info.folded as usize)) {
+        Some(&NO_SYMBOL) => info.class_symbol(language),
+        Some(&symbol) => u16::from(symbol),
+        // Beyond the last symbol (an ideograph in a language of an
+        // alphabet), no symbol of its own.
+        None if language
+            .symbols
+            .last()
+            .is_some_and(|&last| u32::from(info.folded) > last) =>
+        {
+            info.class_symbol(language)
+        }
+        None => info.symbol(language),
     }
 }
 
