@@ -179,17 +179,25 @@ impl<'a> Scorer<'a> {
     #[inline(never)]
     fn look_up_symbol(&mut self, index: usize, id: u32) -> u16 {
         let symbols = &mut self.symbols[index];
-        if symbols.is_empty() {
-            *symbols = vec![u16::MAX; self.chars.len()];
+        let at = id as usize;
+        if symbols.len() <= at {
+            // Grown as far as the characters asked of the language (most
+            // are asked about those of a few decodes only), doubling.
+            let len = (at + 1).max(symbols.len() * 2).max(Self::MIN_SYMBOLS);
+            symbols.resize(len.min(self.chars.len()).max(at + 1), u16::MAX);
         }
         let symbol = symbol_of(
             &LANGUAGES[index],
             direct_symbols(index),
             self.chars.info(id),
         );
-        symbols[id as usize] = symbol;
+        symbols[at] = symbol;
         symbol
     }
+
+    /// How many characters' symbols a language remembers at least, once
+    /// it remembers one: the ASCII characters and a code page's.
+    const MIN_SYMBOLS: usize = 512;
 
     /// The cost of the pair of characters `left`, `right` in language
     /// `index`, in units of 1/`COST_SCALE` nat.
