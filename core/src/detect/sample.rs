@@ -39,6 +39,61 @@ fn is_evidence(b: u8) -> bool {
     b >= 0x7F || (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0C | b'\r'))
 }
 
+/// Eight bytes at a time: a word of eight copies of a byte.
+const fn repeated(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// The bytes of `word` that are zero have their high bit set (and no byte
+/// before the first zero byte in memory order has it set).
+const fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(repeated(0x01)) & !word & repeated(0x80)
+}
+
+/// The position of the first line feed in `bytes`, read eight bytes at a
+/// time (the evidence's lines are found in windows that are mostly ASCII).
+fn find_line_feed(bytes: &[u8]) -> Option<usize> {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        if let Ok(eight) = <[u8; 8]>::try_from(chunk) {
+            let found = zero_bytes(u64::from_le_bytes(eight) ^ repeated(b'\n'));
+            if found != 0 {
+                return Some(at + (found.trailing_zeros() / 8) as usize);
+            }
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|found| at + found)
+}
+
+/// Whether `bytes` hold a byte that is evidence ([`is_evidence`]), read
+/// eight bytes at a time where none is beyond ASCII, DEL or below 0x20.
+fn holds_evidence(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let Ok(eight) = <[u8; 8]>::try_from(chunk) else {
+            return chunk.iter().any(|&b| is_evidence(b));
+        };
+        let word = u64::from_le_bytes(eight);
+        if word & repeated(0x80) != 0 || zero_bytes(word ^ repeated(0x7F)) != 0 {
+            return true;
+        }
+        // With no byte beyond ASCII, a byte below 0x20 borrows in the
+        // subtraction: then the bytes are asked one by one (TAB, LF, FF and
+        // CR are no evidence).
+        let low = word.wrapping_sub(repeated(0x20)) & !word & repeated(0x80);
+        if low != 0 && chunk.iter().any(|&b| is_evidence(b)) {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| is_evidence(b))
+}
+
 /// The runs of bytes detection weighs, in order and not overlapping, at
 /// most `budget` bytes (and a quarter more for rare bytes) spread evenly over
 /// the windows: a window
@@ -77,7 +132,7 @@ pub(crate) fn evidence(
         let mut position = 0;
         while position < text.len() && evidence < share {
             let end = segment_end(text, position);
-            let holds = text[position..end].iter().any(|&b| is_evidence(b));
+            let holds = holds_evidence(&text[position..end]);
             if holds {
                 evidence += end - position;
             }
@@ -105,28 +160,42 @@ pub(crate) fn evidence(
         // A byte the rest of the window holds and the evidence does not may
         // be the one that tells two encodings apart (the one place a text
         // uses a letter or a quotation mark): its line is evidence too.
-        if !(0x80..256).any(|b| counts[b] > 0 && !seen[b]) {
+        // The bytes beyond ASCII the window holds and the evidence does
+        // not: each occurs only after the cursor (every byte beyond ASCII
+        // before it is in the evidence or was looked for), so once none is
+        // left the rest of the window need not be read.
+        let mut wanted = [false; 256];
+        let mut left = 0usize;
+        for b in 0x80..256 {
+            if counts[b] > 0 && !seen[b] {
+                wanted[b] = true;
+                left += 1;
+            }
+        }
+        if left == 0 {
             continue;
         }
+        let found = |b: u8, wanted: &mut [bool; 256], left: &mut usize| {
+            if std::mem::take(&mut wanted[usize::from(b)]) {
+                *left -= 1;
+            }
+        };
         let mut extra = 0;
         let mut boundary = position;
         let mut cursor = position;
-        while cursor < text.len() && extra < share / RARE_SHARE {
-            let Some(offset) = text[cursor..]
-                .iter()
-                .position(|&b| b >= 0x80 && !seen[usize::from(b)])
-            else {
+        while cursor < text.len() && extra < share / RARE_SHARE && left > 0 {
+            let Some(offset) = text[cursor..].iter().position(|&b| wanted[usize::from(b)]) else {
                 break;
             };
             let at = cursor + offset;
-            seen[usize::from(text[at])] = true;
+            found(text[at], &mut wanted, &mut left);
             let Some(start) = segment_start(text, boundary, at) else {
                 cursor = at + 1;
                 continue;
             };
             let end = segment_end(text, at);
             for &b in &text[start..end] {
-                seen[usize::from(b)] = true;
+                found(b, &mut wanted, &mut left);
             }
             extra += end - start;
             push(&mut runs, window.start + start..window.start + end);
@@ -176,7 +245,7 @@ pub(crate) fn histograms(bytes: &[u8], windows: &[Range<usize>]) -> Vec<[u32; 25
 /// bytes, or [`MAX_SEGMENT`] bytes on.
 fn segment_end(text: &[u8], start: usize) -> usize {
     let reach = &text[start..text.len().min(start + MAX_SEGMENT)];
-    if let Some(found) = reach.iter().position(|&b| b == b'\n') {
+    if let Some(found) = find_line_feed(reach) {
         return start + found + 1;
     }
     if start + reach.len() == text.len() {
@@ -311,6 +380,35 @@ mod tests {
         let total: usize = windows.iter().map(ExactSizeIterator::len).sum();
         assert_eq!(total, SAMPLE_BUDGET);
         assert!(windows.windows(2).all(|w| w[0].end <= w[1].start));
+    }
+
+    /// Line feeds and evidence are found eight bytes at a time as one byte
+    /// at a time finds them, wherever they lie.
+    #[test]
+    fn bytes_read_eight_at_a_time_as_one_by_one() {
+        let mut bytes: Vec<u8> = b"plain ascii words\ton a line\r of text".repeat(3);
+        for b in 0..=255u8 {
+            for at in [0, 5, 7, 8, 9, 30, bytes.len() - 1] {
+                let mut probe = bytes.clone();
+                probe[at] = b;
+                for start in 0..9 {
+                    let slice = &probe[start..];
+                    assert_eq!(
+                        find_line_feed(slice),
+                        slice.iter().position(|&c| c == b'\n'),
+                        "{b:#04X} at {at}"
+                    );
+                    assert_eq!(
+                        holds_evidence(slice),
+                        slice.iter().any(|&c| is_evidence(c)),
+                        "{b:#04X} at {at}"
+                    );
+                }
+            }
+        }
+        bytes.clear();
+        assert_eq!(find_line_feed(&bytes), None);
+        assert!(!holds_evidence(&bytes));
     }
 
     #[test]

@@ -7,6 +7,7 @@ use mojiscope_indexes::language::{self, COST_SCALE, LANGUAGES, Language, Script}
 
 use super::text::{ByteCounts, CharInfo, Chars};
 use super::{ASCII_LETTER_COST, Ranked, scaled, to_f64};
+use crate::encoding::Encoding;
 
 /// How well a decode reads in its best language.
 #[derive(Clone, Copy, Debug)]
@@ -87,9 +88,16 @@ pub(super) struct Scorer<'a> {
     /// The characters of the shared ASCII pairs, in order: of the words
     /// without bytes beyond ASCII, and of those with.
     ascii_chars: [Vec<u8>; 2],
+    /// The shared ASCII pairs of each side grouped by their left-hand
+    /// character: the character and where its pairs lie.
+    ascii_groups: [Vec<(u8, std::ops::Range<usize>)>; 2],
+    /// How many shared ASCII pairs each side counts.
+    ascii_counts: [u64; 2],
     /// How many pairs have been weighed in each language so far (see
     /// [`Scorer::pair_costs`]).
     weighed_pairs: Vec<usize>,
+    /// The pairs of the decode byte by byte weighed last.
+    byte_pairs: Option<BytePairs>,
 }
 
 impl<'a> Scorer<'a> {
@@ -111,6 +119,21 @@ impl<'a> Scorer<'a> {
             (0..0x80u8).filter(|&c| seen[usize::from(c)]).collect()
         };
         let ascii_chars = [chars_of(&counts.ascii_pairs), chars_of(&counts.word_pairs)];
+        let groups_of = |pairs: &[(u8, u8, u32)]| {
+            let mut groups: Vec<(u8, std::ops::Range<usize>)> = Vec::new();
+            for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+                let start = groups.last().map_or(0, |(_, range)| range.end);
+                groups.push((group[0].0 & 0x7F, start..start + group.len()));
+            }
+            groups
+        };
+        let ascii_groups = [
+            groups_of(&counts.ascii_pairs),
+            groups_of(&counts.word_pairs),
+        ];
+        let count_of =
+            |pairs: &[(u8, u8, u32)]| pairs.iter().map(|&(_, _, n)| u64::from(n)).sum::<u64>();
+        let ascii_counts = [count_of(&counts.ascii_pairs), count_of(&counts.word_pairs)];
         let right_bytes = (0..=255u8)
             .filter(|&b| right[usize::from(b)] > 0)
             .map(|b| (b, right[usize::from(b)]))
@@ -125,7 +148,10 @@ impl<'a> Scorer<'a> {
             right_bytes,
             pair_bytes,
             ascii_chars,
+            ascii_groups,
+            ascii_counts,
             weighed_pairs: vec![0; LANGUAGES.len()],
+            byte_pairs: None,
         }
     }
 
@@ -153,29 +179,25 @@ impl<'a> Scorer<'a> {
     #[inline(never)]
     fn look_up_symbol(&mut self, index: usize, id: u32) -> u16 {
         let symbols = &mut self.symbols[index];
-        if symbols.is_empty() {
-            *symbols = vec![u16::MAX; self.chars.len()];
+        let at = id as usize;
+        if symbols.len() <= at {
+            // Grown as far as the characters asked of the language (most
+            // are asked about those of a few decodes only), doubling.
+            let len = (at + 1).max(symbols.len() * 2).max(Self::MIN_SYMBOLS);
+            symbols.resize(len.min(self.chars.len()).max(at + 1), u16::MAX);
         }
-        let info = self.chars.info(id);
-        let language = &LANGUAGES[index];
-        let folded = info.folded as usize;
-        let symbol = match direct_symbols(index).and_then(|direct| direct.get(folded)) {
-            Some(&NO_SYMBOL) => info.class_symbol(language),
-            Some(&symbol) => u16::from(symbol),
-            // Beyond the last symbol (an ideograph in a language of an
-            // alphabet), no symbol of its own.
-            None if language
-                .symbols
-                .last()
-                .is_some_and(|&last| u32::from(info.folded) > last) =>
-            {
-                info.class_symbol(language)
-            }
-            None => info.symbol(language),
-        };
-        symbols[id as usize] = symbol;
+        let symbol = symbol_of(
+            &LANGUAGES[index],
+            direct_symbols(index),
+            self.chars.info(id),
+        );
+        symbols[at] = symbol;
         symbol
     }
+
+    /// How many characters' symbols a language remembers at least, once
+    /// it remembers one: the ASCII characters and a code page's.
+    const MIN_SYMBOLS: usize = 512;
 
     /// The cost of the pair of characters `left`, `right` in language
     /// `index`, in units of 1/`COST_SCALE` nat.
@@ -228,56 +250,58 @@ impl<'a> Scorer<'a> {
             return (0, 0);
         }
         let costs = PairCosts::of(index, false);
-        // The symbol of each ASCII character, its share of its class and
-        // its script, looked up once.
+        // The symbol of each ASCII character and its share of its class,
+        // looked up once. (ASCII characters are Latin letters or no letters:
+        // their pairs change no script.)
         let mut symbols = [0u16; 128];
         let mut shares = [0u32; 128];
-        let mut scripts = [None; 128];
         let side = usize::from(words);
         for at in 0..self.ascii_chars[side].len() {
             let c = self.ascii_chars[side][at];
             let id = u32::from(c);
             let symbol = self.symbol(index, id);
-            let info = self.chars.info(id);
             symbols[usize::from(c)] = symbol;
-            shares[usize::from(c)] = costs.share(info, symbol);
-            scripts[usize::from(c)] = info.script;
+            shares[usize::from(c)] = costs.share(self.chars.info(id), symbol);
         }
         let mut cost = 0u64;
-        let mut chars = 0u64;
+        let chars = self.ascii_counts[side];
         // The pairs are sorted by their left-hand character: without a
         // table (most languages are weighed on these pairs alone), the
         // row of each is walked once along the right-hand symbols, from
         // its start again only when one comes lower than the one before.
-        for group in pairs.chunk_by(|a, b| a.0 == b.0) {
-            let left = usize::from(group[0].0 & 0x7F);
-            let ls = symbols[left];
+        for &(left, ref group) in &self.ascii_groups[side] {
+            let ls = symbols[usize::from(left)];
+            let group = &pairs[group.clone()];
+            if let Some(dense) = costs.dense {
+                let row = usize::from(ls) * costs.width;
+                for &(_, right, n) in group {
+                    let right = usize::from(right & 0x7F);
+                    let rs = symbols[right];
+                    let pair = dense
+                        .get(row + usize::from(rs))
+                        .map_or_else(|| costs.symbol_pair(ls, rs), |&cost| u32::from(cost));
+                    cost += u64::from(pair + shares[right]) * u64::from(n);
+                }
+                continue;
+            }
             let (row, row_costs, backoff) = costs.row(ls);
             let mut at = 0;
             let mut last = 0;
             for &(_, right, n) in group {
                 let right = usize::from(right & 0x7F);
                 let rs = symbols[right];
-                let symbol_pair = if costs.dense.is_some() {
-                    costs.symbol_pair(ls, rs)
-                } else {
-                    if rs < last {
-                        at = 0;
-                    }
-                    last = rs;
-                    while row.get(at).is_some_and(|&r| r < rs) {
-                        at += 1;
-                    }
-                    match (row.get(at), row_costs.get(at)) {
-                        (Some(&r), Some(&cost)) if r == rs => u32::from(cost),
-                        _ => backoff + costs.unigram(rs),
-                    }
+                if rs < last {
+                    at = 0;
+                }
+                last = rs;
+                while row.get(at).is_some_and(|&r| r < rs) {
+                    at += 1;
+                }
+                let pair = match (row.get(at), row_costs.get(at)) {
+                    (Some(&r), Some(&cost)) if r == rs => u32::from(cost),
+                    _ => backoff + costs.unigram(rs),
                 };
-                let pair = symbol_pair
-                    + shares[right]
-                    + language::script_change_cost(scripts[left], scripts[right]);
-                cost += u64::from(pair) * u64::from(n);
-                chars += u64::from(n);
+                cost += u64::from(pair + shares[right]) * u64::from(n);
             }
         }
         self.ascii_pair_sums[index][usize::from(words)] = Some((cost, chars));
@@ -428,12 +452,25 @@ impl<'a> Scorer<'a> {
             };
             let language = &LANGUAGES[index];
             let mut out = cost > bound;
+            // With a table of the symbols of the alphabets, a character's
+            // symbol is read at once: most of those asked here are asked
+            // once in the language, and remembering them would cost more.
+            let direct = if out || rights.is_empty() {
+                None
+            } else {
+                direct_symbols(index)
+            };
+            let chars = self.chars;
             for &(id, n) in rights {
                 if out {
                     break;
                 }
-                let symbol = self.symbol(index, id);
-                cost += unigram_cost(language, self.chars.info(id), symbol) * n;
+                let info = chars.info(id);
+                let symbol = match direct {
+                    Some(_) => symbol_of(language, direct, info),
+                    None => self.symbol(index, id),
+                };
+                cost += unigram_cost(language, info, symbol) * n;
                 out = cost > bound;
             }
             if out {
@@ -474,6 +511,102 @@ impl<'a> Scorer<'a> {
         cost.ok().filter(|cost| cost.0 < limit)
     }
 
+    /// [`Scorer::pairs_cost`] of a decode byte by byte (of `encoding`, which
+    /// reads byte `b` as character `ids[b]`), with `costs` of the language.
+    /// What does not depend on the language ([`BytePairs`]) is worked out
+    /// once per decode; every term is a cost, so the sum reaches `limit`
+    /// whatever order they are added in.
+    fn byte_pairs_cost(
+        &mut self,
+        encoding: &'static Encoding,
+        ids: &[u32; 256],
+        costs: &PairCosts,
+        limit: u64,
+    ) -> Result<Cost, u64> {
+        let known = self
+            .byte_pairs
+            .as_ref()
+            .is_some_and(|pairs| pairs.encoding == encoding);
+        if !known {
+            self.byte_pairs = Some(BytePairs::new(
+                encoding,
+                ids,
+                self.counts,
+                self.chars,
+                &self.pair_bytes,
+            ));
+        }
+        let Some(pairs) = self.byte_pairs.take() else {
+            return Err(limit);
+        };
+        let result = self.weigh_byte_pairs(&pairs, ids, costs, limit);
+        self.byte_pairs = Some(pairs);
+        result
+    }
+
+    /// [`Scorer::byte_pairs_cost`] of `pairs`.
+    fn weigh_byte_pairs(
+        &mut self,
+        pairs: &BytePairs,
+        ids: &[u32; 256],
+        costs: &PairCosts,
+        limit: u64,
+    ) -> Result<Cost, u64> {
+        let index = costs.index;
+        // What each byte of the pairs reads as, looked up once: its symbol.
+        let mut symbols = [0u16; 256];
+        for at in 0..self.pair_bytes.len() {
+            let b = usize::from(self.pair_bytes[at]);
+            symbols[b] = self.symbol(index, ids[b]);
+        }
+        let counts = self.counts;
+        let (weighed, rights) = match &pairs.weighed {
+            Some(weighed) => (weighed.pairs.as_slice(), weighed.rights.as_slice()),
+            None => (counts.high_pairs.as_slice(), self.right_bytes.as_slice()),
+        };
+        // Each right-hand member's share of its class, for each time it is one.
+        let mut cost = pairs.script_changes;
+        for &(b, n) in rights {
+            let id = ids[usize::from(b)];
+            cost += u64::from(costs.share(self.chars.info(id), symbols[usize::from(b)])) * n;
+        }
+        if cost >= limit {
+            return Err(cost);
+        }
+        match costs.dense {
+            Some(dense) => {
+                // Each byte's row in the table of every pair, found once.
+                let mut rows = [0usize; 256];
+                for &b in &self.pair_bytes {
+                    rows[usize::from(b)] = usize::from(symbols[usize::from(b)]) * costs.width;
+                }
+                for &(left, right, n) in weighed {
+                    let at = rows[usize::from(left)] + usize::from(symbols[usize::from(right)]);
+                    let pair = match dense.get(at) {
+                        Some(&pair) => u32::from(pair),
+                        None => costs
+                            .symbol_pair(symbols[usize::from(left)], symbols[usize::from(right)]),
+                    };
+                    cost += u64::from(pair) * u64::from(n);
+                    if cost >= limit {
+                        return Err(cost);
+                    }
+                }
+            }
+            None => {
+                for &(left, right, n) in weighed {
+                    let pair =
+                        costs.symbol_pair(symbols[usize::from(left)], symbols[usize::from(right)]);
+                    cost += u64::from(pair) * u64::from(n);
+                    if cost >= limit {
+                        return Err(cost);
+                    }
+                }
+            }
+        }
+        Ok((cost, pairs.chars))
+    }
+
     /// The cost and count of `candidate`'s pairs beyond ASCII in language
     /// `index` (for ISO-2022-JP, all its pairs: those of ASCII characters
     /// in the language's model for ASCII); or, as soon as the cost reaches
@@ -492,35 +625,7 @@ impl<'a> Scorer<'a> {
         let mut cost = 0u64;
         let mut chars = 0u64;
         if let Some(ids) = &candidate.byte_ids {
-            // What each byte of the pairs reads as, looked up once: its
-            // symbol, its share of its class, its script.
-            let mut symbols = [0u16; 256];
-            let mut shares = [0u32; 256];
-            let mut scripts = [None; 256];
-            for at in 0..self.pair_bytes.len() {
-                let b = self.pair_bytes[at];
-                let id = ids[usize::from(b)];
-                let symbol = self.symbol(index, id);
-                let info = self.chars.info(id);
-                symbols[usize::from(b)] = symbol;
-                shares[usize::from(b)] = costs.share(info, symbol);
-                scripts[usize::from(b)] = info.script;
-            }
-            for &(left, right, n) in &self.counts.high_pairs {
-                let (left, right) = (usize::from(left), usize::from(right));
-                if ids[left] == u32::from(b' ') && ids[right] == u32::from(b' ') {
-                    continue;
-                }
-                let pair = costs.symbol_pair(symbols[left], symbols[right])
-                    + shares[right]
-                    + language::script_change_cost(scripts[left], scripts[right]);
-                cost += u64::from(pair) * u64::from(n);
-                chars += u64::from(n);
-                if cost >= limit {
-                    return Err(cost);
-                }
-            }
-            return Ok((cost, chars));
+            return self.byte_pairs_cost(candidate.encoding, ids, &costs, limit);
         }
         let ascii_costs = self.pair_costs(ascii_language(index), pairs);
         for &(left, right, n) in &candidate.stats.pairs {
@@ -550,6 +655,91 @@ impl<'a> Scorer<'a> {
             return Ok((scale(cost), scale(chars)));
         }
         Ok((cost, chars))
+    }
+}
+
+/// What the pairs beyond ASCII of a decode byte by byte come to whatever
+/// the language they are weighed in: how many are weighed, what their
+/// changes of script cost, and, when some are not weighed (those of two
+/// word boundaries: a byte the decode has no character for beside
+/// another, or a space), which are and how often each byte is a
+/// right-hand member of them (which pays its share of its class, if it has
+/// no symbol of its own in the language).
+pub(super) struct BytePairs {
+    /// The encoding whose decode they are.
+    encoding: &'static Encoding,
+    /// How many pairs are weighed, counted.
+    chars: u64,
+    /// What their changes of script cost.
+    script_changes: u64,
+    /// When some pairs are not weighed, those that are (left, right,
+    /// count) and how often each byte is a right-hand member of them;
+    /// otherwise all of them are, as the byte counts have them.
+    weighed: Option<WeighedPairs>,
+}
+
+/// The pairs of a decode byte by byte that are weighed, when some are not.
+struct WeighedPairs {
+    /// The pairs.
+    pairs: Vec<BytePair>,
+    /// How often each byte is a right-hand member of them.
+    rights: Vec<(u8, u64)>,
+}
+
+/// A pair of bytes and how often it occurs.
+type BytePair = (u8, u8, u32);
+
+impl BytePairs {
+    fn new(
+        encoding: &'static Encoding,
+        ids: &[u32; 256],
+        counts: &ByteCounts,
+        chars: &Chars,
+        pair_bytes: &[u8],
+    ) -> Self {
+        let mut scripts = [None; 256];
+        for &b in pair_bytes {
+            scripts[usize::from(b)] = chars.info(ids[usize::from(b)]).script;
+        }
+        let is_boundary = |b: u8| ids[usize::from(b)] == u32::from(b' ');
+        let mut weighed = 0u64;
+        let mut script_changes = 0u64;
+        let mut all = true;
+        for &(left, right, n) in &counts.high_pairs {
+            if is_boundary(left) && is_boundary(right) {
+                all = false;
+                continue;
+            }
+            weighed += u64::from(n);
+            let change = language::script_change_cost(
+                scripts[usize::from(left)],
+                scripts[usize::from(right)],
+            );
+            script_changes += u64::from(change) * u64::from(n);
+        }
+        let weighed_pairs = (!all).then(|| {
+            let pairs: Vec<BytePair> = counts
+                .high_pairs
+                .iter()
+                .copied()
+                .filter(|&(left, right, _)| !(is_boundary(left) && is_boundary(right)))
+                .collect();
+            let mut rights = [0u64; 256];
+            for &(_, right, n) in &pairs {
+                rights[usize::from(right)] += u64::from(n);
+            }
+            let rights = (0..=255u8)
+                .filter(|&b| rights[usize::from(b)] > 0)
+                .map(|b| (b, rights[usize::from(b)]))
+                .collect();
+            WeighedPairs { pairs, rights }
+        });
+        Self {
+            encoding,
+            chars: weighed,
+            script_changes,
+            weighed: weighed_pairs,
+        }
     }
 }
 
@@ -662,6 +852,26 @@ impl PairCosts {
     }
 }
 
+/// The symbol of the character `info` in `language`, whose table of the
+/// symbols of the alphabets ([`direct_symbols`]) is `direct`, if it has one.
+#[inline]
+fn symbol_of(language: &Language, direct: Option<&[u8]>, info: &CharInfo) -> u16 {
+    match direct.and_then(|direct| direct.get(info.folded as usize)) {
+        Some(&NO_SYMBOL) => info.class_symbol(language),
+        Some(&symbol) => u16::from(symbol),
+        // Beyond the last symbol (an ideograph in a language of an
+        // alphabet), no symbol of its own.
+        None if language
+            .symbols
+            .last()
+            .is_some_and(|&last| u32::from(info.folded) > last) =>
+        {
+            info.class_symbol(language)
+        }
+        None => info.symbol(language),
+    }
+}
+
 /// The characters below this code point have their symbol in a table in
 /// the languages with one ([`direct_symbols`]): ASCII and the alphabets.
 const DIRECT_LIMIT: usize = 0x800;
@@ -770,5 +980,108 @@ pub(super) fn ascii_language(index: usize) -> usize {
         index
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::text;
+    use crate::encoding::{KOI8_R, WINDOWS_1252};
+
+    /// The cost of the pairs beyond ASCII of a decode byte by byte, pair by
+    /// pair as the language model prices each.
+    fn pair_by_pair(scorer: &mut Scorer<'_>, ids: &[u32; 256], index: usize) -> Cost {
+        let costs = PairCosts::of(index, false);
+        let (mut cost, mut chars) = (0u64, 0u64);
+        for &(left, right, n) in &scorer.counts.high_pairs {
+            let (left, right) = (ids[usize::from(left)], ids[usize::from(right)]);
+            if left == u32::from(b' ') && right == u32::from(b' ') {
+                continue;
+            }
+            cost += u64::from(scorer.pair_cost(&costs, left, right)) * u64::from(n);
+            chars += u64::from(n);
+        }
+        (cost, chars)
+    }
+
+    /// The shared ASCII pairs change no script: their characters are
+    /// Latin letters or no letters.
+    #[test]
+    fn ascii_pairs_change_no_script() {
+        let chars = Chars::new();
+        let script = |c: u8| chars.info(u32::from(c)).script;
+        for left in 0..0x80u8 {
+            for right in 0..0x80u8 {
+                assert_eq!(language::script_change_cost(script(left), script(right)), 0);
+            }
+        }
+    }
+
+    /// The shared ASCII pairs cost what they cost pair by pair, in every
+    /// language, with its table of every pair or without.
+    #[test]
+    fn ascii_pairs_cost_what_each_pair_costs() {
+        let bytes = b"The quick brown fox jumps over the lazy dog; Gr\xFC\xDFe aus K\xF6ln, na\xEFve caf\xE9.\n";
+        let whole = 0..bytes.len();
+        let counts = ByteCounts::new(bytes, std::slice::from_ref(&whole));
+        let chars = Chars::new();
+        for (index, language) in LANGUAGES.iter().enumerate() {
+            for words in [false, true] {
+                let pairs = if words {
+                    &counts.word_pairs
+                } else {
+                    &counts.ascii_pairs
+                };
+                assert!(!pairs.is_empty());
+                for build in [false, true] {
+                    let costs = PairCosts::of(index, build);
+                    let mut scorer = Scorer::new(&counts, &chars, 1.0);
+                    let mut expected = (0u64, 0u64);
+                    for &(left, right, n) in pairs {
+                        let pair = scorer.pair_cost(&costs, u32::from(left), u32::from(right));
+                        expected.0 += u64::from(pair) * u64::from(n);
+                        expected.1 += u64::from(n);
+                    }
+                    assert_eq!(
+                        scorer.ascii_pair_sum(index, words),
+                        expected,
+                        "{}",
+                        language.tag
+                    );
+                }
+            }
+        }
+    }
+
+    /// The pairs of a decode byte by byte cost what they cost pair by
+    /// pair, in every language, with the pairs of two word boundaries (a
+    /// byte the decode has no character for beside a space) left out, and
+    /// the sum stops at the limit.
+    #[test]
+    fn byte_pairs_cost_what_each_pair_costs() {
+        // 0x81 and 0x8D have no character in windows-1252.
+        let bytes =
+            b"Gr\xFC\xDFe \x81 aus K\xF6ln \x8D\x81, na\xEFve caf\xE9; \xC0 \xE0 \x9C\x9Cur\n";
+        let whole = 0..bytes.len();
+        let counts = ByteCounts::new(bytes, std::slice::from_ref(&whole));
+        let mut chars = Chars::new();
+        for encoding in [WINDOWS_1252, KOI8_R] {
+            let decoding = text::byte_decoding(encoding).expect("a code page");
+            let ids = chars.intern_bytes(decoding, &counts.present);
+            let chars = &chars;
+            let mut scorer = Scorer::new(&counts, chars, 1.0);
+            for (index, language) in LANGUAGES.iter().enumerate() {
+                let expected = pair_by_pair(&mut scorer, &ids, index);
+                for build in [false, true] {
+                    let costs = PairCosts::of(index, build);
+                    let cost = scorer.byte_pairs_cost(encoding, &ids, &costs, u64::MAX);
+                    assert_eq!(cost, Ok(expected), "{encoding} in {}", language.tag);
+                    let limit = expected.0 / 2;
+                    let stopped = scorer.byte_pairs_cost(encoding, &ids, &costs, limit);
+                    assert!(stopped.is_err_and(|cost| cost >= limit), "{encoding}");
+                }
+            }
+        }
     }
 }

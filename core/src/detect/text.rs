@@ -67,9 +67,12 @@ const UPPERCASE: u8 = 4;
 const LOWERCASE: u8 = 8;
 const ALPHABETIC: u8 = 16;
 const FORMAT: u8 = 32;
+/// A sign beyond ASCII no word is written with ([`is_sign_of_no_letter`],
+/// of a character that is no letter).
+const WORD_SIGN: u8 = 64;
 
 /// What detection needs to know of a character, worked out once.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CharInfo {
     /// The character.
     pub(crate) c: char,
@@ -89,6 +92,25 @@ pub(crate) struct CharInfo {
 
 impl CharInfo {
     pub(crate) fn of(c: char) -> Self {
+        match block_kind(c) {
+            Some(kind) => {
+                // Every character of a kind has the same facts: those of
+                // the first one asked, worked out in full.
+                static KINDS: [OnceLock<CharInfo>; BLOCK_KINDS] =
+                    [const { OnceLock::new() }; BLOCK_KINDS];
+                let same = KINDS[kind].get_or_init(|| Self::worked_out(c));
+                Self {
+                    c,
+                    folded: c,
+                    ..*same
+                }
+            }
+            None => Self::worked_out(c),
+        }
+    }
+
+    /// [`CharInfo::of`] from the general lookups.
+    fn worked_out(c: char) -> Self {
         let folded = language::fold(c);
         let facts = language::facts(folded);
         let mut flags = 0;
@@ -116,6 +138,11 @@ impl CharInfo {
         }
         if language::is_invisible_format(c) {
             flags |= FORMAT;
+        }
+        // A letter is no sign (and the test of a sign is slow for
+        // characters far from ASCII).
+        if flags & ALPHABETIC == 0 && is_sign_of_no_letter(c) {
+            flags |= WORD_SIGN;
         }
         Self {
             c,
@@ -146,6 +173,27 @@ impl CharInfo {
 
     fn is(&self, flag: u8) -> bool {
         self.flags & flag != 0
+    }
+}
+
+/// How many kinds [`block_kind`] tells apart.
+const BLOCK_KINDS: usize = 5;
+
+/// Which kind of letter without case `c` is, if it is a Han ideograph of
+/// the main block, a Hangul syllable or a kana letter: common or rare Han
+/// ideograph, common or rare Hangul syllable, kana. Their folded form is
+/// themselves, and every letter of a kind has the same [`CharInfo`] but
+/// for the character (a test checks each one against the general lookups):
+/// these are most of what the decodes of Chinese, Japanese and Korean
+/// text give, and the general lookups are slow so far from ASCII.
+fn block_kind(c: char) -> Option<usize> {
+    match c {
+        '\u{4E00}'..='\u{9FFF}' => Some(usize::from(language::is_common_ideograph_or_syllable(c))),
+        '\u{AC00}'..='\u{D7A3}' => {
+            Some(2 + usize::from(language::is_common_ideograph_or_syllable(c)))
+        }
+        '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}' => Some(4),
+        _ => None,
     }
 }
 
@@ -311,8 +359,8 @@ pub(crate) struct TextStats {
     /// ASCII start with an escape).
     pub(crate) cut_hides_text: bool,
     /// Pairs of characters (indexes into [`Chars`]) with at least one
-    /// non-ASCII member (all pairs when `ascii_pairs_included`), sorted:
-    /// (left, right, count). Empty for a decode byte by byte, whose pairs
+    /// non-ASCII member (all pairs when `ascii_pairs_included`), each once,
+    /// in no particular order: (left, right, count). Empty for a decode byte by byte, whose pairs
     /// are the shared byte pairs.
     pub(crate) pairs: Vec<(u32, u32, u32)>,
     /// How many of the characters the pairs and the other counts (but
@@ -408,16 +456,23 @@ fn sign_in_word(left: &CharInfo, sign: &CharInfo, right: &CharInfo) -> bool {
         && right.is(ALPHABETIC)
         && left.script == Some(Script::Latin)
         && right.script == Some(Script::Latin)
-        && is_word_breaking_sign(c)
+        && sign.is(WORD_SIGN)
         && !(c == '\u{B7}' && left.folded == 'l' && right.folded == 'l')
 }
 
-/// Whether `c` is a sign beyond ASCII that no word is written with.
+/// Whether `c` is a sign beyond ASCII that no word is written with (known
+/// of every character as [`WORD_SIGN`]; the tests ask it).
+#[cfg(test)]
 fn is_word_breaking_sign(c: char) -> bool {
+    !is_plain_letter(c) && !c.is_alphabetic() && is_sign_of_no_letter(c)
+}
+
+/// Whether `c`, which is no letter, is a sign beyond ASCII that no word is
+/// written with: no apostrophe, dash, ellipsis, bullet, combining mark,
+/// space, digit or invisible formatting character. (Whether it is a letter
+/// is not asked again: a slow lookup so far from ASCII.)
+fn is_sign_of_no_letter(c: char) -> bool {
     !c.is_ascii()
-        && !is_plain_letter(c)
-        && !c.is_alphanumeric()
-        && !c.is_whitespace()
         && !language::is_invisible_format(c)
         && !matches!(
             c,
@@ -431,6 +486,8 @@ fn is_word_breaking_sign(c: char) -> bool {
                 | '\u{20D0}'..='\u{20FF}'
                 | '\u{FE20}'..='\u{FE2F}'
         )
+        && !c.is_whitespace()
+        && !c.is_numeric()
 }
 
 /// [`format_in_word`] for bare characters, where their facts are not at
@@ -569,13 +626,14 @@ impl<'a> TextSink<'a> {
             self.stats.scored_chars = self.stats.chars;
             self.stats.scored_non_ascii = self.stats.non_ascii;
         }
-        let mut pairs: Vec<(u32, u32, u32)> = self
+        // In the map's order, which is the same from run to run (its
+        // hasher has no random state): what is made of the pairs (sums of
+        // costs, counts by character) does not depend on their order.
+        self.stats.pairs = self
             .keys
             .iter()
             .map(|(&key, &n)| ((key >> 32) as u32, key as u32, n))
             .collect();
-        pairs.sort_unstable();
-        self.stats.pairs = pairs;
         self.stats
     }
 }
@@ -820,7 +878,7 @@ const FORMAT_BYTES: [u8; 4] = [0x9D, 0x9E, 0xFD, 0xFE];
 static FORMAT_SET: [bool; 256] = byte_set(&FORMAT_BYTES);
 
 /// The bytes some encoding that decodes byte by byte decodes to a sign no
-/// word is written with ([`is_word_breaking_sign`]). Decoded byte by byte,
+/// word is written with ([`WORD_SIGN`]). Decoded byte by byte,
 /// only such a sign between two ASCII letters is counted: what text beyond
 /// ASCII makes of its letters is the language model's to judge, and
 /// counting every triple around a byte beyond ASCII would cost Cyrillic
@@ -1336,6 +1394,52 @@ mod tests {
         assert!(!is_ideograph_or_syllable('\u{3099}'));
         assert!(!is_ideograph_or_syllable('\u{30FC}'));
         assert!(!is_ideograph_or_syllable('A'));
+    }
+
+    /// The facts of every letter of a kind [`block_kind`] tells apart
+    /// are those the general lookups give it.
+    #[test]
+    fn letters_of_a_kind_have_the_same_facts() {
+        let blocks = ('\u{4E00}'..='\u{9FFF}')
+            .chain('\u{AC00}'..='\u{D7A3}')
+            .chain('\u{3041}'..='\u{3096}')
+            .chain('\u{30A1}'..='\u{30FA}');
+        let mut kinds = [0; BLOCK_KINDS];
+        for c in blocks {
+            let kind = block_kind(c).expect("a letter of the blocks");
+            kinds[kind] += 1;
+            assert_eq!(
+                CharInfo::of(c),
+                CharInfo::worked_out(c),
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+        assert!(kinds.iter().all(|&n| n > 80), "{kinds:?}");
+        for c in [
+            '\u{3099}', '\u{30FB}', '\u{30FC}', '\u{3400}', '\u{D7A4}', 'A', 'é',
+        ] {
+            assert_eq!(block_kind(c), None);
+        }
+    }
+
+    /// The signs no word is written with are told at once from what is
+    /// known of a character, for every character.
+    #[test]
+    fn word_breaking_signs_are_known_of_every_character() {
+        let mut signs = 0;
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let sign = is_word_breaking_sign(c);
+            assert_eq!(
+                CharInfo::of(c).is(WORD_SIGN),
+                sign,
+                "U+{:04X}",
+                u32::from(c)
+            );
+            signs += u32::from(sign);
+        }
+        assert!(signs > 1000, "{signs}");
+        assert!(is_word_breaking_sign('\u{B7}') && !is_word_breaking_sign('\u{2019}'));
     }
 
     #[test]

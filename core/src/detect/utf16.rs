@@ -60,21 +60,60 @@ struct TextLike {
     errors: u64,
 }
 
+/// Whether `c` is a character text is made of: ASCII but the controls,
+/// a common Han ideograph or Hangul syllable, a letter of another of the
+/// known scripts, punctuation.
+fn is_text_like(c: char) -> bool {
+    if c.is_ascii() {
+        !language::is_implausible(c)
+    } else if matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}') {
+        // What the match below makes of a Han ideograph or a Hangul
+        // syllable (the language's own letters), told at once.
+        language::is_common_ideograph_or_syllable(c)
+    } else {
+        match language::class_of(c, Script::Korean) {
+            CharClass::OwnLetter | CharClass::Punctuation => true,
+            CharClass::OtherLetter => language::script_of(c).is_some(),
+            _ => false,
+        }
+    }
+}
+
+/// [`is_text_like`] told sooner: a letter of a known script is text when
+/// it is no rare Han ideograph or Hangul syllable; a character of no known
+/// script is text only as punctuation, and punctuation lies in a few
+/// ranges: outside them (signs, letters of other scripts: much of what
+/// bytes in another encoding read as UTF-16 give) the general lookup, slow
+/// so far from ASCII, is not asked. A test checks every character against
+/// [`is_text_like`].
+fn is_text_like_fast(c: char) -> bool {
+    if c.is_ascii() || matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}') {
+        return is_text_like(c);
+    }
+    if language::is_implausible(c) {
+        return false;
+    }
+    match language::script_of(c) {
+        Some(Script::Chinese | Script::Korean) => language::is_common_ideograph_or_syllable(c),
+        Some(_) => true,
+        None => {
+            matches!(
+                u32::from(c),
+                0xA0..=0xF7
+                    | 0x37E..=0x387
+                    | 0x55A..=0x6D4
+                    | 0xE2F..=0xE5B
+                    | 0x2000..=0x2122
+                    | 0x3000..=0x303F
+                    | 0xFF01..=0xFF65
+            ) && language::class_of(c, Script::Korean) == CharClass::Punctuation
+        }
+    }
+}
+
 impl TextLike {
     fn note(&mut self, c: char) {
-        let text = if c.is_ascii() {
-            !language::is_implausible(c)
-        } else if matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}') {
-            // What the match below makes of a Han ideograph or a Hangul
-            // syllable (the language's own letters), told at once.
-            language::is_common_ideograph_or_syllable(c)
-        } else {
-            match language::class_of(c, Script::Korean) {
-                CharClass::OwnLetter | CharClass::Punctuation => true,
-                CharClass::OtherLetter => language::script_of(c).is_some(),
-                _ => false,
-            }
-        };
+        let text = is_text_like_fast(c);
         if text {
             self.text += 1;
         } else {
@@ -109,8 +148,14 @@ fn by_byte_pattern(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'static En
     for window in windows {
         // Code units start at even offsets of the input.
         let start = window.start + window.start % 2;
-        for (position, &b) in bytes[start..window.end].iter().enumerate() {
-            counts[position % 2][usize::from(b)] += 1;
+        let mut units = bytes[start..window.end].chunks_exact(2);
+        for unit in &mut units {
+            for (parity, &b) in unit.iter().enumerate() {
+                counts[parity][usize::from(b)] += 1;
+            }
+        }
+        for &b in units.remainder() {
+            counts[0][usize::from(b)] += 1;
         }
         total += window.end.saturating_sub(start);
     }
@@ -243,6 +288,18 @@ mod tests {
             fast.note(c);
             assert_eq!(fast.text == 1, general, "{c}");
             assert_ne!(class, CharClass::OtherLetter, "{c}");
+        }
+    }
+
+    #[test]
+    fn text_like_is_told_sooner_alike() {
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            assert_eq!(
+                is_text_like_fast(c),
+                is_text_like(c),
+                "U+{:04X}",
+                u32::from(c)
+            );
         }
     }
 
