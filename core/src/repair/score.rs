@@ -856,7 +856,7 @@ pub(crate) fn word_cost(word: &str) -> f32 {
     {
         total += 0.8;
     }
-    total += THREE_BYTE_SHAPE * small(three_byte_shapes(word));
+    total += THREE_BYTE_SHAPE * small(three_byte_shapes(word) + cut_punctuation_shapes(word));
     if other_lower > 0 {
         total += caps_with_lower(word, other_lower);
     }
@@ -932,6 +932,30 @@ fn three_byte_shapes(word: &str) -> usize {
         }
     }
     found
+}
+
+/// How many times `word` holds "â" (E2, the lead of UTF-8's punctuation,
+/// currency signs, arrows and symbols) followed by one sign that was a
+/// byte 0x80 to 0xBF in windows-1252 and then no other such character: a
+/// three-byte sequence whose middle byte a reader dropped ("â€" for "”",
+/// "50â¬" for "50€", "âº" for "☺"). No language writes "â" before a
+/// sign. (Other leads are left: "là»" closes a French quotation.)
+fn cut_punctuation_shapes(word: &str) -> usize {
+    let continuation = |c: char| {
+        super::misread_byte(c).is_some_and(|byte| (0x80..=0xBF).contains(&byte)) && !c.is_ascii()
+    };
+    let sign = |c: char| info(c).kind != Kind::Letter || matches!(c, 'ª' | 'º');
+    let chars: Vec<char> = word.chars().collect();
+    chars
+        .windows(2)
+        .enumerate()
+        .filter(|&(index, pair)| {
+            pair[0] == 'â'
+                && continuation(pair[1])
+                && sign(pair[1])
+                && !chars.get(index + 2).is_some_and(|&next| continuation(next))
+        })
+        .count()
 }
 
 /// Whether `c` is a quotation mark outside ASCII that no word holds

@@ -776,3 +776,16 @@ fn latin_text_of_another_code_page_read_as_windows_1252_is_read_again() {
     // language models tell from "I".
     assert_unchanged("ÝEWROPA, AZIÝA WE DÜNÝÄ");
 }
+
+#[test]
+fn a_punctuation_sequence_that_lost_its_middle_byte_is_suspect() {
+    // "”" is E2 80 9D and "€" E2 82 AC: a reader that dropped 0x9D or the
+    // C1 control 0x82 left "â€" and "â¬", "â" before one sign, which no
+    // language writes. The first is repaired; the second keeps its lost
+    // character as U+FFFD (many signs fit), no longer "â¬".
+    assert_eq!(repaired("Rezultat: â€"), "Rezultat: ”");
+    let repaired_price = repaired("Le prix est de 50â¬ seulement.");
+    assert_eq!(repaired_price, "Le prix est de 50\u{FFFD} seulement.");
+    // Other leads before a sign are text: "à»" closes a French quotation.
+    assert_unchanged("Il a dit «voilà», puis «là-bas».");
+}
