@@ -358,6 +358,21 @@ fn best_reading(
     best.map(|(_, step, rereads)| (step, rereads))
 }
 
+/// Whether a capital beyond ASCII follows a lowercase letter in `word`
+/// ("fiinÈÄ"): UTF-8 lead bytes read as windows-1252 whose continuation
+/// was lost are capitals ("Ã", "Ä", "Å", "È"), and a code page read as
+/// another keeps each letter's case, so such a word is no legacy text.
+fn capital_after_lower(word: &str) -> bool {
+    let mut lower = false;
+    for c in word.chars() {
+        if !c.is_ascii() && c.is_uppercase() && lower {
+            return true;
+        }
+        lower = c.is_lowercase();
+    }
+    false
+}
+
 /// Whether `step` leaves the line's characters between its words as they
 /// are: a letter written right between misread ones (Turkmen "ý" in a
 /// word whose other letters are UTF-8 read as windows-1252) that it would
@@ -388,7 +403,7 @@ fn reread_words(step: Step, current: &[Current]) -> Option<(Vec<Option<String>>,
     for word in current {
         // A word still shaped as UTF-8 read as windows-1252 ("rÃ³wni") is
         // UTF-8 mojibake that its repair left: the line is no legacy text.
-        if search::utf8_shape(&word.text) > 0 {
+        if search::utf8_shape(&word.text) > 0 || capital_after_lower(&word.text) {
             return None;
         }
         let read = step.apply(&word.text)?;

@@ -752,6 +752,11 @@ fn latin_text_of_another_code_page_read_as_windows_1252_is_read_again() {
     // lost elsewhere in the line) is no legacy text to read again.
     let text = "Wszyscy uczniowie sÄ rÃ³wni wobec prawa szkoÅy i majÄ te same obowiÄzki.";
     assert!(!repaired(text).contains('Ć'), "{}", repaired(text));
+    // Nor is a line whose words hold a capital after a lowercase letter:
+    // Romanian "ș" and "ă" (C8 99, C4 83) that lost their second byte are
+    // "È" and "Ä", which windows-1250 would make "Č" and "Ä".
+    let text = "Orice fiinÈÄ are dreptul la viaÈÄ Èi la libertate.";
+    assert!(!repaired(text).contains('Č'), "{}", repaired(text));
     // A misreading reads every byte alike: Turkmen "ý" written right
     // between misread letters ("DÃ¼nýÃ¤") keeps windows-1257 from reading
     // the other "ý" as Polish "ż".
