@@ -174,6 +174,19 @@ impl Language {
         }
     }
 
+    /// The cost of `text` in this language, in units of 1/[`COST_SCALE`]
+    /// nat: each pair of its folded characters, with a word boundary
+    /// before and after.
+    pub fn text_cost(&self, text: &str) -> u64 {
+        let mut total = 0;
+        let mut left = ' ';
+        for right in text.chars().map(fold).chain(std::iter::once(' ')) {
+            total += u64::from(self.pair_cost(left, right));
+            left = right;
+        }
+        total
+    }
+
     /// The cost of folded character `right` after folded character `left`
     /// (a class member's share of its class included), in units of
     /// 1/[`COST_SCALE`] nat.
@@ -626,6 +639,18 @@ mod tests {
         let vietnamese = for_tag("vi").unwrap();
         assert!(vietnamese.symbols.contains(&u32::from('ã')));
         assert!(within(vietnamese, 'ã') < within(vietnamese, 'ă') + 2.0);
+    }
+
+    #[test]
+    fn a_texts_cost_is_its_pairs_between_word_boundaries() {
+        let czech = for_tag("cs").unwrap();
+        let pairs = [(' ', 'd'), ('d', 'ě'), ('ě', 't'), ('t', 'i'), ('i', ' ')];
+        let sum: u64 = pairs
+            .iter()
+            .map(|&(left, right)| u64::from(czech.pair_cost(left, right)))
+            .sum();
+        assert_eq!(czech.text_cost("Děti"), sum);
+        assert_eq!(czech.text_cost(""), u64::from(czech.pair_cost(' ', ' ')));
     }
 
     #[test]

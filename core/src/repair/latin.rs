@@ -304,6 +304,9 @@ fn best_reading(
     current: &[Current],
 ) -> Option<(Step, Vec<Option<String>>)> {
     let (as_it_stands, _) = best_language(&assemble(line, line_start, current, &[]), None)?;
+    // What each word costs as it stands in its own best language, asked
+    // once for all the pages.
+    let mut alone: Vec<Option<f64>> = vec![None; current.len()];
     let mut best: Option<(f64, Step, Vec<Option<String>>)> = None;
     for source in SOURCES {
         let step = Step {
@@ -338,10 +341,14 @@ fn best_reading(
         let words: f64 = current
             .iter()
             .zip(&rereads)
-            .filter_map(|(word, reread)| {
+            .zip(alone.iter_mut())
+            .filter_map(|((word, reread), alone)| {
                 let reread = reread.as_deref()?;
-                let (alone, _) = best_language(&word.text, None)?;
-                Some(alone - cost_in(reread, read_in))
+                let as_it_stands = match *alone {
+                    Some(cost) => cost,
+                    None => *alone.insert(best_language(&word.text, None)?.0),
+                };
+                Some(as_it_stands - cost_in(reread, read_in))
             })
             .sum();
         let gain = as_it_stands - cost;
@@ -510,18 +517,10 @@ fn best_language(
 
 /// The cost of `text` in nats in `language`, a word boundary on each side.
 fn cost_in(text: &str, language: &language::Language) -> f64 {
-    let folded: Vec<char> = std::iter::once(' ')
-        .chain(text.chars().map(language::fold))
-        .chain(std::iter::once(' '))
-        .collect();
-    let units: u64 = folded
-        .windows(2)
-        .map(|pair| u64::from(language.pair_cost(pair[0], pair[1])))
-        .sum();
     #[expect(
         clippy::cast_precision_loss,
         reason = "a line's cost in units, far below 2^52"
     )]
-    let nats = units as f64 / COST_SCALE;
+    let nats = language.text_cost(text) as f64 / COST_SCALE;
     nats
 }

@@ -399,19 +399,10 @@ fn letters_cost(known: &str, word: &str) -> f32 {
     else {
         return 0.0;
     };
-    let folded: Vec<char> = std::iter::once(' ')
-        .chain(word.chars().map(language::fold))
-        .chain(std::iter::once(' '))
-        .collect();
     let best = LANGUAGES
         .iter()
         .filter(|language| language.script == script)
-        .map(|language| {
-            folded
-                .windows(2)
-                .map(|pair| u64::from(language.pair_cost(pair[0], pair[1])))
-                .sum::<u64>()
-        })
+        .map(|language| language.text_cost(word))
         .min();
     // Whole units of 1/COST_SCALE nat: exact in f64, then scaled.
     best.map_or(0.0, |units| {
