@@ -56,6 +56,16 @@ fn select_in(harness: &mut Harness<'_, InspectorApp>, text: &str, needle: &str) 
 }
 
 /// The text Save as would write now, by hand: the sample with each edit.
+/// Selects `needle` in pane 1 and reinterprets it with the reading the
+/// Reinterpret window ranks first (Ctrl+E, then Enter), as a user does.
+fn reinterpret_with_best_reading(harness: &mut Harness<'_, InspectorApp>, needle: &str) {
+    select(harness, needle);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(3);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+}
+
 fn expected(replacements: &[(&str, &str)]) -> String {
     let mut text = String::from_utf8(SAMPLE.to_vec()).expect("the sample is UTF-8");
     for (from, to) in replacements {
@@ -144,11 +154,7 @@ fn undo_and_redo_take_a_reinterpretation_back_and_forth() {
     harness.run_steps(3);
     harness.get_by_label("Apply").click();
     harness.run_steps(3);
-    select(&mut harness, SPAN);
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
-    harness.run_steps(3);
-    harness.key_press(egui::Key::Enter);
-    harness.run_steps(3);
+    reinterpret_with_best_reading(&mut harness, SPAN);
     let texts = |harness: &Harness<'_, InspectorApp>| -> Vec<String> {
         harness
             .state()
@@ -210,11 +216,7 @@ fn the_lab_gets_the_selection_and_applies_its_result_back_to_it() {
 fn save_as_after_a_reinterpretation_writes_the_reinterpreted_text() {
     let (dir, path) = scratch("declaration.txt", SAMPLE);
     let mut harness = app_with(&path);
-    select(&mut harness, SPAN);
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
-    harness.run_steps(3);
-    harness.key_press(egui::Key::Enter);
-    harness.run_steps(3);
+    reinterpret_with_best_reading(&mut harness, SPAN);
     harness.key_press_modifiers(
         egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
         egui::Key::S,
@@ -241,11 +243,7 @@ fn save_as_after_a_reinterpretation_writes_the_reinterpreted_text() {
 fn save_as_writes_what_the_pane_shows_after_its_encoding_changed_and_says_so() {
     let (dir, path) = scratch("declaration.txt", SAMPLE);
     let mut harness = app_with(&path);
-    select(&mut harness, SPAN);
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
-    harness.run_steps(3);
-    harness.key_press(egui::Key::Enter);
-    harness.run_steps(3);
+    reinterpret_with_best_reading(&mut harness, SPAN);
     // Read as windows-1252, the pane shows no reinterpretation: Save as
     // writes that reading, and says the reinterpretation is left out.
     read_pane_as(&mut harness, WINDOWS_1252);
@@ -410,11 +408,7 @@ fn the_pane_shows_the_reinterpretation_in_place_and_undo_brings_the_original_bac
     // Pane 1 reads the bytes as they decode.
     assert_eq!(rows_with(&harness, SPAN).len(), 1);
     assert!(rows_with(&harness, UNDONE).is_empty());
-    select(&mut harness, SPAN);
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
-    harness.run_steps(3);
-    harness.key_press(egui::Key::Enter);
-    harness.run_steps(3);
+    reinterpret_with_best_reading(&mut harness, SPAN);
     // Now it reads the reinterpretation in place of the span, and only
     // there: the rest of the line is as it decodes.
     let rows = rows_with(&harness, UNDONE);
@@ -626,11 +620,7 @@ fn copy(harness: &mut Harness<'_, InspectorApp>) -> Option<String> {
 fn copying_from_the_pane_copies_what_it_shows() {
     let (_dir, path) = scratch("declaration.txt", SAMPLE);
     let mut harness = app_with(&path);
-    select(&mut harness, SPAN);
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
-    harness.run_steps(3);
-    harness.key_press(egui::Key::Enter);
-    harness.run_steps(3);
+    reinterpret_with_best_reading(&mut harness, SPAN);
     // A selection around the reinterpreted span copies it as the pane
     // shows it.
     let around = format!("distinctions sociales {SPAN}.");
