@@ -311,20 +311,24 @@ fn save_repaired_text_keeps_both_the_accepted_changes_and_the_reinterpretations(
     let manual = reinterpret_title_as_windows_1251(&mut harness);
     harness.get_by_label("Save repaired text as…").click();
     harness.run_steps(4);
-    run_until(&mut harness, |app| {
-        app.save.preview().is_some() && app.is_idle()
-    });
     // The title lost characters: they are kept on purpose, as Save asks.
     assert!(manual.contains('\u{FFFD}'), "{manual}");
+    let written = save_keeping_the_damage(&mut harness, dir.path());
+    assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
+}
+
+/// Completes the open Save as, keeping the U+FFFD the text holds, and
+/// returns what it wrote (UTF-8, beside the sample in `dir`).
+fn save_keeping_the_damage(harness: &mut Harness<'_, InspectorApp>, dir: &Path) -> String {
+    run_until(harness, |app| app.save.preview().is_some() && app.is_idle());
     harness
         .get_by_label("Keep the damage: save the U+FFFD on purpose")
         .click();
     harness.run_steps(4);
     harness.get_by_label("Save").click();
     harness.run_steps(4);
-    run_until(&mut harness, |app| !app.save.is_open());
-    let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
-    assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
+    run_until(harness, |app| !app.save.is_open());
+    fs::read_to_string(dir.join("declaration.utf-8.txt")).expect("Save as wrote the file")
 }
 
 /// Pane 1 read as `encoding`, once every job is done.
@@ -703,16 +707,6 @@ fn the_repairs_accepted_changes_apply_to_the_pane_as_one_step_that_undo_takes_ba
     ));
     harness.state_mut().push(Command::SaveAs);
     harness.run_steps(4);
-    run_until(&mut harness, |app| {
-        app.save.preview().is_some() && app.is_idle()
-    });
-    harness
-        .get_by_label("Keep the damage: save the U+FFFD on purpose")
-        .click();
-    harness.run_steps(4);
-    harness.get_by_label("Save").click();
-    harness.run_steps(4);
-    run_until(&mut harness, |app| !app.save.is_open());
-    let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
+    let written = save_keeping_the_damage(&mut harness, dir.path());
     assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
 }
