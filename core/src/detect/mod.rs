@@ -7,6 +7,7 @@ mod display;
 mod sample;
 mod score;
 mod segments;
+mod tables;
 mod text;
 mod utf16;
 

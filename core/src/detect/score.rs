@@ -1,10 +1,9 @@
 //! How well a decode reads in each language: the [`Scorer`] walks a
 //! decode's characters and finds the language it fits best ([`Fit`]).
 
-use std::sync::OnceLock;
-
 use mojiscope_indexes::language::{self, COST_SCALE, LANGUAGES, Language, Script};
 
+use super::tables::{self, NO_SYMBOL};
 use super::text::{ByteCounts, CharInfo, Chars};
 use super::{ASCII_LETTER_COST, Ranked, scaled, to_f64};
 use crate::encoding::Encoding;
@@ -93,9 +92,6 @@ pub(super) struct Scorer<'a> {
     ascii_groups: [Vec<(u8, std::ops::Range<usize>)>; 2],
     /// How many shared ASCII pairs each side counts.
     ascii_counts: [u64; 2],
-    /// How many pairs have been weighed in each language so far (see
-    /// [`Scorer::pair_costs`]).
-    weighed_pairs: Vec<usize>,
     /// The pairs of the decode byte by byte weighed last.
     byte_pairs: Option<BytePairs>,
 }
@@ -150,20 +146,8 @@ impl<'a> Scorer<'a> {
             ascii_chars,
             ascii_groups,
             ascii_counts,
-            weighed_pairs: vec![0; LANGUAGES.len()],
             byte_pairs: None,
         }
-    }
-
-    /// The costs of language `index`'s symbol pairs, to weigh `pairs`
-    /// pairs: with its table of every pair ([`dense_pair_costs`]) once the
-    /// pairs weighed in it make building the table worth it
-    /// ([`DENSE_AFTER`]), or when it is built already. The costs are the
-    /// same either way.
-    fn pair_costs(&mut self, index: usize, pairs: usize) -> PairCosts {
-        let weighed = &mut self.weighed_pairs[index];
-        *weighed = weighed.saturating_add(pairs);
-        PairCosts::of(index, *weighed >= DENSE_AFTER)
     }
 
     /// The symbol of character `id` in language `index`.
@@ -188,7 +172,7 @@ impl<'a> Scorer<'a> {
         }
         let symbol = symbol_of(
             &LANGUAGES[index],
-            direct_symbols(index),
+            tables::symbol_table(index),
             self.chars.info(id),
         );
         symbols[at] = symbol;
@@ -245,11 +229,25 @@ impl<'a> Scorer<'a> {
         } else {
             &counts.ascii_pairs
         };
-        if pairs.is_empty() {
-            self.ascii_pair_sums[index][usize::from(words)] = Some((0, 0));
-            return (0, 0);
-        }
-        let costs = PairCosts::of(index, false);
+        let sum = if pairs.is_empty() {
+            (0, 0)
+        } else {
+            self.sum_ascii_pairs(&PairCosts::of(index), words)
+        };
+        self.ascii_pair_sums[index][usize::from(words)] = Some(sum);
+        sum
+    }
+
+    /// The cost and count of the shared ASCII pairs with `costs`, of the
+    /// words without bytes beyond ASCII or (`words`) of those with.
+    fn sum_ascii_pairs(&mut self, costs: &PairCosts, words: bool) -> (u64, u64) {
+        let index = costs.index;
+        let counts = self.counts;
+        let pairs = if words {
+            &counts.word_pairs
+        } else {
+            &counts.ascii_pairs
+        };
         // The symbol of each ASCII character and its share of its class,
         // looked up once. (ASCII characters are Latin letters or no letters:
         // their pairs change no script.)
@@ -265,46 +263,22 @@ impl<'a> Scorer<'a> {
         }
         let mut cost = 0u64;
         let chars = self.ascii_counts[side];
-        // The pairs are sorted by their left-hand character: without a
-        // table (most languages are weighed on these pairs alone), the
-        // row of each is walked once along the right-hand symbols, from
-        // its start again only when one comes lower than the one before.
+        // The pairs are sorted by their left-hand character: the row of
+        // each in the table of every pair is found once. (Every language
+        // weighs ASCII pairs in one with a table: see [`ascii_language`].)
         for &(left, ref group) in &self.ascii_groups[side] {
             let ls = symbols[usize::from(left)];
-            let group = &pairs[group.clone()];
-            if let Some(dense) = costs.dense {
-                let row = usize::from(ls) * costs.width;
-                for &(_, right, n) in group {
-                    let right = usize::from(right & 0x7F);
-                    let rs = symbols[right];
-                    let pair = dense
-                        .get(row + usize::from(rs))
-                        .map_or_else(|| costs.symbol_pair(ls, rs), |&cost| u32::from(cost));
-                    cost += u64::from(pair + shares[right]) * u64::from(n);
-                }
-                continue;
-            }
-            let (row, row_costs, backoff) = costs.row(ls);
-            let mut at = 0;
-            let mut last = 0;
-            for &(_, right, n) in group {
+            let row = usize::from(ls) * costs.width;
+            for &(_, right, n) in &pairs[group.clone()] {
                 let right = usize::from(right & 0x7F);
                 let rs = symbols[right];
-                if rs < last {
-                    at = 0;
-                }
-                last = rs;
-                while row.get(at).is_some_and(|&r| r < rs) {
-                    at += 1;
-                }
-                let pair = match (row.get(at), row_costs.get(at)) {
-                    (Some(&r), Some(&cost)) if r == rs => u32::from(cost),
-                    _ => backoff + costs.unigram(rs),
-                };
+                let pair = costs
+                    .dense
+                    .and_then(|dense| dense.get(row + usize::from(rs)))
+                    .map_or_else(|| costs.symbol_pair(ls, rs), |&cost| u32::from(cost));
                 cost += u64::from(pair + shares[right]) * u64::from(n);
             }
         }
-        self.ascii_pair_sums[index][usize::from(words)] = Some((cost, chars));
         (cost, chars)
     }
 
@@ -458,7 +432,7 @@ impl<'a> Scorer<'a> {
             let direct = if out || rights.is_empty() {
                 None
             } else {
-                direct_symbols(index)
+                tables::symbol_table(index)
             };
             let chars = self.chars;
             for &(id, n) in rights {
@@ -617,17 +591,13 @@ impl<'a> Scorer<'a> {
         candidate: &Ranked,
         limit: u64,
     ) -> Result<Cost, u64> {
-        let pairs = match candidate.byte_ids {
-            Some(_) => self.counts.high_pairs.len(),
-            None => candidate.stats.pairs.len(),
-        };
-        let costs = self.pair_costs(index, pairs);
+        let costs = PairCosts::of(index);
         let mut cost = 0u64;
         let mut chars = 0u64;
         if let Some(ids) = &candidate.byte_ids {
             return self.byte_pairs_cost(candidate.encoding, ids, &costs, limit);
         }
-        let ascii_costs = self.pair_costs(ascii_language(index), pairs);
+        let ascii_costs = PairCosts::of(ascii_language(index));
         for &(left, right, n) in &candidate.stats.pairs {
             let model = if left < 0x80 && right < 0x80 {
                 &ascii_costs
@@ -778,21 +748,20 @@ pub(super) struct PairCosts {
     language: &'static Language,
     /// [`Language::symbol_pair_cost`] of every pair of symbols, row by
     /// left-hand symbol, when the language has few enough symbols
-    /// ([`dense_pair_costs`]) and the table is wanted or built.
+    /// ([`tables::pair_table`]).
     dense: Option<&'static [u16]>,
     /// How many symbols (and classes) the language has: a row's length.
     width: usize,
 }
 
 impl PairCosts {
-    /// The costs of language `index`'s pairs, with its table of every
-    /// pair if it is built already or (`build`) once built.
-    fn of(index: usize, build: bool) -> Self {
+    /// The costs of language `index`'s pairs.
+    fn of(index: usize) -> Self {
         let language = &LANGUAGES[index];
         Self {
             index,
             language,
-            dense: dense_pair_costs(index, build),
+            dense: tables::pair_table(index),
             width: language.unigram.len(),
         }
     }
@@ -805,30 +774,6 @@ impl PairCosts {
             Some(&cost) => u32::from(cost),
             None => self.language.symbol_pair_cost(ls, rs),
         }
-    }
-
-    /// The row of pairs of left-hand symbol `ls`: the right-hand symbols
-    /// listed, their costs, and the cost of backing off from `ls`.
-    fn row(&self, ls: u16) -> (&'static [u16], &'static [u8], u32) {
-        let language = self.language;
-        let ls = usize::from(ls);
-        match (language.pair_rows.get(ls), language.pair_rows.get(ls + 1)) {
-            (Some(&start), Some(&end)) => {
-                let rows = usize::from(start)..usize::from(end);
-                (
-                    language.pairs.get(rows.clone()).unwrap_or_default(),
-                    language.pair_costs.get(rows).unwrap_or_default(),
-                    language.backoff.get(ls).map_or(0, |&b| u32::from(b)),
-                )
-            }
-            _ => (&[], &[], 0),
-        }
-    }
-
-    /// The cost of symbol `rs` alone.
-    #[inline]
-    fn unigram(&self, rs: u16) -> u32 {
-        u32::from(self.language.unigram[usize::from(rs)])
     }
 
     /// The cost of `right` (symbol `rs`) after `left` (symbol `ls`), a
@@ -853,7 +798,8 @@ impl PairCosts {
 }
 
 /// The symbol of the character `info` in `language`, whose table of the
-/// symbols of the alphabets ([`direct_symbols`]) is `direct`, if it has one.
+/// symbols of the alphabets ([`tables::symbol_table`]) is `direct`, if it
+/// has one.
 #[inline]
 fn symbol_of(language: &Language, direct: Option<&[u8]>, info: &CharInfo) -> u16 {
     match direct.and_then(|direct| direct.get(info.folded as usize)) {
@@ -870,91 +816,6 @@ fn symbol_of(language: &Language, direct: Option<&[u8]>, info: &CharInfo) -> u16
         }
         None => info.symbol(language),
     }
-}
-
-/// The characters below this code point have their symbol in a table in
-/// the languages with one ([`direct_symbols`]): ASCII and the alphabets.
-const DIRECT_LIMIT: usize = 0x800;
-
-/// In [`direct_symbols`], a character that has no symbol of its own.
-const NO_SYMBOL: u8 = u8::MAX;
-
-/// The symbol of each folded character below [`DIRECT_LIMIT`] in language
-/// `index` ([`NO_SYMBOL`] for those that have none), if its symbols are
-/// few ([`DENSE_WIDTH`]): a character's symbol is read at once where the
-/// symbols would be searched. Built once per process.
-fn direct_symbols(index: usize) -> Option<&'static [u8]> {
-    static TABLES: [OnceLock<Option<Box<[u8]>>>; LANGUAGES.len()] =
-        [const { OnceLock::new() }; LANGUAGES.len()];
-    TABLES
-        .get(index)?
-        .get_or_init(|| {
-            let language = &LANGUAGES[index];
-            (language.unigram.len() <= DENSE_WIDTH).then(|| {
-                let mut table = vec![NO_SYMBOL; DIRECT_LIMIT].into_boxed_slice();
-                for (position, &symbol) in language.symbols.iter().enumerate() {
-                    if let (Some(slot), Ok(position)) =
-                        (table.get_mut(symbol as usize), u8::try_from(position))
-                    {
-                        *slot = position;
-                    }
-                }
-                table
-            })
-        })
-        .as_deref()
-}
-
-/// Languages with at most this many symbols (and classes) have their pair
-/// costs laid out as a table ([`dense_pair_costs`]): every language but
-/// Chinese, Japanese and Korean, whose thousands of symbol pairs are
-/// mostly backed off and whose rows are short.
-const DENSE_WIDTH: usize = 128;
-
-/// How many pairs a detection weighs in a language before the language's
-/// table of every pair is built ([`dense_pair_costs`]): building it costs
-/// about as much as searching the rows for this many pairs, and most
-/// languages are weighed only on the few hundred ASCII pairs a text shares
-/// with every other reading.
-const DENSE_AFTER: usize = 128;
-
-/// [`Language::symbol_pair_cost`] of every pair of language `index`'s
-/// symbols, row by left-hand symbol, if it has at most [`DENSE_WIDTH`]:
-/// scoring a decode looks up each of its pairs in each language it is
-/// weighed in, and a table is read at once where a row must be searched.
-/// Built once per process, when `build` is first asked; before that, only
-/// if built already.
-fn dense_pair_costs(index: usize, build: bool) -> Option<&'static [u16]> {
-    static TABLES: [OnceLock<Option<Box<[u16]>>>; LANGUAGES.len()] =
-        [const { OnceLock::new() }; LANGUAGES.len()];
-    let table = TABLES.get(index)?;
-    if !build {
-        return table.get()?.as_deref();
-    }
-    table
-        .get_or_init(|| {
-            let language = &LANGUAGES[index];
-            let width = language.unigram.len();
-            (width <= DENSE_WIDTH).then(|| {
-                let mut table = Vec::with_capacity(width * width);
-                for &backoff in language.backoff {
-                    let backoff = u16::from(backoff);
-                    table.extend(language.unigram.iter().map(|&u| backoff + u16::from(u)));
-                }
-                for (left, row) in table.chunks_exact_mut(width).enumerate() {
-                    let start = usize::from(language.pair_rows[left]);
-                    let end = usize::from(language.pair_rows[left + 1]);
-                    for (&right, &cost) in language.pairs[start..end]
-                        .iter()
-                        .zip(&language.pair_costs[start..end])
-                    {
-                        row[usize::from(right)] = u16::from(cost);
-                    }
-                }
-                table.into_boxed_slice()
-            })
-        })
-        .as_deref()
 }
 
 /// The cost of a character alone (its symbol's, and its share of a class)
@@ -991,8 +852,18 @@ mod tests {
 
     /// The cost of the pairs beyond ASCII of a decode byte by byte, pair by
     /// pair as the language model prices each.
+    impl PairCosts {
+        /// The costs of language `index`'s pairs read from its rows alone.
+        fn without_table(index: usize) -> Self {
+            Self {
+                dense: None,
+                ..Self::of(index)
+            }
+        }
+    }
+
     fn pair_by_pair(scorer: &mut Scorer<'_>, ids: &[u32; 256], index: usize) -> Cost {
-        let costs = PairCosts::of(index, false);
+        let costs = PairCosts::without_table(index);
         let (mut cost, mut chars) = (0u64, 0u64);
         for &(left, right, n) in &scorer.counts.high_pairs {
             let (left, right) = (ids[usize::from(left)], ids[usize::from(right)]);
@@ -1019,7 +890,8 @@ mod tests {
     }
 
     /// The shared ASCII pairs cost what they cost pair by pair, in every
-    /// language, with its table of every pair or without.
+    /// language, with its table of every pair or without (as the languages
+    /// without one sum them).
     #[test]
     fn ascii_pairs_cost_what_each_pair_costs() {
         let bytes = b"The quick brown fox jumps over the lazy dog; Gr\xFC\xDFe aus K\xF6ln, na\xEFve caf\xE9.\n";
@@ -1034,22 +906,26 @@ mod tests {
                     &counts.ascii_pairs
                 };
                 assert!(!pairs.is_empty());
-                for build in [false, true] {
-                    let costs = PairCosts::of(index, build);
-                    let mut scorer = Scorer::new(&counts, &chars, 1.0);
-                    let mut expected = (0u64, 0u64);
-                    for &(left, right, n) in pairs {
-                        let pair = scorer.pair_cost(&costs, u32::from(left), u32::from(right));
-                        expected.0 += u64::from(pair) * u64::from(n);
-                        expected.1 += u64::from(n);
-                    }
-                    assert_eq!(
-                        scorer.ascii_pair_sum(index, words),
-                        expected,
-                        "{}",
-                        language.tag
-                    );
+                let mut scorer = Scorer::new(&counts, &chars, 1.0);
+                let costs = PairCosts::without_table(index);
+                let mut expected = (0u64, 0u64);
+                for &(left, right, n) in pairs {
+                    let pair = scorer.pair_cost(&costs, u32::from(left), u32::from(right));
+                    expected.0 += u64::from(pair) * u64::from(n);
+                    expected.1 += u64::from(n);
                 }
+                assert_eq!(
+                    scorer.sum_ascii_pairs(&PairCosts::of(index), words),
+                    expected,
+                    "{}",
+                    language.tag
+                );
+                assert_eq!(
+                    scorer.sum_ascii_pairs(&PairCosts::without_table(index), words),
+                    expected,
+                    "{}",
+                    language.tag
+                );
             }
         }
     }
@@ -1073,8 +949,7 @@ mod tests {
             let mut scorer = Scorer::new(&counts, chars, 1.0);
             for (index, language) in LANGUAGES.iter().enumerate() {
                 let expected = pair_by_pair(&mut scorer, &ids, index);
-                for build in [false, true] {
-                    let costs = PairCosts::of(index, build);
+                for costs in [PairCosts::of(index), PairCosts::without_table(index)] {
                     let cost = scorer.byte_pairs_cost(encoding, &ids, &costs, u64::MAX);
                     assert_eq!(cost, Ok(expected), "{encoding} in {}", language.tag);
                     let limit = expected.0 / 2;
