@@ -12,7 +12,7 @@ use std::path::Path;
 use mojiscope_core::{
     Detection, Encoding, Evidence, ISO_2022_JP, ISO_8859_2, ISO_8859_3, ISO_8859_4, ISO_8859_10,
     ISO_8859_13, ISO_8859_15, MACINTOSH, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_874, WINDOWS_1250,
-    WINDOWS_1252, WINDOWS_1254, WINDOWS_1256, WINDOWS_1257, detect,
+    WINDOWS_1252, WINDOWS_1254, WINDOWS_1255, WINDOWS_1256, WINDOWS_1257, detect,
 };
 
 /// The non-empty lines of `tests/detect/NAME`.
@@ -160,6 +160,18 @@ fn central_european_text_is_not_read_as_windows_1252() {
         count += n;
     }
     assert!(count > 100, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn hebrew_punctuation_is_read_in_windows_1255() {
+    // The geresh and gershayim of abbreviations and numerals ("ב׳",
+    // "ארה״ב") and the maqaf are windows-1255's alone, and the Hebrew
+    // training text holds none: they must not read as Cyrillic letters.
+    let (report, count) = read_right("he", WINDOWS_1255, &[64, 256, 1024], |line| {
+        line.contains(['\u{5BE}', '\u{5F3}', '\u{5F4}'])
+    });
+    assert!(count > 20, "only {count} samples");
     assert!(report.is_empty(), "{report}");
 }
 

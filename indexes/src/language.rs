@@ -642,6 +642,30 @@ mod tests {
     }
 
     #[test]
+    fn a_scripts_own_punctuation_is_no_stranger() {
+        // The Hebrew geresh and gershayim and the Arabic question mark are
+        // in no training text (Lingua's models hold letters only, and the
+        // UDHR's prose does without them), yet every other text of the
+        // language holds them: they are symbols of their own, and a Hebrew
+        // abbreviation costs a few nats more than a letter, not a
+        // stranger's price.
+        for (tag, marks) in [("he", "\u{5BE}\u{5F3}\u{5F4}"), ("ar", "\u{61B}\u{61F}")] {
+            let language = for_tag(tag).unwrap();
+            for mark in marks.chars() {
+                assert!(
+                    language.symbols.contains(&u32::from(mark)),
+                    "{tag} U+{:04X}",
+                    u32::from(mark)
+                );
+            }
+        }
+        let hebrew = for_tag("he").unwrap();
+        let nats =
+            |text: &str| f64::from(u32::try_from(hebrew.text_cost(text)).unwrap()) / COST_SCALE;
+        assert!(nats("\u{5D2}\u{5F3}") < nats("\u{5D2}") + 12.0);
+    }
+
+    #[test]
     fn a_texts_cost_is_its_pairs_between_word_boundaries() {
         let czech = for_tag("cs").unwrap();
         let pairs = [(' ', 'd'), ('d', 'ě'), ('ě', 't'), ('t', 'i'), ('i', ' ')];

@@ -221,6 +221,24 @@ fn marks(tag: &str) -> &'static str {
     }
 }
 
+/// The punctuation of its script a language writes that its training data
+/// may lack (Lingua's models hold letters only, and the UDHR's legal prose
+/// has little punctuation): the Hebrew maqaf, geresh and gershayim, which
+/// join words and mark abbreviations and numerals ("ארה״ב", "ג׳"), and the
+/// Arabic question mark and semicolon. Encodings that write the script
+/// write them, and no text of another script holds them.
+fn punctuation(tag: &str) -> &'static str {
+    match tag {
+        "he" => "\u{5BE}\u{5F3}\u{5F4}",
+        "ar" | "fa" | "ur" => "\u{61B}\u{61F}",
+        _ => "",
+    }
+}
+
+/// The probability a mark of [`punctuation`] the training data lacks is
+/// given: about a tenth of a comma's.
+const PUNCTUATION_PROBABILITY: f64 = 1e-3;
+
 /// The probability a combining mark the training data lacks is given:
 /// pointed text has one after most letters.
 const MARK_PROBABILITY: f64 = 3e-3;
@@ -627,7 +645,12 @@ impl Model {
         let wanted = exemplars(spec.tag)
             .chars()
             .map(|c| (c, EXEMPLAR_PROBABILITY))
-            .chain(marks(spec.tag).chars().map(|c| (c, MARK_PROBABILITY)));
+            .chain(marks(spec.tag).chars().map(|c| (c, MARK_PROBABILITY)))
+            .chain(
+                punctuation(spec.tag)
+                    .chars()
+                    .map(|c| (c, PUNCTUATION_PROBABILITY)),
+            );
         for (c, p) in wanted {
             let c = language::fold(c);
             if counts.symbols.get(&c).copied().unwrap_or(0.0) < p * total {
