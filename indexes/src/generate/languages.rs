@@ -224,16 +224,23 @@ fn marks(tag: &str) -> &'static str {
 /// The punctuation of its script a language writes that its training data
 /// may lack (Lingua's models hold letters only, and the UDHR's legal prose
 /// has little punctuation): the Hebrew maqaf, geresh and gershayim, which
-/// join words and mark abbreviations and numerals ("ארה״ב", "ג׳"), and the
-/// Arabic question mark and semicolon. Encodings that write the script
-/// write them, and no text of another script holds them.
+/// join words and mark abbreviations and numerals ("ארה״ב", "ג׳"), the
+/// Arabic question mark and semicolon, and the Spanish and Galician
+/// opening question and exclamation marks.
 fn punctuation(tag: &str) -> &'static str {
     match tag {
         "he" => "\u{5BE}\u{5F3}\u{5F4}",
         "ar" | "fa" | "ur" => "\u{61B}\u{61F}",
+        "es" | "gl" => "¿¡",
         _ => "",
     }
 }
+
+/// The typographic punctuation of running text, which the UDHR's legal
+/// prose does without: quotation marks, the apostrophe, dashes, the
+/// ellipsis and the no-break space. Every language's text holds some of
+/// them.
+const TYPOGRAPHY: &str = "’‘“”„«»–—…\u{A0}";
 
 /// The probability a mark of [`punctuation`] the training data lacks is
 /// given: about a tenth of a comma's.
@@ -649,6 +656,7 @@ impl Model {
             .chain(
                 punctuation(spec.tag)
                     .chars()
+                    .chain(TYPOGRAPHY.chars())
                     .map(|c| (c, PUNCTUATION_PROBABILITY)),
             );
         for (c, p) in wanted {
