@@ -277,9 +277,10 @@ const MIN_SYMBOL_SHARE: f64 = 2e-6;
 /// A pair is stored only if the training data has it at least this often
 /// (as a share of all pairs).
 const MIN_PAIR_SHARE: f64 = 1e-6;
-/// Share of a language's letters beyond ASCII (its exemplar letters) an
-/// encoding must write to serve it, in percent.
-const MIN_COVERAGE_PERCENT: usize = 99;
+/// Share of a language's letters beyond ASCII (its exemplar letters, each
+/// weighed by how often the training text has it) an encoding must write
+/// to serve it, in percent.
+const MIN_COVERAGE_PERCENT: f64 = 99.0;
 
 /// Renders `tables.rs` from the training data in `text_dir`.
 ///
@@ -302,7 +303,7 @@ pub fn render(text_dir: &Path) -> Result<String, GenerateError> {
     for spec in &LANGUAGES {
         let counts = Counts::read(spec, text_dir)?;
         let model = Model::train(spec, &counts);
-        model.render(spec, &mut out);
+        model.render(spec, &counts, &mut out);
     }
     out.push_str("];\n");
     Ok(out)
@@ -521,10 +522,13 @@ fn misread_letters(language: &LanguageSpec) -> Vec<(char, char)> {
     {
         return Vec::new();
     }
-    let bits = encodings_for(&LanguageSpec {
-        extra_encodings: &[],
-        ..spec(language.tag, language.name, language.script)
-    });
+    let bits = encodings_for(
+        &LanguageSpec {
+            extra_encodings: &[],
+            ..spec(language.tag, language.name, language.script)
+        },
+        None,
+    );
     let mut pages: Vec<&single_byte::SingleByteIndex> = ENCODINGS
         .iter()
         .enumerate()
@@ -774,8 +778,8 @@ impl Model {
         }
     }
 
-    fn render(&self, spec: &LanguageSpec, out: &mut String) {
-        let encodings = encodings_for(spec);
+    fn render(&self, spec: &LanguageSpec, counts: &Counts, out: &mut String) {
+        let encodings = encodings_for(spec, Some(counts));
         let _ = writeln!(out, "    // {}", spec.name);
         let _ = writeln!(out, "    Language {{");
         let _ = writeln!(out, "        tag: {:?},", spec.tag);
@@ -832,12 +836,18 @@ fn render_list(out: &mut String, field: &str, values: &[String]) {
 /// ASCII (its exemplars; none for Chinese, Japanese and Korean, which no
 /// single-byte encoding writes), and the spec's extra encodings; as bits over
 /// positions in `ENCODINGS`.
-fn encodings_for(spec: &LanguageSpec) -> u64 {
+fn encodings_for(spec: &LanguageSpec, counts: Option<&Counts>) -> u64 {
     let letters: Vec<char> = exemplars(spec.tag)
         .chars()
         .map(language::fold)
         .filter(|&c| language::script_of(c).is_some())
         .collect();
+    // Each letter weighs what the training text has of it, so that a
+    // letter of loanwords alone (Finnish "š" and "ž") keeps no encoding
+    // from the language; without counts, each weighs alike.
+    let weight =
+        |c: char| counts.map_or(1.0, |counts| counts.symbols.get(&c).copied().unwrap_or(0.0));
+    let all: f64 = letters.iter().map(|&c| weight(c)).sum();
     let cjk = matches!(
         spec.script,
         Script::Japanese | Script::Chinese | Script::Korean
@@ -861,8 +871,12 @@ fn encodings_for(spec: &LanguageSpec) -> u64 {
                     || language::legacy_twin(c).is_some_and(|t| index.pointer(t).is_some())
             };
             // A language with no letters beyond ASCII is written by all.
-            let written = letters.iter().filter(|&&c| writable(c)).count();
-            written * 100 >= MIN_COVERAGE_PERCENT * letters.len()
+            let written: f64 = letters
+                .iter()
+                .filter(|&&c| writable(c))
+                .map(|&c| weight(c))
+                .sum();
+            written * 100.0 >= MIN_COVERAGE_PERCENT * all
         } else {
             false
         };
