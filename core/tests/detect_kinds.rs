@@ -507,6 +507,33 @@ fn latin_letters_are_no_thai_digits() {
 }
 
 #[test]
+fn one_utf8_sequence_inside_a_word_is_no_utf8() {
+    // In Mac OS Roman an apostrophe (0xD5) before "è" or "à" (0x8F, 0x88)
+    // is a valid two-byte UTF-8 sequence, an Armenian letter inside a Latin
+    // word ("CՏ chi"): one such sequence is no structure to settle UTF-8.
+    for text in [
+        "C’è chi dice di no, ma io non ci credo.",
+        "Qu’à cela ne tienne, nous partirons demain.",
+        "Dov’è la stazione? Non lo so.",
+        "Com’è andata la riunione di ieri sera?",
+    ] {
+        let (bytes, _, _) = MACINTOSH.encode(text);
+        assert!(std::str::from_utf8(&bytes).is_ok(), "{text}");
+        let detection = detect(&bytes);
+        assert_eq!(detection.best(), MACINTOSH, "{text}");
+    }
+    // One letter of the code pages' own script still settles it.
+    for text in [
+        "Un café, s’il vous plaît",
+        "Il perché di tutto",
+        "Grüße aus Köln",
+    ] {
+        let detection = detect(text.as_bytes());
+        assert_eq!(detection.best(), UTF_8, "{text}");
+    }
+}
+
+#[test]
 fn valid_utf8_text_is_utf8() {
     // Real text in UTF-8 is named UTF-8 at every length.
     let mut report = String::new();

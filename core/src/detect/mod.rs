@@ -737,7 +737,9 @@ fn rank(
     });
     group_same_texts(&mut ranked, &byte_counts, bytes, runs);
     let mut scorer = Scorer::new(&byte_counts, &chars, letter_scale(&byte_counts, histograms));
-    score_groups(&mut ranked, &mut scorer);
+    let settled = |c: &Ranked| settles_as_structure(c, bytes, runs);
+    let utf8_settles = ranked.iter().any(|c| c.encoding == UTF_8 && settled(c));
+    score_groups(&mut ranked, &mut scorer, utf8_settles);
     for candidate in &mut ranked {
         candidate.log_likelihood = prior(candidate.encoding)
             - candidate.fit.map_or(0.0, |fit| fit.cost)
@@ -756,14 +758,15 @@ fn rank(
         lone_cut_cost(encoding, bytes, runs)
     });
     // Structure no other text has settles it: valid UTF-8 with non-ASCII
-    // content, or ISO-2022-JP escape sequences that switch to text decoding
-    // without error (the escape byte is a control character in every other
-    // encoding). At most one of them holds: ISO-2022-JP is 7-bit.
+    // content ([`settles_as_structure`]), or ISO-2022-JP escape sequences
+    // that switch to text decoding without error (the escape byte is a
+    // control character in every other encoding). At most one of them
+    // holds: ISO-2022-JP is 7-bit.
     for strong in [UTF_8, ISO_2022_JP] {
         let holds = ranked
             .iter()
             .find(|c| c.encoding == strong)
-            .is_some_and(|c| c.stats.ranking_errors() == 0 && c.stats.non_ascii > 0);
+            .is_some_and(settled);
         if holds {
             let others = ranked
                 .iter()
@@ -848,10 +851,7 @@ fn decode_candidates(
 /// Gives each candidate the fit of its text in its best language.
 /// Candidates that decode to the same text read the same: each group is
 /// scored once, in the languages any of its members serves.
-fn score_groups(ranked: &mut [Ranked], scorer: &mut Scorer<'_>) {
-    let utf8_decides = ranked
-        .iter()
-        .any(|c| c.encoding == UTF_8 && c.stats.ranking_errors() == 0 && c.stats.non_ascii > 0);
+fn score_groups(ranked: &mut [Ranked], scorer: &mut Scorer<'_>, utf8_decides: bool) {
     for index in 0..ranked.len() {
         if ranked[index].group != index {
             continue;
@@ -891,6 +891,44 @@ fn score_groups(ranked: &mut [Ranked], scorer: &mut Scorer<'_>) {
             ranked[member].fit = fit;
         }
     }
+}
+
+/// Whether `candidate`'s decode of `runs` has the structure no other text
+/// has (it is UTF-8 or ISO-2022-JP): no error, and characters beyond
+/// ASCII. But one UTF-8 character that is a letter of another script
+/// inside a Latin word is no structure: it is as likely a code page's
+/// letter or sign before one of 0x80 to 0xBF (Mac OS Roman "C’è" is valid
+/// UTF-8, "CՏ"), so the language models decide.
+fn settles_as_structure(candidate: &Ranked, bytes: &[u8], runs: &[Range<usize>]) -> bool {
+    let stats = &candidate.stats;
+    if stats.ranking_errors() > 0 || stats.non_ascii == 0 {
+        return false;
+    }
+    candidate.encoding != UTF_8 || stats.non_ascii > 1 || !lone_letter_breaks_a_word(bytes, runs)
+}
+
+/// Whether the one character beyond ASCII of valid UTF-8 `runs` is a
+/// letter not of the Latin script right beside an ASCII letter.
+fn lone_letter_breaks_a_word(bytes: &[u8], runs: &[Range<usize>]) -> bool {
+    for run in runs {
+        let run = &bytes[run.clone()];
+        let Some(start) = run.iter().position(|b| !b.is_ascii()) else {
+            continue;
+        };
+        let Ok(text) = std::str::from_utf8(run) else {
+            return false;
+        };
+        let Some(c) = text[start..].chars().next() else {
+            return false;
+        };
+        let end = start + c.len_utf8();
+        let beside = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphabetic);
+        let latin = mojiscope_indexes::language::script_of(c) == Some(Script::Latin);
+        return c.is_alphabetic()
+            && !latin
+            && (beside(start.checked_sub(1).and_then(|at| run.get(at))) || beside(run.get(end)));
+    }
+    false
 }
 
 /// Whether the runs are valid UTF-8 (each on its own) with a byte beyond
