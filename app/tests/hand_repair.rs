@@ -710,3 +710,66 @@ fn the_repairs_accepted_changes_apply_to_the_pane_as_one_step_that_undo_takes_ba
     let written = save_keeping_the_damage(&mut harness, dir.path());
     assert_eq!(written, repaired.replacen("Déclaration", &manual, 1));
 }
+
+#[test]
+fn the_verdict_line_says_what_is_applied_and_whether_it_is_saved() {
+    let (dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    let verdict = |harness: &Harness<'_, InspectorApp>| {
+        harness
+            .query_all_by(|node| {
+                node.role() == Role::Label
+                    && node
+                        .label()
+                        .or_else(|| node.value())
+                        .is_some_and(|label| label.contains("read as windows-1252"))
+            })
+            .find_map(|node| {
+                let node = node.accesskit_node();
+                node.label().or_else(|| node.value())
+            })
+            .unwrap_or_default()
+    };
+    run_until(&mut harness, InspectorApp::is_idle);
+    harness.run_steps(2);
+    assert!(
+        verdict(&harness).starts_with("Looks like UTF-8 read as windows-1252"),
+        "{}",
+        verdict(&harness)
+    );
+    harness.state_mut().push(Command::Repair);
+    run_until(&mut harness, |app| app.repair.review().is_some());
+    let accepted = harness.state().repair.review().unwrap().accepted_count();
+    harness.get_by_label("Apply to the pane").click();
+    harness.run_steps(4);
+    // The file on disk still holds the mojibake, but the user has dealt
+    // with it: what is left to do is to save, one click away.
+    let line = verdict(&harness);
+    assert_eq!(
+        line,
+        format!(
+            "UTF-8 read as windows-1252, repaired: {accepted} changes applied in pane 1, \
+             not saved yet"
+        )
+    );
+    // The Repair window, still open, leaves the line and its button
+    // uncovered.
+    assert!(harness.state().repair_window.is_open());
+    harness.get_by_label("Save as…").click();
+    harness.run_steps(4);
+    assert!(harness.state().save.is_open());
+    run_until(&mut harness, |app| {
+        app.save.preview().is_some() && app.is_idle()
+    });
+    harness.get_by_label("Save").click();
+    harness.run_steps(4);
+    run_until(&mut harness, |app| !app.save.is_open());
+    let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
+    assert!(written.contains(UNDONE), "{written}");
+    assert!(
+        verdict(&harness).ends_with(", saved"),
+        "{}",
+        verdict(&harness)
+    );
+    assert!(harness.query_by_label("Save as…").is_none());
+}

@@ -81,6 +81,8 @@ pub struct InspectorApp {
     pub title: String,
     /// Repair by hand: the reinterpretations applied, with undo and redo.
     pub edits: crate::model::repair::manual::ManualEdits,
+    /// The edits' revision when the pane's text with them was last saved.
+    saved_edits: Option<u64>,
     /// Edit ▸ Reinterpret selection…, while open.
     pub reinterpret: Option<crate::ui::reinterpret::ReinterpretView>,
     /// Where the focus goes when it closes (the pane).
@@ -122,6 +124,7 @@ impl InspectorApp {
             menu_to_open: None,
             title: String::new(),
             edits: crate::model::repair::manual::ManualEdits::default(),
+            saved_edits: None,
             reinterpret: None,
             reinterpret_return: None,
             lab_link: None,

@@ -104,6 +104,12 @@ impl InspectorApp {
         };
         self.settings.save = settings;
         self.session.notice = Some(saved_notice(&saved));
+        // The focused pane's text was saved, with the changes applied to it.
+        if let Some(shown) = super::hand_repair::shown_edits(&self.edits, &self.session)
+            && shown.pane == self.session.focused_pane
+        {
+            self.saved_edits = Some(shown.revision);
+        }
         // The watch reloads a file replaced on disk; without one, reload
         // here, so that the window shows the bytes now on disk.
         if replaced_open_file && self.watch.is_none() {

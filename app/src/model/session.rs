@@ -15,7 +15,7 @@ use crate::model::document::Document;
 use crate::model::document_jobs::Mojibake;
 use crate::model::find::Needle;
 use crate::model::selection::Selection;
-use crate::model::verdict::{Facts, Verdict, verdict};
+use crate::model::verdict::{Applied, Facts, Verdict, verdict};
 
 /// One decode pane: its encoding and what its job learned (how it is drawn
 /// is the views' business).
@@ -166,6 +166,11 @@ impl Session {
     /// What the verdict line says of the document, from what is known so
     /// far.
     pub fn verdict(&self) -> Verdict {
+        self.verdict_with(None)
+    }
+
+    /// [`Session::verdict`], with the changes `applied` to a pane's text.
+    pub fn verdict_with(&self, applied: Option<Applied>) -> Verdict {
         let mut errors: Vec<(&'static Encoding, u64)> = self
             .counts
             .iter()
@@ -188,6 +193,7 @@ impl Session {
                 .mojibake
                 .as_ref()
                 .map(|m| (m.damage.as_str(), m.changes)),
+            applied,
         };
         verdict(&facts)
     }

@@ -21,6 +21,9 @@ pub enum Action {
     Repair,
     /// Open Save as with UTF-8 chosen.
     SaveAsUtf8,
+    /// Open Save as on the focused pane's text (with the changes applied
+    /// to it).
+    SaveAs,
 }
 
 impl Action {
@@ -29,6 +32,7 @@ impl Action {
         match self {
             Action::Repair => "Repair…",
             Action::SaveAsUtf8 => "Save as UTF-8…",
+            Action::SaveAs => "Save as…",
         }
     }
 }
@@ -66,6 +70,20 @@ pub struct Facts<'a> {
     /// The mojibake a repair of the best reading's start found: the
     /// damage's name ("UTF-8 read as windows-1252") and how many changes.
     pub mojibake: Option<(&'a str, usize)>,
+    /// The changes applied to a pane's text (a repair's, or
+    /// reinterpretations by hand).
+    pub applied: Option<Applied>,
+}
+
+/// Changes applied to a pane's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The pane, from 0.
+    pub pane: usize,
+    /// How many.
+    pub changes: usize,
+    /// Whether the text with them was saved since the last of them.
+    pub saved: bool,
 }
 
 impl Facts<'_> {
@@ -132,15 +150,11 @@ pub fn verdict(facts: &Facts<'_>) -> Verdict {
             action: None,
         };
     }
+    if let Some(applied) = facts.applied {
+        return applied_verdict(applied, facts.mojibake);
+    }
     if let Some((damage, changes)) = facts.mojibake {
-        return Verdict {
-            text: format!(
-                "Looks like {damage} ({} at the start)",
-                plural(changes, "change", "changes")
-            ),
-            warning: true,
-            action: Some(Action::Repair),
-        };
+        return mojibake_verdict(damage, changes);
     }
     let best = detection.best_override_choice();
     if detection.notes.contains(&Note::Empty) {
@@ -196,6 +210,40 @@ pub fn verdict(facts: &Facts<'_>) -> Verdict {
         text: parts.join(" · "),
         warning,
         action: None,
+    }
+}
+
+/// The verdict on mojibake a repair of the start found: its name, how
+/// many changes, and the Repair window one click away.
+fn mojibake_verdict(damage: &str, changes: usize) -> Verdict {
+    Verdict {
+        text: format!(
+            "Looks like {damage} ({} at the start)",
+            plural(changes, "change", "changes")
+        ),
+        warning: true,
+        action: Some(Action::Repair),
+    }
+}
+
+/// The verdict once changes are applied to a pane's text: the file still
+/// holds what was repaired, and what the user has to do now is save the
+/// repaired text, if it is not saved yet.
+fn applied_verdict(applied: Applied, mojibake: Option<(&str, usize)>) -> Verdict {
+    let repaired = mojibake.map_or_else(String::new, |(damage, _)| format!("{damage}, repaired: "));
+    let saved = if applied.saved {
+        "saved"
+    } else {
+        "not saved yet"
+    };
+    Verdict {
+        text: format!(
+            "{repaired}{} applied in pane {}, {saved}",
+            plural(applied.changes, "change", "changes"),
+            applied.pane + 1,
+        ),
+        warning: false,
+        action: (!applied.saved).then_some(Action::SaveAs),
     }
 }
 
@@ -367,6 +415,38 @@ mod tests {
         );
         assert_eq!(verdict.action, Some(Action::Repair));
         assert_eq!(Action::Repair.label(), "Repair…");
+    }
+
+    #[test]
+    fn applied_changes_are_said_until_saved() {
+        let detection = detect("CafÃ© au lait, crÃ¨me brÃ»lÃ©e".as_bytes());
+        let repaired = verdict(&Facts {
+            detection: Some(&detection),
+            mojibake: Some(("UTF-8 read as windows-1252", 4)),
+            applied: Some(Applied {
+                pane: 0,
+                changes: 4,
+                saved: false,
+            }),
+            ..Facts::default()
+        });
+        assert_eq!(
+            repaired.text,
+            "UTF-8 read as windows-1252, repaired: 4 changes applied in pane 1, not saved yet"
+        );
+        assert!(!repaired.warning);
+        assert_eq!(repaired.action, Some(Action::SaveAs));
+        let by_hand = verdict(&Facts {
+            detection: Some(&detection),
+            applied: Some(Applied {
+                pane: 1,
+                changes: 1,
+                saved: true,
+            }),
+            ..Facts::default()
+        });
+        assert_eq!(by_hand.text, "1 change applied in pane 2, saved");
+        assert_eq!(by_hand.action, None);
     }
 
     #[test]

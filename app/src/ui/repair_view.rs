@@ -108,7 +108,8 @@ impl RepairView {
         let shown = Window::new("Repair mojibake")
             .id(egui::Id::unique("repair window"))
             .open(&mut open)
-            .default_pos(egui::pos2(300.0, 70.0))
+            // Below the verdict line, whose button saves the repaired text.
+            .default_pos(egui::pos2(300.0, 96.0))
             .default_size(egui::vec2(960.0, 660.0))
             .resizable(true)
             .vscroll(false)
