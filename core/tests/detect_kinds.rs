@@ -522,11 +522,16 @@ fn one_utf8_sequence_inside_a_word_is_no_utf8() {
         let detection = detect(&bytes);
         assert_eq!(detection.best(), MACINTOSH, "{text}");
     }
-    // One letter of the code pages' own script still settles it.
+    // One letter of the code pages' own script, or a Greek or Cyrillic
+    // one beside Latin letters as science and names write them, still
+    // settles it.
     for text in [
         "Un café, s’il vous plaît",
         "Il perché di tutto",
         "Grüße aus Köln",
+        "Use the Δt value from the table",
+        "The Ωmega point is a hypothesis",
+        "Layers of 5μm thickness were measured",
     ] {
         let detection = detect(text.as_bytes());
         assert_eq!(detection.best(), UTF_8, "{text}");

@@ -895,10 +895,11 @@ fn score_groups(ranked: &mut [Ranked], scorer: &mut Scorer<'_>, utf8_decides: bo
 
 /// Whether `candidate`'s decode of `runs` has the structure no other text
 /// has (it is UTF-8 or ISO-2022-JP): no error, and characters beyond
-/// ASCII. But one UTF-8 character that is a letter of another script
-/// inside a Latin word is no structure: it is as likely a code page's
-/// letter or sign before one of 0x80 to 0xBF (Mac OS Roman "C’è" is valid
-/// UTF-8, "CՏ"), so the language models decide.
+/// ASCII. But one UTF-8 character that is a letter of a script no Latin
+/// word is written beside (not Latin, Greek or Cyrillic: "Δt" and "5μm"
+/// are text) inside a Latin word is no structure: it is as likely a code
+/// page's letter or sign before one of 0x80 to 0xBF (Mac OS Roman "C’è"
+/// is valid UTF-8, "CՏ"), so the language models decide.
 fn settles_as_structure(candidate: &Ranked, bytes: &[u8], runs: &[Range<usize>]) -> bool {
     let stats = &candidate.stats;
     if stats.ranking_errors() > 0 || stats.non_ascii == 0 {
@@ -908,7 +909,8 @@ fn settles_as_structure(candidate: &Ranked, bytes: &[u8], runs: &[Range<usize>])
 }
 
 /// Whether the one character beyond ASCII of valid UTF-8 `runs` is a
-/// letter not of the Latin script right beside an ASCII letter.
+/// letter of a script other than Latin, Greek and Cyrillic right beside an
+/// ASCII letter.
 fn lone_letter_breaks_a_word(bytes: &[u8], runs: &[Range<usize>]) -> bool {
     for run in runs {
         let run = &bytes[run.clone()];
@@ -923,9 +925,12 @@ fn lone_letter_breaks_a_word(bytes: &[u8], runs: &[Range<usize>]) -> bool {
         };
         let end = start + c.len_utf8();
         let beside = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphabetic);
-        let latin = mojiscope_indexes::language::script_of(c) == Some(Script::Latin);
+        let beside_latin = matches!(
+            mojiscope_indexes::language::script_of(c),
+            Some(Script::Latin | Script::Greek | Script::Cyrillic)
+        );
         return c.is_alphabetic()
-            && !latin
+            && !beside_latin
             && (beside(start.checked_sub(1).and_then(|at| run.get(at))) || beside(run.get(end)));
     }
     false
