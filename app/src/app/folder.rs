@@ -1,4 +1,5 @@
-//! File ▸ Open folder… in the app: the window ([`FolderWindow`]) shown
+//! File ▸ Open folder… in the app: the window
+//! ([`FolderWindow`](crate::ui::folder_view::FolderWindow)) shown
 //! each frame, and the folder chooser (or, without one, the window's path
 //! field).
 

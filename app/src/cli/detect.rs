@@ -8,6 +8,11 @@
 //! are read from it, whatever its length. Standard input is read to its end through a bounded sample (see
 //! [`super::sample`]).
 
+#![allow(
+    rustdoc::invalid_html_tags,
+    reason = "the help clap prints writes its lines' fields as \"NAME<TAB>SCORE\""
+)]
+
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};

@@ -480,7 +480,7 @@ struct Totals {
     /// no-break space.
     nbsp_guesses: usize,
     /// The chains undone, as a user tells them apart
-    /// ([`family`](crate::model::repair::manual::family)), and how often.
+    /// ([`crate::model::repair::manual::family`]), and how often.
     families: Vec<(Chain, usize)>,
     /// Bytes of text in batches that were not text, left as they were.
     declined: u64,

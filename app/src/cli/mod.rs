@@ -15,6 +15,11 @@
 //!
 //! [`run`] never writes to standard error itself: `main` does.
 
+#![allow(
+    rustdoc::invalid_html_tags,
+    reason = "the help clap prints writes its lines' fields as \"NAME<TAB>SCORE\""
+)]
+
 mod args;
 mod convert;
 mod decode;

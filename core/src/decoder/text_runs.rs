@@ -234,7 +234,7 @@ fn hand_over<S: DecodeSink>(sink: &mut S, utf8: &[u8], start: u64, widths: CharW
 }
 
 /// The text-only fast path of the decoders with a
-/// [`Handler::byte_table`](super::Handler::byte_table): ASCII, and the
+/// [`Handler::byte_table`]: ASCII, and the
 /// other bytes by their entry in `utf8` (the table's UTF-8 entries, 0 for
 /// an error), up to the first error; in replacement mode
 /// (`report_errors`) errors too, as the handler's step for the byte says.
@@ -279,7 +279,7 @@ pub(super) fn single_bytes<H: Handler, S: DecodeSink>(
 }
 
 /// The text-only fast path of the two-byte decoders with a
-/// [`Handler::pair_table`](super::Handler::pair_table): ASCII, the pairs
+/// [`Handler::pair_table`]: ASCII, the pairs
 /// the table decodes, and in replacement mode (`report_errors`) the errors
 /// it finds, up to the first byte it leaves to the handler (a sequence the
 /// handler decodes, a leading byte at the end of the input).

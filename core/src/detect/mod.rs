@@ -35,7 +35,8 @@ use text::{ByteCounts, ByteDecoding, Chars, TextStats};
 const ERROR_COST: f64 = 20.0;
 
 /// The cost of an ASCII letter, in units of 1/`COST_SCALE` nat, in a
-/// language not written in Latin script (see [`ascii_language`]).
+/// language not written in Latin script (see
+/// [`ascii_language`](score::ascii_language)).
 const ASCII_LETTER_COST: u64 = 1;
 
 /// The cost of an uppercase letter right after a lowercase one (one of them

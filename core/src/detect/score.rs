@@ -67,7 +67,7 @@ pub(super) const SHORTLIST: usize = 5;
 pub(super) struct Scorer<'a> {
     pub(super) counts: &'a ByteCounts,
     pub(super) chars: &'a Chars,
-    /// See [`letter_scale`].
+    /// See [`letter_scale`](super::letter_scale).
     pub(super) letter_scale: f64,
     /// The cost and count of the ASCII pairs, per language: of the words
     /// without bytes beyond ASCII, and of those with.

@@ -216,7 +216,7 @@ pub enum SegmentNote {
 }
 
 /// Splits `bytes` into runs of lines each in one encoding, on top of
-/// [`detect`]: see the module's documentation.
+/// [`detect()`](crate::detect()): see the module's documentation.
 ///
 /// ```
 /// use mojiscope_core::{segments, UTF_8, WINDOWS_1252};

@@ -401,7 +401,8 @@ impl TextStats {
     /// Whether the decode shows nothing beyond ASCII but one sequence cut by
     /// the end: the first bytes of a file cut in its first character beyond
     /// ASCII. The cut is no error then, but it is no text either: it is
-    /// weighed as one unknown character ([`super::LONE_CUT_COST`]) against
+    /// weighed as one unknown character
+    /// ([`lone_cut_cost`](super::lone_cut_cost)) against
     /// what the other decodes make of the same bytes.
     pub(crate) fn lone_cut(&self) -> bool {
         self.cut_hides_text

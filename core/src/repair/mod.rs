@@ -416,7 +416,7 @@ struct Decision {
     confidence: f32,
     /// The confidence the margin alone gave, before a reading that is odd
     /// text itself was held back to a suggestion: a line whose other words
-    /// the chain repairs surely lifts it back ([`passes::support`]).
+    /// the chain repairs surely lifts it back (`support` in [`passes`]).
     uncapped: f32,
 }
 
