@@ -301,7 +301,8 @@ pub fn render(text_dir: &Path) -> Result<String, GenerateError> {
         LANGUAGES.len()
     );
     for spec in &LANGUAGES {
-        let counts = Counts::read(spec, text_dir)?;
+        let mut counts = Counts::read(spec, text_dir)?;
+        counts.add_typography();
         let model = Model::train(spec, &counts);
         model.render(spec, &counts, &mut out);
     }
@@ -382,6 +383,27 @@ impl Counts {
                 path: dir.join(format!("{}.txt", spec.tag)),
                 source: std::io::ErrorKind::NotFound.into(),
             }),
+        }
+    }
+
+    /// Gives the marks of [`TYPOGRAPHY`] that the training data has less
+    /// often than [`PUNCTUATION_PROBABILITY`] that share, half of them
+    /// after a word boundary: such marks stand between words, as the ASCII
+    /// ones do (which fold to the boundary). What follows a mark is not
+    /// said: its pairs back off to how common each symbol is, a letter
+    /// after an opening quotation mark and a space after a closing one
+    /// alike. (Saying a space follows too made every letter after a mark
+    /// cost the backoff's price, and opening marks read worse.)
+    fn add_typography(&mut self) {
+        let total = sorted_sum(self.symbols.iter().map(|(&c, &n)| (c, n)));
+        for mark in TYPOGRAPHY.chars() {
+            let has = self.symbols.get(&mark).copied().unwrap_or(0.0);
+            let added = PUNCTUATION_PROBABILITY * total - has;
+            if added <= 0.0 {
+                continue;
+            }
+            *self.symbols.entry(mark).or_default() += added;
+            *self.pairs.entry((' ', mark)).or_default() += added / 2.0;
         }
     }
 
@@ -660,7 +682,6 @@ impl Model {
             .chain(
                 punctuation(spec.tag)
                     .chars()
-                    .chain(TYPOGRAPHY.chars())
                     .map(|c| (c, PUNCTUATION_PROBABILITY)),
             );
         for (c, p) in wanted {
