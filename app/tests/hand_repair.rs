@@ -773,3 +773,61 @@ fn the_verdict_line_says_what_is_applied_and_whether_it_is_saved() {
     );
     assert!(harness.query_by_label("Save as…").is_none());
 }
+
+#[test]
+fn changes_not_saved_are_not_dropped_without_asking() {
+    let (dir, path) = scratch("declaration.txt", SAMPLE);
+    let other = dir.path().join("other.txt");
+    fs::write(&other, "plain text\n").unwrap();
+    let mut harness = app_with(&path);
+    harness.state_mut().push(Command::Repair);
+    run_until(&mut harness, |app| app.repair.review().is_some());
+    harness.get_by_label("Apply to the pane").click();
+    harness.run_steps(4);
+    assert!(harness.state().unsaved_changes().is_some());
+    // Closing the file asks, and Cancel keeps everything.
+    harness.state_mut().push(Command::Close);
+    harness.run_steps(3);
+    assert!(harness.state().leaving().is_some());
+    harness.get_by_label_contains("Closing the file drops them");
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(3);
+    assert!(harness.state().leaving().is_none());
+    assert!(harness.state().session.document.is_some());
+    assert_eq!(rows_with(&harness, UNDONE).len(), 1);
+    // Closing the window asks too.
+    harness
+        .input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    harness.run_steps(2);
+    harness.get_by_label_contains("Closing the window drops them");
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(3);
+    assert!(harness.state().leaving().is_none());
+    // Opening another file asks; Discard opens it.
+    harness.state_mut().push(Command::Open(other.clone()));
+    harness.run_steps(3);
+    harness.get_by_label_contains("Opening another file drops them");
+    harness.get_by_label("Discard changes").click();
+    harness.run_steps(3);
+    run_until(&mut harness, InspectorApp::is_idle);
+    assert_eq!(
+        harness
+            .state()
+            .session
+            .document
+            .as_ref()
+            .map(|d| d.path.clone()),
+        Some(other)
+    );
+    assert!(harness.state().unsaved_changes().is_none());
+    // With nothing applied, nothing asks.
+    harness.state_mut().push(Command::Close);
+    harness.run_steps(3);
+    assert!(harness.state().leaving().is_none());
+    assert!(harness.state().session.document.is_none());
+}

@@ -77,6 +77,11 @@ impl InspectorApp {
     /// on its own while the window is hidden, minimised or covered (see
     /// [`InspectorApp::logic_only`]).
     pub(super) fn drain(&mut self, ctx: &Context) {
+        // Closing the window would drop changes not saved: ask first (the
+        // question waits while the window is hidden).
+        if ctx.input(|i| i.viewport().close_requested()) && self.close_requested() {
+            ctx.send_viewport_cmd(eframe::egui::ViewportCommand::CancelClose);
+        }
         let mut handled = 0;
         while let Some(event) = self.jobs.try_recv() {
             self.handle_event(event);
@@ -236,6 +241,9 @@ impl InspectorApp {
 
     /// Applies one command.
     pub(super) fn apply(&mut self, command: Command) {
+        if !self.may_leave(&command) {
+            return;
+        }
         match command {
             Command::OpenDialog | Command::BrowseSaveTarget => self.show_file_dialog(&command),
             Command::Open(path) => self.load(&path),
@@ -482,6 +490,14 @@ impl InspectorApp {
         let now = Instant::now();
         match watch.poll(now) {
             Some(Change::Modified) => {
+                if let Some(applied) = self.unsaved_changes() {
+                    self.session.notice = Some(format!(
+                        "the file changed on disk; pane {}'s changes are not saved, so it was \
+                         not reloaded: save them with File ▸ Save as…, then reload with Ctrl+R",
+                        applied.pane + 1
+                    ));
+                    return;
+                }
                 self.reload();
                 if self.session.load_error.is_none() {
                     self.session.notice =

@@ -13,6 +13,7 @@ mod focus;
 mod folder;
 mod hand_repair;
 mod keys;
+mod leave;
 mod logic;
 mod menus;
 mod repair_mojibake;
@@ -83,6 +84,8 @@ pub struct InspectorApp {
     pub edits: crate::model::repair::manual::ManualEdits,
     /// The edits' revision when the pane's text with them was last saved.
     saved_edits: Option<u64>,
+    /// Leaving with changes not saved: the question and the answer.
+    leave: leave::LeaveState,
     /// Edit ▸ Reinterpret selection…, while open.
     pub reinterpret: Option<crate::ui::reinterpret::ReinterpretView>,
     /// Where the focus goes when it closes (the pane).
@@ -125,6 +128,7 @@ impl InspectorApp {
             title: String::new(),
             edits: crate::model::repair::manual::ManualEdits::default(),
             saved_edits: None,
+            leave: leave::LeaveState::default(),
             reinterpret: None,
             reinterpret_return: None,
             lab_link: None,

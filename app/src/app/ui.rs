@@ -56,6 +56,7 @@ impl InspectorApp {
         }
         self.document_ui(ui, palette);
         self.goto_ui(ui);
+        self.leave_ui(ui);
         why_ui(
             ui.ctx(),
             &mut self.views.why,

@@ -1,0 +1,177 @@
+//! Changes applied to a pane's text and not saved are the user's work:
+//! closing the window, opening another file, closing or reloading this one
+//! would drop them. Those ask first ("Save as…", "Discard changes",
+//! "Cancel"), and a change of the file on disk waits to be reloaded.
+
+use eframe::egui::{self, Button, Key, Modal, Ui};
+
+use super::InspectorApp;
+use crate::model::command::Command;
+use crate::model::verdict::Applied;
+
+/// Leaving with changes not saved: the question and the answer.
+#[derive(Debug, Default)]
+pub struct LeaveState {
+    /// What would drop them, waiting for the user's answer.
+    leaving: Option<Leave>,
+    /// Whether the question has been shown (its first frame takes the
+    /// keyboard focus).
+    shown: bool,
+    /// The user's "Discard changes": the command that waited runs next,
+    /// past the question.
+    discarding: bool,
+    /// The user chose to close the window, changes and all.
+    quitting: bool,
+}
+
+/// What would drop changes not saved, waiting for the user's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Leave {
+    /// A command: open another file or a sample, close or reload this one.
+    Command(Command),
+    /// Close the window.
+    Quit,
+}
+
+impl Leave {
+    /// What it does, for the question.
+    fn doing(&self) -> &'static str {
+        match self {
+            Leave::Command(Command::Close) => "Closing the file",
+            Leave::Command(Command::Reload) => "Reloading the file",
+            Leave::Command(_) => "Opening another file",
+            Leave::Quit => "Closing the window",
+        }
+    }
+}
+
+impl InspectorApp {
+    /// The changes applied to a pane of the open document and not saved
+    /// since, if any.
+    pub fn unsaved_changes(&self) -> Option<Applied> {
+        super::hand_repair::shown_edits(&self.edits, &self.session)
+            .map(|shown| Applied {
+                pane: shown.pane,
+                changes: shown.edits.len(),
+                saved: self.saved_edits == Some(shown.revision),
+            })
+            .filter(|applied| !applied.saved)
+    }
+
+    /// What waits for the user's answer, if anything.
+    pub fn leaving(&self) -> Option<&Leave> {
+        self.leave.leaving.as_ref()
+    }
+
+    /// Whether `command` may run now: it may unless it drops changes not
+    /// saved, in which case it waits for the user's answer.
+    pub(super) fn may_leave(&mut self, command: &Command) -> bool {
+        let drops = matches!(
+            command,
+            Command::Open(_) | Command::OpenSample(_) | Command::Close | Command::Reload
+        );
+        if !drops || self.unsaved_changes().is_none() {
+            return true;
+        }
+        // The user's "Discard changes": the command it let through.
+        if std::mem::take(&mut self.leave.discarding) {
+            return true;
+        }
+        self.leave.leaving = Some(Leave::Command(command.clone()));
+        false
+    }
+
+    /// The window was asked to close: it does, unless that drops changes
+    /// not saved (then it asks). Whether to cancel the close.
+    pub(super) fn close_requested(&mut self) -> bool {
+        if self.leave.quitting || self.unsaved_changes().is_none() {
+            return false;
+        }
+        self.leave.leaving = Some(Leave::Quit);
+        true
+    }
+
+    /// The question, while something waits for the answer.
+    pub(super) fn leave_ui(&mut self, ui: &mut Ui) {
+        let Some(leaving) = &self.leave.leaving else {
+            return;
+        };
+        let Some(applied) = self.unsaved_changes() else {
+            // Saved (or undone) meanwhile: nothing is lost any more.
+            let leaving = self.leave.leaving.take();
+            self.go(ui.ctx(), leaving);
+            return;
+        };
+        let question = format!(
+            "Pane {} has {} applied to its text and not saved. {} drops {}.",
+            applied.pane + 1,
+            crate::model::wording::plural(applied.changes, "change", "changes"),
+            leaving.doing(),
+            if applied.changes == 1 { "it" } else { "them" }
+        );
+        let mut answer = None;
+        let modal = Modal::new(egui::Id::unique("changes not saved")).show(ui.ctx(), |ui| {
+            ui.heading("Changes not saved");
+            crate::ui::name_dialog(ui, "Changes not saved");
+            ui.label(&question);
+            ui.horizontal(|ui| {
+                let save = ui.add(Button::new("Save as…"));
+                if !self.leave.shown {
+                    save.request_focus();
+                }
+                if save.clicked() {
+                    answer = Some(Answer::Save);
+                }
+                if ui.button("Discard changes").clicked() {
+                    answer = Some(Answer::Discard);
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Some(Answer::Cancel);
+                }
+            });
+        });
+        self.leave.shown = true;
+        if answer.is_none() && (modal.should_close() || ui.input(|i| i.key_pressed(Key::Escape))) {
+            answer = Some(Answer::Cancel);
+        }
+        match answer {
+            None => {}
+            Some(Answer::Save) => {
+                self.leave.leaving = None;
+                self.commands.push(Command::SaveAs);
+            }
+            Some(Answer::Discard) => {
+                let leaving = self.leave.leaving.take();
+                self.go(ui.ctx(), leaving);
+            }
+            Some(Answer::Cancel) => self.leave.leaving = None,
+        }
+        if self.leave.leaving.is_none() {
+            self.leave.shown = false;
+        }
+    }
+
+    /// Does what waited, the changes dropped.
+    fn go(&mut self, ctx: &egui::Context, leaving: Option<Leave>) {
+        match leaving {
+            Some(Leave::Command(command)) => {
+                // Run with the frame's other commands, past the question.
+                self.leave.discarding = true;
+                self.commands.push(command);
+            }
+            Some(Leave::Quit) => {
+                self.leave.quitting = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+            None => {}
+        }
+    }
+}
+
+/// The user's answer to the question.
+#[derive(Clone, Copy)]
+enum Answer {
+    Save,
+    Discard,
+    Cancel,
+}
