@@ -831,3 +831,32 @@ fn changes_not_saved_are_not_dropped_without_asking() {
     assert!(harness.state().leaving().is_none());
     assert!(harness.state().session.document.is_none());
 }
+
+#[test]
+fn a_change_on_disk_is_not_reloaded_over_changes_not_saved() {
+    let (dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    harness.state_mut().push(Command::Repair);
+    run_until(&mut harness, |app| app.repair.review().is_some());
+    harness.get_by_label("Apply to the pane").click();
+    harness.run_steps(4);
+    // An editor saves the file anew.
+    let mut content = SAMPLE.to_vec();
+    content.extend_from_slice(b"\nOne more line.\n");
+    let temporary = dir.path().join(".declaration.txt.tmp");
+    fs::write(&temporary, &content).unwrap();
+    fs::rename(&temporary, &path).unwrap();
+    run_until(&mut harness, |app| {
+        app.session
+            .notice
+            .as_deref()
+            .is_some_and(|notice| notice.contains("not reloaded"))
+    });
+    let notice = harness.state().session.notice.clone().unwrap_or_default();
+    assert!(
+        notice.contains("pane 1's changes are not saved"),
+        "{notice}"
+    );
+    assert_eq!(rows_with(&harness, UNDONE).len(), 1);
+    assert!(harness.state().unsaved_changes().is_some());
+}
