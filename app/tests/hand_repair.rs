@@ -737,11 +737,7 @@ fn the_verdict_line_says_what_is_applied_and_whether_it_is_saved() {
         "{}",
         verdict(&harness)
     );
-    harness.state_mut().push(Command::Repair);
-    run_until(&mut harness, |app| app.repair.review().is_some());
-    let accepted = harness.state().repair.review().unwrap().accepted_count();
-    harness.get_by_label("Apply to the pane").click();
-    harness.run_steps(4);
+    let accepted = repair_and_apply(&mut harness);
     // The file on disk still holds the mojibake, but the user has dealt
     // with it: what is left to do is to save, one click away.
     let line = verdict(&harness);
@@ -780,10 +776,7 @@ fn changes_not_saved_are_not_dropped_without_asking() {
     let other = dir.path().join("other.txt");
     fs::write(&other, "plain text\n").unwrap();
     let mut harness = app_with(&path);
-    harness.state_mut().push(Command::Repair);
-    run_until(&mut harness, |app| app.repair.review().is_some());
-    harness.get_by_label("Apply to the pane").click();
-    harness.run_steps(4);
+    repair_and_apply(&mut harness);
     assert!(harness.state().unsaved_changes().is_some());
     // Closing the file asks, and Cancel keeps everything.
     harness.state_mut().push(Command::Close);
@@ -836,10 +829,7 @@ fn changes_not_saved_are_not_dropped_without_asking() {
 fn a_change_on_disk_is_not_reloaded_over_changes_not_saved() {
     let (dir, path) = scratch("declaration.txt", SAMPLE);
     let mut harness = app_with(&path);
-    harness.state_mut().push(Command::Repair);
-    run_until(&mut harness, |app| app.repair.review().is_some());
-    harness.get_by_label("Apply to the pane").click();
-    harness.run_steps(4);
+    repair_and_apply(&mut harness);
     // An editor saves the file anew.
     let mut content = SAMPLE.to_vec();
     content.extend_from_slice(b"\nOne more line.\n");
@@ -859,4 +849,20 @@ fn a_change_on_disk_is_not_reloaded_over_changes_not_saved() {
     );
     assert_eq!(rows_with(&harness, UNDONE).len(), 1);
     assert!(harness.state().unsaved_changes().is_some());
+}
+
+/// Repairs the pane with the Repair window and applies its accepted
+/// changes to the pane ("Apply to the pane"): how many there were.
+fn repair_and_apply(harness: &mut Harness<'_, InspectorApp>) -> usize {
+    harness.state_mut().push(Command::Repair);
+    run_until(harness, |app| app.repair.review().is_some());
+    let accepted = harness
+        .state()
+        .repair
+        .review()
+        .expect("the repair is done")
+        .accepted_count();
+    harness.get_by_label("Apply to the pane").click();
+    harness.run_steps(4);
+    accepted
 }
