@@ -345,7 +345,7 @@ fn drive(path: &Path, saved: &Path) -> Vec<(&'static str, Step)> {
 }
 
 #[test]
-#[ignore = "run with: cargo test -p mojiscope --test bounded_app -- --ignored --nocapture"]
+#[ignore = "slow (gigabyte files, minutes): cargo test -p mojiscope --test bounded_app -- --ignored --nocapture"]
 #[expect(clippy::too_many_lines, reason = "one suite, its cases in a row")]
 fn the_app_stays_bounded_on_huge_and_hostile_files() {
     let scratch = match std::env::var_os("MOJISCOPE_HUGE_DIR") {

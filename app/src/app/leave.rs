@@ -46,16 +46,20 @@ impl Leave {
 }
 
 impl InspectorApp {
+    /// The changes applied to a pane of the open document, if any, and
+    /// whether they are saved.
+    pub fn applied_changes(&self) -> Option<Applied> {
+        super::hand_repair::shown_edits(&self.edits, &self.session).map(|shown| Applied {
+            pane: shown.pane,
+            changes: shown.edits.len(),
+            saved: self.saved_edits == Some(shown.revision),
+        })
+    }
+
     /// The changes applied to a pane of the open document and not saved
     /// since, if any.
     pub fn unsaved_changes(&self) -> Option<Applied> {
-        super::hand_repair::shown_edits(&self.edits, &self.session)
-            .map(|shown| Applied {
-                pane: shown.pane,
-                changes: shown.edits.len(),
-                saved: self.saved_edits == Some(shown.revision),
-            })
-            .filter(|applied| !applied.saved)
+        self.applied_changes().filter(|applied| !applied.saved)
     }
 
     /// What waits for the user's answer, if anything.

@@ -13,7 +13,7 @@ use crate::model::layout::{HEX_SHARE, hex_row_columns, hex_width_to_fit};
 use crate::model::panes::{MAX_PANES, MIN_PANES};
 use crate::model::samples::SAMPLES;
 use crate::model::session::Session;
-use crate::model::verdict::{Action, Applied, window_title};
+use crate::model::verdict::{Action, window_title};
 use crate::model::wording::plural;
 use crate::theme::Palette;
 use crate::ui::decode_view::PaneEnv;
@@ -122,13 +122,7 @@ impl InspectorApp {
 
     /// The verdict line: what the file is, and what to do about it.
     fn verdict_ui(&mut self, ui: &mut Ui, palette: &Palette) {
-        let applied =
-            super::hand_repair::shown_edits(&self.edits, &self.session).map(|shown| Applied {
-                pane: shown.pane,
-                changes: shown.edits.len(),
-                saved: self.saved_edits == Some(shown.revision),
-            });
-        let verdict = self.session.verdict_with(applied);
+        let verdict = self.session.verdict_with(self.applied_changes());
         ui.horizontal_wrapped(|ui| {
             let text = RichText::new(&verdict.text).strong();
             let text = if verdict.warning {

@@ -764,10 +764,14 @@ fn rank(
     // control character in every other encoding). At most one of them
     // holds: ISO-2022-JP is 7-bit.
     for strong in [UTF_8, ISO_2022_JP] {
-        let holds = ranked
-            .iter()
-            .find(|c| c.encoding == strong)
-            .is_some_and(settled);
+        let holds = if strong == UTF_8 {
+            utf8_settles
+        } else {
+            ranked
+                .iter()
+                .find(|c| c.encoding == strong)
+                .is_some_and(settled)
+        };
         if holds {
             let others = ranked
                 .iter()

@@ -50,25 +50,10 @@ const fn zero_bytes(word: u64) -> u64 {
     word.wrapping_sub(repeated(0x01)) & !word & repeated(0x80)
 }
 
-/// The position of the first line feed in `bytes`, read eight bytes at a
-/// time (the evidence's lines are found in windows that are mostly ASCII).
+/// The position of the first line feed in `bytes` (the evidence's lines
+/// are found in windows that are mostly ASCII, many bytes at a time).
 fn find_line_feed(bytes: &[u8]) -> Option<usize> {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut at = 0;
-    for chunk in &mut chunks {
-        if let Ok(eight) = <[u8; 8]>::try_from(chunk) {
-            let found = zero_bytes(u64::from_le_bytes(eight) ^ repeated(b'\n'));
-            if found != 0 {
-                return Some(at + (found.trailing_zeros() / 8) as usize);
-            }
-        }
-        at += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|found| at + found)
+    memchr::memchr(b'\n', bytes)
 }
 
 /// Whether `bytes` hold a byte that is evidence ([`is_evidence`]), read

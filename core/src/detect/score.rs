@@ -268,14 +268,10 @@ impl<'a> Scorer<'a> {
         // weighs ASCII pairs in one with a table: see [`ascii_language`].)
         for &(left, ref group) in &self.ascii_groups[side] {
             let ls = symbols[usize::from(left)];
-            let row = usize::from(ls) * costs.width;
             for &(_, right, n) in &pairs[group.clone()] {
                 let right = usize::from(right & 0x7F);
                 let rs = symbols[right];
-                let pair = costs
-                    .dense
-                    .and_then(|dense| dense.get(row + usize::from(rs)))
-                    .map_or_else(|| costs.symbol_pair(ls, rs), |&cost| u32::from(cost));
+                let pair = costs.symbol_pair(ls, rs);
                 cost += u64::from(pair + shares[right]) * u64::from(n);
             }
         }

@@ -38,7 +38,7 @@ const fn pair_table_len(language: &Language) -> usize {
 
 /// Where each language's table of every pair starts in [`PAIR_TABLES`]
 /// (one entry more ends the last).
-static PAIR_TABLE_STARTS: [usize; LANGUAGES.len() + 1] = {
+const PAIR_TABLE_STARTS: [usize; LANGUAGES.len() + 1] = {
     let mut starts = [0; LANGUAGES.len() + 1];
     let mut index = 0;
     while index < LANGUAGES.len() {
@@ -49,15 +49,7 @@ static PAIR_TABLE_STARTS: [usize; LANGUAGES.len() + 1] = {
 };
 
 /// How many entries all the tables of every pair hold.
-const PAIR_TABLES_LEN: usize = {
-    let mut len = 0;
-    let mut index = 0;
-    while index < LANGUAGES.len() {
-        len += pair_table_len(&LANGUAGES[index]);
-        index += 1;
-    }
-    len
-};
+const PAIR_TABLES_LEN: usize = PAIR_TABLE_STARTS[LANGUAGES.len()];
 
 /// Each language's cost of every pair of its symbols, row by left-hand
 /// symbol: the cost of backing off from the left-hand symbol plus the
