@@ -64,7 +64,8 @@ mod windows {
                 "LegalCopyright",
                 "© 2026 the mojiscope developers, MIT licence",
             );
-        // Into every executable of the package: mojiscope.exe and mojiscopew.exe.
+        // Into every executable of the package: mojiscope.exe, mojiscope-app.exe
+        // and mojiscopew.exe.
         resource.compile()?;
         Ok(())
     }

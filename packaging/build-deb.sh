@@ -2,9 +2,10 @@
 # Builds the Debian package, target/debian/mojiscope_<version>-1_<arch>.deb,
 # and prints its path on the last line.
 #
-#   packaging/build-deb.sh                     a release build: the package to install
-#   packaging/build-deb.sh --prebuilt BINARY   package BINARY as it is, without building
-#                                              (CI packages the binary its tests ran)
+#   packaging/build-deb.sh                  a release build: the package to install
+#   packaging/build-deb.sh --prebuilt DIR   package the executables mojiscope and
+#                                           mojiscope-app in DIR as they are, without
+#                                           building (CI packages those its tests ran)
 #
 # Needs cargo-deb (cargo install --locked cargo-deb) and dpkg-shlibdeps
 # (Debian: dpkg-dev, which build-essential brings). The package's contents are
@@ -16,9 +17,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 prebuilt=""
 case "${1:-}" in
-  --prebuilt) prebuilt=${2:?--prebuilt needs the path of a mojiscope binary} ;;
+  --prebuilt) prebuilt=${2:?--prebuilt needs the folder of the mojiscope executables} ;;
   "") ;;
-  *) echo "usage: $0 [--prebuilt BINARY]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--prebuilt DIR]" >&2; exit 2 ;;
 esac
 if ! cargo deb --version >/dev/null 2>&1; then
   echo "$0: cargo-deb is missing: cargo install --locked cargo-deb" >&2
@@ -35,7 +36,9 @@ if [ -n "$prebuilt" ]; then
   # Strip it as the release profile does (strip = true).
   deb_options=(--profile prebuilt --no-build --strip)
   mkdir -p "$target_dir/$profile_dir"
-  cp "$prebuilt" "$target_dir/$profile_dir/mojiscope"
+  for executable in mojiscope mojiscope-app; do
+    cp "$prebuilt/$executable" "$target_dir/$profile_dir/$executable"
+  done
 else
   profile_dir=release
   # The example shares the release build of the library and its

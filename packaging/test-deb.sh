@@ -39,11 +39,16 @@ echo "== it runs"
   fail "mojiscope --version says '$(mojiscope --version)', the package is $version"
 [ "$(mojiscope label latin1)" = windows-1252 ] || fail "mojiscope label latin1"
 [ "$(printf 'caf\xe9\n' | mojiscope decode --encoding latin1)" = café ] || fail "mojiscope decode"
+# The desktop app's executable, which `mojiscope FILE` starts, answers the
+# subcommands too.
+[ "$(/usr/lib/mojiscope/mojiscope label latin1)" = windows-1252 ] ||
+  fail "/usr/lib/mojiscope/mojiscope label latin1"
 
 echo "== its files landed"
 files=$(dpkg-query --listfiles mojiscope)
 expected=(
   /usr/bin/mojiscope
+  /usr/lib/mojiscope/mojiscope
   /usr/share/applications/mojiscope.desktop
   /usr/share/metainfo/io.github.mojiscope.mojiscope.metainfo.xml
   /usr/share/icons/hicolor/scalable/apps/mojiscope.svg

@@ -1,6 +1,7 @@
-//! A smoke test of the built binary. Its other purpose: an integration test
-//! here makes `cargo test --workspace` build the `mojiscope` binary, which
-//! the end-to-end tests in the `mojiscope-tests` crate run.
+//! Smoke tests of the built binaries: `mojiscope`, the command line, and
+//! `mojiscope-app`, the desktop app it starts. Their other purpose: an
+//! integration test here makes `cargo test --workspace` build both, and the
+//! end-to-end tests in the `mojiscope-tests` crate run them.
 
 use std::process::Command;
 
@@ -13,4 +14,59 @@ fn the_binary_runs_and_answers() {
     assert!(output.status.success(), "{output:?}");
     assert_eq!(output.stdout, b"windows-1252\n");
     assert!(output.stderr.is_empty(), "{output:?}");
+}
+
+/// `mojiscope FILE` with a display starts `mojiscope-app` on FILE. The
+/// display named here does not exist, so the app says it cannot start:
+/// that message is the app's, not the command line's.
+#[test]
+fn the_command_line_starts_the_desktop_app() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mojiscope"))
+        .arg("Cargo.toml")
+        .env("DISPLAY", ":65531")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot start the desktop app"), "{stderr}");
+}
+
+/// Without `mojiscope-app` beside it (or where the package installs it),
+/// `mojiscope FILE` says so, and the subcommands still work.
+#[test]
+fn the_command_line_without_the_desktop_app() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let lone = dir
+        .path()
+        .join(format!("mojiscope{}", std::env::consts::EXE_SUFFIX));
+    std::fs::copy(env!("CARGO_BIN_EXE_mojiscope"), &lone).expect("copied");
+    let output = Command::new(&lone)
+        .arg("Cargo.toml")
+        .env("DISPLAY", ":65531")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the desktop app is not installed"),
+        "{stderr}"
+    );
+    let label = Command::new(&lone)
+        .args(["label", "latin1"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(label.stdout, b"windows-1252\n");
+}
+
+/// `mojiscope-app` answers the subcommands as `mojiscope` does.
+#[test]
+fn the_desktop_app_answers_the_subcommands() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mojiscope-app"))
+        .args(["label", "latin1"])
+        .output()
+        .expect("the binary runs");
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(output.stdout, b"windows-1252\n");
 }

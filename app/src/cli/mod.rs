@@ -13,7 +13,8 @@
 //! `convert`), `sample` (a bounded sample of a stream, for `detect -`),
 //! `args` (what several commands' arguments share) and `error`.
 //!
-//! [`run`] never writes to standard error itself: `main` does.
+//! [`run`] never writes to standard error itself: [`entry::main`], which
+//! both executables run, does.
 
 #![allow(
     rustdoc::invalid_html_tags,
@@ -26,6 +27,7 @@ mod decode;
 mod detect;
 mod encode;
 mod encodings;
+pub mod entry;
 mod error;
 mod explain;
 mod fix;

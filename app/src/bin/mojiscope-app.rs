@@ -1,0 +1,67 @@
+//! `mojiscope-app`: the desktop app. `mojiscope` starts it when asked for
+//! the app (`mojiscope [FILE]`); it answers the command line's subcommands
+//! too, as `mojiscope` does (see [`mojiscope::cli::entry`] for why there
+//! are two executables).
+
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use eframe::egui;
+use mojiscope::app::InspectorApp;
+use mojiscope::cli::entry::{self, report};
+
+fn main() -> ExitCode {
+    mojiscope::crash::install();
+    entry::main(desktop)
+}
+
+/// Runs the desktop app until its window closes.
+fn desktop(file: Option<PathBuf>) -> ExitCode {
+    let mut options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("mojiscope")
+            .with_app_id("mojiscope")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0])
+            .with_drag_and_drop(true),
+        ..eframe::NativeOptions::default()
+    };
+    match mojiscope::icon::icon_data() {
+        Ok(icon) => options.viewport = options.viewport.with_icon(icon),
+        // A window without its icon is still the app.
+        Err(error) => report(&format!("cannot load the window icon: {error}")),
+    }
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        eframe::run_native(
+            "mojiscope",
+            options,
+            Box::new(move |cc| {
+                Ok(Box::new(InspectorApp::from_creation_context(
+                    cc,
+                    file.as_deref(),
+                )))
+            }),
+        )
+    }));
+    match result {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(error)) => {
+            report(&format!("cannot start the desktop app: {error}"));
+            ExitCode::from(2)
+        }
+        Err(_) => {
+            // The panic hook has written the report and said so on standard
+            // error; a person who double-clicked the app sees no terminal.
+            if let Some(crash) = mojiscope::crash::last() {
+                rfd::MessageDialog::new()
+                    .set_level(rfd::MessageLevel::Error)
+                    .set_title("mojiscope stopped")
+                    .set_description(crash.message())
+                    .set_buttons(rfd::MessageButtons::Ok)
+                    .show();
+            }
+            ExitCode::from(101)
+        }
+    }
+}
