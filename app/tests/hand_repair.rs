@@ -825,6 +825,74 @@ fn changes_not_saved_are_not_dropped_without_asking() {
     assert!(harness.state().session.document.is_none());
 }
 
+/// The question's "Save as…", by keyboard (it has the focus): Save as
+/// opens on the pane with the changes, whichever pane has the focus.
+fn save_from_the_question(harness: &mut Harness<'_, InspectorApp>, leave: Command) {
+    harness.state_mut().push(Command::FocusPane(1));
+    harness.run_steps(2);
+    assert_eq!(harness.state().session.focused_pane, 1);
+    harness.state_mut().push(leave);
+    harness.run_steps(3);
+    assert!(harness.state().leaving().is_some());
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(4);
+    assert!(harness.state().leaving().is_none());
+    assert!(harness.state().save.is_open());
+    assert_eq!(harness.state().session.focused_pane, 0);
+    run_until(harness, |app| app.save.preview().is_some() && app.is_idle());
+}
+
+#[test]
+fn after_save_as_what_asked_goes_on() {
+    let (dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    repair_and_apply(&mut harness);
+    save_from_the_question(&mut harness, Command::Close);
+    harness.get_by_label("Save").click();
+    harness.run_steps(4);
+    run_until(&mut harness, |app| !app.save.is_open());
+    harness.run_steps(3);
+    // Saved, with the changes (pane 1's text, not the focused pane 2's),
+    // and then closed, as asked.
+    let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
+    assert!(written.contains(UNDONE), "{written}");
+    assert!(harness.state().session.document.is_none());
+    // What went on was let through once: new changes ask again.
+    harness.state_mut().push(Command::Open(path.clone()));
+    harness.run_steps(3);
+    run_until(&mut harness, InspectorApp::is_idle);
+    repair_and_apply(&mut harness);
+    harness.state_mut().push(Command::Close);
+    harness.run_steps(3);
+    assert!(harness.state().leaving().is_some());
+    assert!(harness.state().session.document.is_some());
+}
+
+#[test]
+fn a_save_as_cancelled_leaves_the_file_open() {
+    let (_dir, path) = scratch("declaration.txt", SAMPLE);
+    let mut harness = app_with(&path);
+    repair_and_apply(&mut harness);
+    save_from_the_question(&mut harness, Command::Close);
+    harness.get_by_label("Close").click();
+    harness.run_steps(4);
+    assert!(!harness.state().save.is_open());
+    assert!(harness.state().session.document.is_some());
+    assert!(harness.state().unsaved_changes().is_some());
+    // Nothing waits any more: a later save closes nothing.
+    harness.state_mut().push(Command::SaveAs);
+    harness.run_steps(4);
+    run_until(&mut harness, |app| {
+        app.save.preview().is_some() && app.is_idle()
+    });
+    harness.get_by_label("Save").click();
+    harness.run_steps(4);
+    run_until(&mut harness, |app| !app.save.is_open());
+    harness.run_steps(3);
+    assert!(harness.state().unsaved_changes().is_none());
+    assert!(harness.state().session.document.is_some());
+}
+
 #[test]
 fn a_change_on_disk_is_not_reloaded_over_changes_not_saved() {
     let (dir, path) = scratch("declaration.txt", SAMPLE);

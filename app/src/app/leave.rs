@@ -1,7 +1,9 @@
 //! Changes applied to a pane's text and not saved are the user's work:
 //! closing the window, opening another file, closing or reloading this one
 //! would drop them. Those ask first ("Save as…", "Discard changes",
-//! "Cancel"), and a change of the file on disk waits to be reloaded.
+//! "Cancel"), and a change of the file on disk waits to be reloaded. After
+//! "Save as…", what asked goes on once the changes are saved, and not if
+//! the save is cancelled.
 
 use eframe::egui::{self, Button, Key, Modal, Ui};
 
@@ -22,6 +24,9 @@ pub struct LeaveState {
     discarding: bool,
     /// The user chose to close the window, changes and all.
     quitting: bool,
+    /// The user's "Save as…": what waits for the save, which the Save as
+    /// dialog is open for.
+    after_save: Option<Leave>,
 }
 
 /// What would drop changes not saved, waiting for the user's answer.
@@ -74,15 +79,40 @@ impl InspectorApp {
             command,
             Command::Open(_) | Command::OpenSample(_) | Command::Close | Command::Reload
         );
-        if !drops || self.unsaved_changes().is_none() {
+        if !drops {
             return true;
         }
-        // The user's "Discard changes": the command it let through.
-        if std::mem::take(&mut self.leave.discarding) {
+        // The command the user's answer let through (taken here, so that it
+        // lets through no later one).
+        let let_through = std::mem::take(&mut self.leave.discarding);
+        if let_through || self.unsaved_changes().is_none() {
             return true;
         }
         self.leave.leaving = Some(Leave::Command(command.clone()));
         false
+    }
+
+    /// Saves the changes applied to a pane: Save as on that pane's text.
+    pub(super) fn save_applied_changes(&mut self) {
+        if let Some(applied) = self.applied_changes() {
+            self.commands.push(Command::FocusPane(applied.pane));
+        }
+        self.commands.push(Command::SaveAs);
+    }
+
+    /// After the question's "Save as…": what waited goes on once the
+    /// changes are saved, and is dropped when the dialog closes without
+    /// saving them (cancelled, or refused while another save ran).
+    fn follow_save(&mut self, ctx: &egui::Context) {
+        if self.leave.after_save.is_none() {
+            return;
+        }
+        if self.unsaved_changes().is_none() {
+            let leaving = self.leave.after_save.take();
+            self.go(ctx, leaving);
+        } else if !self.save.is_open() {
+            self.leave.after_save = None;
+        }
     }
 
     /// The window was asked to close: it does, unless that drops changes
@@ -97,6 +127,7 @@ impl InspectorApp {
 
     /// The question, while something waits for the answer.
     pub(super) fn leave_ui(&mut self, ui: &mut Ui) {
+        self.follow_save(ui.ctx());
         let Some(leaving) = &self.leave.leaving else {
             return;
         };
@@ -141,8 +172,8 @@ impl InspectorApp {
         match answer {
             None => {}
             Some(Answer::Save) => {
-                self.leave.leaving = None;
-                self.commands.push(Command::SaveAs);
+                self.leave.after_save = self.leave.leaving.take();
+                self.save_applied_changes();
             }
             Some(Answer::Discard) => {
                 let leaving = self.leave.leaving.take();

@@ -137,11 +137,12 @@ impl InspectorApp {
             if let Some(action) = verdict.action {
                 ui.label("—");
                 if ui.button(action.label()).clicked() {
-                    self.commands.push(match action {
-                        Action::Repair => Command::Repair,
-                        Action::SaveAsUtf8 => Command::SaveAsUtf8,
-                        Action::SaveAs => Command::SaveAs,
-                    });
+                    match action {
+                        Action::Repair => self.commands.push(Command::Repair),
+                        Action::SaveAsUtf8 => self.commands.push(Command::SaveAsUtf8),
+                        // The pane with the changes, whichever has the focus.
+                        Action::SaveAs => self.save_applied_changes(),
+                    }
                 }
             }
         });
