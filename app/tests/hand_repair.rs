@@ -839,6 +839,10 @@ fn save_from_the_question(harness: &mut Harness<'_, InspectorApp>, leave: Comman
     assert!(harness.state().leaving().is_none());
     assert!(harness.state().save.is_open());
     assert_eq!(harness.state().session.focused_pane, 0);
+    assert_eq!(
+        harness.state().session.notice.as_deref(),
+        Some("Closing the file waits for the save; closing Save as without saving cancels it")
+    );
     run_until(harness, |app| app.save.preview().is_some() && app.is_idle());
 }
 

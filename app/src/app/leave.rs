@@ -172,6 +172,13 @@ impl InspectorApp {
         match answer {
             None => {}
             Some(Answer::Save) => {
+                self.session.notice = self.leave.leaving.as_ref().map(|leaving| {
+                    format!(
+                        "{} waits for the save; closing Save as without saving \
+                         cancels it",
+                        leaving.doing()
+                    )
+                });
                 self.leave.after_save = self.leave.leaving.take();
                 self.save_applied_changes();
             }
