@@ -754,12 +754,7 @@ fn the_verdict_line_says_what_is_applied_and_whether_it_is_saved() {
     harness.get_by_label("Save as…").click();
     harness.run_steps(4);
     assert!(harness.state().save.is_open());
-    run_until(&mut harness, |app| {
-        app.save.preview().is_some() && app.is_idle()
-    });
-    harness.get_by_label("Save").click();
-    harness.run_steps(4);
-    run_until(&mut harness, |app| !app.save.is_open());
+    click_save(&mut harness);
     let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
     assert!(written.contains(UNDONE), "{written}");
     assert!(
@@ -825,6 +820,16 @@ fn changes_not_saved_are_not_dropped_without_asking() {
     assert!(harness.state().session.document.is_none());
 }
 
+/// Clicks Save in the open Save as dialog once its preview is ready, and
+/// waits for the dialog to close.
+fn click_save(harness: &mut Harness<'_, InspectorApp>) {
+    run_until(harness, |app| app.save.preview().is_some() && app.is_idle());
+    harness.get_by_label("Save").click();
+    harness.run_steps(4);
+    run_until(harness, |app| !app.save.is_open());
+    harness.run_steps(3);
+}
+
 /// The question's "Save as…", by keyboard (it has the focus): Save as
 /// opens on the pane with the changes, whichever pane has the focus.
 fn save_from_the_question(harness: &mut Harness<'_, InspectorApp>, leave: Command) {
@@ -852,10 +857,7 @@ fn after_save_as_what_asked_goes_on() {
     let mut harness = app_with(&path);
     repair_and_apply(&mut harness);
     save_from_the_question(&mut harness, Command::Close);
-    harness.get_by_label("Save").click();
-    harness.run_steps(4);
-    run_until(&mut harness, |app| !app.save.is_open());
-    harness.run_steps(3);
+    click_save(&mut harness);
     // Saved, with the changes (pane 1's text, not the focused pane 2's),
     // and then closed, as asked.
     let written = fs::read_to_string(dir.path().join("declaration.utf-8.txt")).unwrap();
@@ -886,13 +888,7 @@ fn a_save_as_cancelled_leaves_the_file_open() {
     // Nothing waits any more: a later save closes nothing.
     harness.state_mut().push(Command::SaveAs);
     harness.run_steps(4);
-    run_until(&mut harness, |app| {
-        app.save.preview().is_some() && app.is_idle()
-    });
-    harness.get_by_label("Save").click();
-    harness.run_steps(4);
-    run_until(&mut harness, |app| !app.save.is_open());
-    harness.run_steps(3);
+    click_save(&mut harness);
     assert!(harness.state().unsaved_changes().is_none());
     assert!(harness.state().session.document.is_some());
 }

@@ -5,15 +5,23 @@
 
 use std::process::Command;
 
-#[test]
-fn the_binary_runs_and_answers() {
-    let output = Command::new(env!("CARGO_BIN_EXE_mojiscope"))
+/// Runs `executable label latin1` and checks its answer.
+fn assert_answers_label(executable: &std::path::Path) {
+    let output = Command::new(executable)
         .args(["label", "latin1"])
         .output()
         .expect("the binary runs");
     assert!(output.status.success(), "{output:?}");
     assert_eq!(output.stdout, b"windows-1252\n");
     assert!(output.stderr.is_empty(), "{output:?}");
+}
+
+/// Both executables answer the subcommands: `mojiscope-app` as
+/// `mojiscope` does.
+#[test]
+fn both_executables_run_and_answer() {
+    assert_answers_label(env!("CARGO_BIN_EXE_mojiscope").as_ref());
+    assert_answers_label(env!("CARGO_BIN_EXE_mojiscope-app").as_ref());
 }
 
 /// `mojiscope FILE` with a display starts `mojiscope-app` on FILE. The
@@ -53,20 +61,5 @@ fn the_command_line_without_the_desktop_app() {
         stderr.contains("the desktop app is not installed"),
         "{stderr}"
     );
-    let label = Command::new(&lone)
-        .args(["label", "latin1"])
-        .output()
-        .expect("the binary runs");
-    assert_eq!(label.stdout, b"windows-1252\n");
-}
-
-/// `mojiscope-app` answers the subcommands as `mojiscope` does.
-#[test]
-fn the_desktop_app_answers_the_subcommands() {
-    let output = Command::new(env!("CARGO_BIN_EXE_mojiscope-app"))
-        .args(["label", "latin1"])
-        .output()
-        .expect("the binary runs");
-    assert!(output.status.success(), "{output:?}");
-    assert_eq!(output.stdout, b"windows-1252\n");
+    assert_answers_label(&lone);
 }
