@@ -24,12 +24,10 @@ fn both_executables_run_and_answer() {
     assert_answers_label(env!("CARGO_BIN_EXE_mojiscope-app").as_ref());
 }
 
-/// `mojiscope FILE` with a display starts `mojiscope-app` on FILE. The
-/// display named here does not exist, so the app says it cannot start:
-/// that message is the app's, not the command line's.
-#[test]
-fn the_command_line_starts_the_desktop_app() {
-    let output = Command::new(env!("CARGO_BIN_EXE_mojiscope"))
+/// Runs `executable FILE` with a display that does not exist, and checks
+/// that it fails (exit status 2) saying `message`.
+fn assert_opening_says(executable: &std::path::Path, message: &str) {
+    let output = Command::new(executable)
         .arg("Cargo.toml")
         .env("DISPLAY", ":65531")
         .env_remove("WAYLAND_DISPLAY")
@@ -37,7 +35,18 @@ fn the_command_line_starts_the_desktop_app() {
         .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("cannot start the desktop app"), "{stderr}");
+    assert!(stderr.contains(message), "{stderr}");
+}
+
+/// `mojiscope FILE` with a display starts `mojiscope-app` on FILE. The
+/// display named here does not exist, so the app says it cannot start:
+/// that message is the app's, not the command line's.
+#[test]
+fn the_command_line_starts_the_desktop_app() {
+    assert_opening_says(
+        env!("CARGO_BIN_EXE_mojiscope").as_ref(),
+        "cannot start the desktop app",
+    );
 }
 
 /// Without `mojiscope-app` beside it (or where the package installs it),
@@ -49,17 +58,6 @@ fn the_command_line_without_the_desktop_app() {
         .path()
         .join(format!("mojiscope{}", std::env::consts::EXE_SUFFIX));
     std::fs::copy(env!("CARGO_BIN_EXE_mojiscope"), &lone).expect("copied");
-    let output = Command::new(&lone)
-        .arg("Cargo.toml")
-        .env("DISPLAY", ":65531")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("the desktop app is not installed"),
-        "{stderr}"
-    );
+    assert_opening_says(&lone, "the desktop app is not installed");
     assert_answers_label(&lone);
 }
