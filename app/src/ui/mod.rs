@@ -25,7 +25,7 @@ pub mod why;
 
 use std::sync::Arc;
 
-use eframe::egui::{RichText, Ui};
+use eframe::egui::{Pos2, Rect, RichText, Ui, Vec2};
 
 use crate::model::analysis::EncodingAnalysis;
 use crate::model::command::{Command, CopyAs};
@@ -154,8 +154,57 @@ pub fn name_dialog(ui: &Ui, name: &str) {
     }
 }
 
+/// Where a window that works on the open document first opens, in a
+/// screen of `screen`, and how large: at `x` (or further left, to fit)
+/// below the verdict line, whose button acts on what the window did, and
+/// above the status bar, at most `size`. egui pushes a window larger than
+/// the screen up, over the verdict line.
+pub fn below_verdict_line(screen: Rect, x: f32, size: Vec2) -> (Pos2, Vec2) {
+    /// Where the verdict line ends, the status bar's height, and the room
+    /// left at the sides, roughly.
+    const TOP: f32 = 96.0;
+    const BOTTOM: f32 = 40.0;
+    const MARGIN: f32 = 8.0;
+    let width = size.x.min(screen.width() - 2.0 * MARGIN).max(320.0);
+    let height = size.y.min(screen.height() - TOP - BOTTOM).max(240.0);
+    let x = x.min(screen.width() - width - MARGIN).max(MARGIN);
+    (
+        Pos2::new(screen.left() + x, screen.top() + TOP),
+        Vec2::new(width, height),
+    )
+}
+
 #[cfg(test)]
 mod tests {
+    use super::below_verdict_line;
+    use eframe::egui::{Rect, pos2, vec2};
+
+    #[test]
+    fn windows_open_below_the_verdict_line_within_the_screen() {
+        for (width, height) in [
+            (1920.0, 1080.0),
+            (1280.0, 800.0),
+            (1024.0, 640.0),
+            (800.0, 600.0),
+        ] {
+            let screen = Rect::from_min_size(pos2(0.0, 0.0), vec2(width, height));
+            let (pos, size) = below_verdict_line(screen, 300.0, vec2(960.0, 660.0));
+            let window = Rect::from_min_size(pos, size);
+            assert!((pos.y - 96.0).abs() < f32::EPSILON, "{width}×{height}");
+            assert!(screen.contains_rect(window), "{width}×{height}: {window:?}");
+            assert!(window.bottom() <= height - 40.0, "{width}×{height}");
+        }
+        // Where the screen has room, where and as large as asked.
+        assert_eq!(
+            below_verdict_line(
+                Rect::from_min_size(pos2(0.0, 0.0), vec2(1920.0, 1080.0)),
+                300.0,
+                vec2(960.0, 660.0)
+            ),
+            (pos2(300.0, 96.0), vec2(960.0, 660.0))
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -142,11 +142,13 @@ impl ReinterpretView {
     pub fn ui(&mut self, ctx: &egui::Context, palette: &Palette) -> Option<Decision> {
         let mut open = true;
         let mut decision = None;
+        let (pos, size) =
+            super::below_verdict_line(ctx.content_rect(), 260.0, egui::vec2(760.0, 560.0));
         let shown = Window::new(TITLE)
             .id(egui::Id::unique("reinterpret window"))
             .open(&mut open)
-            .default_pos(egui::pos2(260.0, 90.0))
-            .default_size(egui::vec2(760.0, 560.0))
+            .default_pos(pos)
+            .default_size(size)
             .collapsible(false)
             .vscroll(false)
             .show(ctx, |ui| {

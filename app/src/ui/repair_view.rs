@@ -105,12 +105,14 @@ impl RepairView {
             return;
         }
         let mut open = true;
+        // Below the verdict line, whose button saves the repaired text.
+        let (pos, size) =
+            super::below_verdict_line(ctx.content_rect(), 300.0, egui::vec2(960.0, 660.0));
         let shown = Window::new("Repair mojibake")
             .id(egui::Id::unique("repair window"))
             .open(&mut open)
-            // Below the verdict line, whose button saves the repaired text.
-            .default_pos(egui::pos2(300.0, 96.0))
-            .default_size(egui::vec2(960.0, 660.0))
+            .default_pos(pos)
+            .default_size(size)
             .resizable(true)
             .vscroll(false)
             .show(ctx, |ui| self.contents_ui(ui, task, env, commands));
