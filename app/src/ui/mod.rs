@@ -156,20 +156,28 @@ pub fn name_dialog(ui: &Ui, name: &str) {
 
 /// Where a window that works on the open document first opens, in a
 /// screen of `screen`, and how large: at `x` (or further left, to fit)
-/// below the verdict line, whose button acts on what the window did, and
-/// above the status bar, at most `size`. egui pushes a window larger than
-/// the screen up, over the verdict line.
+/// below the verdict line, whose button acts on what the window did, at
+/// most `size` ([`fit_in_screen`]).
 pub fn below_verdict_line(screen: Rect, x: f32, size: Vec2) -> (Pos2, Vec2) {
-    /// Where the verdict line ends, the status bar's height, and the room
-    /// left at the sides, roughly.
+    /// Where the verdict line ends, roughly.
     const TOP: f32 = 96.0;
+    fit_in_screen(screen, Pos2::new(x, TOP), size)
+}
+
+/// Where a window first opens in a screen of `screen`, and how large: at
+/// `pos` (relative to the screen; further left if it would not fit), at
+/// most `size`, and above the status bar. egui pushes a window larger than
+/// the screen up, over the menu bar and the verdict line; the windows'
+/// contents scroll instead.
+pub fn fit_in_screen(screen: Rect, pos: Pos2, size: Vec2) -> (Pos2, Vec2) {
+    /// The status bar's height, and the room left at the sides, roughly.
     const BOTTOM: f32 = 40.0;
     const MARGIN: f32 = 8.0;
     let width = size.x.min(screen.width() - 2.0 * MARGIN).max(320.0);
-    let height = size.y.min(screen.height() - TOP - BOTTOM).max(240.0);
-    let x = x.min(screen.width() - width - MARGIN).max(MARGIN);
+    let height = size.y.min(screen.height() - pos.y - BOTTOM).max(240.0);
+    let x = pos.x.min(screen.width() - width - MARGIN).max(MARGIN);
     (
-        Pos2::new(screen.left() + x, screen.top() + TOP),
+        Pos2::new(screen.left() + x, screen.top() + pos.y),
         Vec2::new(width, height),
     )
 }

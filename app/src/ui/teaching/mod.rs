@@ -88,11 +88,16 @@ impl Teaching {
             if !open {
                 continue;
             }
+            let (pos, size) = crate::ui::fit_in_screen(
+                ui.ctx().content_rect(),
+                default_pos(lesson),
+                default_size(lesson),
+            );
             let view = self.view_mut(lesson);
             Window::new(view.name())
                 .open(&mut open)
-                .default_pos(default_pos(lesson))
-                .default_size(default_size(lesson))
+                .default_pos(pos)
+                .default_size(size)
                 .vscroll(false)
                 .show(ui.ctx(), |ui| view.ui(ui));
             self.open[slot(lesson)] = open;
