@@ -130,6 +130,30 @@ fn scanned(root: &Path) -> Harness<'static, InspectorApp> {
     harness
 }
 
+/// `mojiscope FOLDER` (the app started on a folder) opens the folder
+/// window on it, as dropping the folder does; no file is open.
+#[test]
+fn the_app_started_on_a_folder_scans_it() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    fs::write(dir.path().join("a.txt"), "caf\u{e9}\n").expect("written");
+    fs::write(dir.path().join("b.txt"), b"caf\xe9\n").expect("written");
+    let harness = common::app_with(dir.path(), Settings::default());
+    let app = harness.state();
+    assert!(app.folder.open);
+    assert!(app.session.document.is_none());
+    assert_eq!(app.folder.scan.root.as_deref(), Some(dir.path()));
+    let mut names: Vec<String> = app
+        .folder
+        .scan
+        .table
+        .rows()
+        .iter()
+        .map(|row| row.name.clone())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a.txt", "b.txt"]);
+}
+
 /// The row named `name`, as an index into the table's rows.
 fn row_index(harness: &Harness<'_, InspectorApp>, name: &str) -> usize {
     harness

@@ -1,8 +1,10 @@
-//! `--version`, `--help`, no arguments, `label` and `encodings`.
+//! `--version`, `--help`, no arguments, a file or a folder without a
+//! subcommand, `label` and `encodings`.
 
 use std::collections::HashSet;
+use std::process::Stdio;
 
-use mojiscope_tests::run;
+use mojiscope_tests::{Run, command, finish, run};
 
 #[test]
 fn version_is_the_package_version() {
@@ -45,11 +47,36 @@ fn no_arguments_print_the_help_and_exit_2() {
     assert!(run.stderr.contains("decode"), "{}", run.stderr);
 }
 
+/// Runs `mojiscope PATH` where no display is (the desktop app would open
+/// PATH on one).
+fn without_a_display(path: &str) -> Run {
+    let child = command([path])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    finish(child, b"")
+}
+
 #[test]
-fn a_file_without_a_subcommand_suggests_decode() {
-    // The desktop app will open FILE; it is not part of this build yet.
-    let run = run(["notes.txt"], b"");
-    run.assert_failure(2, &["desktop app", "mojiscope decode notes.txt"]);
+fn a_file_without_a_subcommand_and_no_display_suggests_decode() {
+    let run = without_a_display("notes.txt");
+    run.assert_failure(
+        2,
+        &["no display", "desktop app", "mojiscope decode notes.txt"],
+    );
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn a_folder_without_a_subcommand_and_no_display_suggests_scan() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let path = dir.path().to_str().expect("a UTF-8 path");
+    let run = without_a_display(path);
+    run.assert_failure(2, &["no display", &format!("mojiscope scan {path}")]);
     assert!(run.stdout.is_empty());
 }
 

@@ -13,7 +13,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::{CHUNK_SIZE, CliError};
@@ -50,8 +50,13 @@ pub fn main(open_app: impl FnOnce(Option<PathBuf>) -> ExitCode) -> ExitCode {
         Err(CliError::NoDesktopApp { file }) => match args.last() {
             Some(path) if display_available() => open_app(Some(PathBuf::from(path))),
             _ => {
+                let instead = if args.last().is_some_and(|path| Path::new(path).is_dir()) {
+                    format!("to see what its files are, run: mojiscope scan {file}")
+                } else {
+                    format!("to see the file as text, run: mojiscope decode {file}")
+                };
                 report(&format!(
-                    "no display to open the desktop app on (DISPLAY and WAYLAND_DISPLAY are unset); to see the file as text, run: mojiscope decode {file}"
+                    "no display to open the desktop app on (DISPLAY and WAYLAND_DISPLAY are unset); {instead}"
                 ));
                 ExitCode::from(2)
             }

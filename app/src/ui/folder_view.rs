@@ -162,11 +162,16 @@ impl FolderWindow {
             Some(root) => format!("Folder: {}", root.display()),
             None => "Folder".to_owned(),
         };
+        let (pos, size) = super::fit_in_screen(
+            ctx.content_rect(),
+            egui::pos2(60.0, 64.0),
+            vec2(1000.0, 620.0),
+        );
         Window::new(title)
             .id(Id::unique("folder window"))
             .open(&mut open)
-            .default_pos(egui::pos2(60.0, 60.0))
-            .default_size(vec2(1000.0, 620.0))
+            .default_pos(pos)
+            .default_size(size)
             .resizable(true)
             .vscroll(false)
             .show(ctx, |ui| self.contents_ui(ui, palette, dialogs, commands));
