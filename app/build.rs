@@ -64,8 +64,7 @@ mod windows {
                 "LegalCopyright",
                 "© 2026 the mojiscope developers, MIT licence",
             );
-        // Into every executable of the package: mojiscope.exe, mojiscope-app.exe
-        // and mojiscopew.exe.
+        // Into every executable of the package: mojiscope.exe and mojiscopew.exe.
         resource.compile()?;
         Ok(())
     }

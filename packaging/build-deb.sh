@@ -4,7 +4,7 @@
 #
 #   packaging/build-deb.sh                  a release build: the package to install
 #   packaging/build-deb.sh --prebuilt DIR   package the executables mojiscope and
-#                                           mojiscope-app in DIR as they are, without
+#                                           mojiscope-cli in DIR as they are, without
 #                                           building (CI packages those its tests ran)
 #
 # Needs cargo-deb (cargo install --locked cargo-deb) and dpkg-shlibdeps
@@ -36,7 +36,7 @@ if [ -n "$prebuilt" ]; then
   # Strip it as the release profile does (strip = true).
   deb_options=(--profile prebuilt --no-build --strip)
   mkdir -p "$target_dir/$profile_dir"
-  for executable in mojiscope mojiscope-app; do
+  for executable in mojiscope mojiscope-cli; do
     cp "$prebuilt/$executable" "$target_dir/$profile_dir/$executable"
   done
 else

@@ -39,8 +39,8 @@ echo "== it runs"
   fail "mojiscope --version says '$(mojiscope --version)', the package is $version"
 [ "$(mojiscope label latin1)" = windows-1252 ] || fail "mojiscope label latin1"
 [ "$(printf 'caf\xe9\n' | mojiscope decode --encoding latin1)" = café ] || fail "mojiscope decode"
-# The desktop app's executable, which `mojiscope FILE` starts, answers the
-# subcommands too.
+# /usr/bin/mojiscope is the command line alone; the desktop app's
+# executable, which `mojiscope FILE` starts, answers the subcommands too.
 [ "$(/usr/lib/mojiscope/mojiscope label latin1)" = windows-1252 ] ||
   fail "/usr/lib/mojiscope/mojiscope label latin1"
 

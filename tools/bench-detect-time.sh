@@ -24,7 +24,10 @@ data=${DETECT_DEV:-../shared/data/detect-dev}
 cargo build --release -q -p mojiscope
 target=$(cargo metadata --format-version 1 --no-deps |
     sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-ours="$target/release/mojiscope"
+# The command line as the Debian package installs it (/usr/bin/mojiscope):
+# mojiscope-cli, without the desktop app's libraries (app/src/cli/entry.rs).
+# OURS=mojiscope times the build's one executable instead.
+ours="$target/release/${OURS:-mojiscope-cli}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ "$#" -eq 0 ]; then

@@ -1,78 +1,69 @@
 //! `mojiscope`: look inside text files byte by byte.
 //!
 //! With a subcommand it is a command-line tool (see [`mojiscope::cli`]).
-//! Without one it opens the desktop app, on FILE if one is given: it starts
-//! `mojiscope-app`, which holds the app (see [`mojiscope::cli::entry`] for
-//! why there are two executables).
+//! Without one it opens the desktop app, on FILE if one is given. (The
+//! Debian package puts `mojiscope-cli`, the command line alone, in front of
+//! it: see [`mojiscope::cli::entry`].)
 
-use std::ffi::OsString;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
+use eframe::egui;
+use mojiscope::app::InspectorApp;
 use mojiscope::cli::entry::{self, report};
 
 fn main() -> ExitCode {
     mojiscope::crash::install();
-    entry::main(open_app)
+    entry::main(desktop)
 }
 
-/// The desktop app's executable, as a build names it.
-const APP: &str = if cfg!(windows) {
-    "mojiscope-app.exe"
-} else {
-    "mojiscope-app"
-};
-
-/// The desktop app's executable as the Debian package installs it, in
-/// `lib/mojiscope`: under the command line's name, which is the name a
-/// screen reader and a process list give the running app.
-const INSTALLED_APP: &str = "mojiscope";
-
-/// Starts the desktop app on `file`, in place of this process where the
-/// system can (Unix), else waiting for it and passing on its exit status.
-fn open_app(file: Option<PathBuf>) -> ExitCode {
-    let Some(app) = app_path() else {
-        report(&format!(
-            "the desktop app is not installed: neither {APP} beside mojiscope nor lib/mojiscope/{INSTALLED_APP} beside its folder is there; the subcommands work without it (mojiscope --help)"
-        ));
-        return ExitCode::from(2);
+/// Runs the desktop app until its window closes.
+fn desktop(file: Option<PathBuf>) -> ExitCode {
+    let mut options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("mojiscope")
+            .with_app_id("mojiscope")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0])
+            .with_drag_and_drop(true),
+        ..eframe::NativeOptions::default()
     };
-    let mut command = Command::new(&app);
-    command.args(file.map(OsString::from));
-    let error = run(&mut command);
-    report(&format!("cannot start {}: {error}", app.display()));
-    ExitCode::from(2)
-}
-
-/// Where the desktop app is: beside this executable (a build's target
-/// directory, the Windows bundle), or in `lib/mojiscope` beside the folder
-/// this executable is in (`/usr/bin/mojiscope` and
-/// `/usr/lib/mojiscope/mojiscope`, as the Debian package installs them).
-fn app_path() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let dir = exe.parent()?;
-    let beside = dir.join(APP);
-    let installed = dir
-        .parent()
-        .map(|prefix| prefix.join("lib").join("mojiscope").join(INSTALLED_APP));
-    [Some(beside), installed]
-        .into_iter()
-        .flatten()
-        .find(|path| path.is_file())
-}
-
-/// Runs `command` in place of this process; returns only if it could not.
-#[cfg(unix)]
-fn run(command: &mut Command) -> std::io::Error {
-    use std::os::unix::process::CommandExt as _;
-    command.exec()
-}
-
-/// Runs `command` and exits with its status once it is done.
-#[cfg(not(unix))]
-fn run(command: &mut Command) -> std::io::Error {
-    match command.status() {
-        Ok(status) => std::process::exit(status.code().unwrap_or(2)),
-        Err(error) => error,
+    match mojiscope::icon::icon_data() {
+        Ok(icon) => options.viewport = options.viewport.with_icon(icon),
+        // A window without its icon is still the app.
+        Err(error) => report(&format!("cannot load the window icon: {error}")),
+    }
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        eframe::run_native(
+            "mojiscope",
+            options,
+            Box::new(move |cc| {
+                Ok(Box::new(InspectorApp::from_creation_context(
+                    cc,
+                    file.as_deref(),
+                )))
+            }),
+        )
+    }));
+    match result {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(error)) => {
+            report(&format!("cannot start the desktop app: {error}"));
+            ExitCode::from(2)
+        }
+        Err(_) => {
+            // The panic hook has written the report and said so on standard
+            // error; a person who double-clicked the app sees no terminal.
+            if let Some(crash) = mojiscope::crash::last() {
+                rfd::MessageDialog::new()
+                    .set_level(rfd::MessageLevel::Error)
+                    .set_title("mojiscope stopped")
+                    .set_description(crash.message())
+                    .set_buttons(rfd::MessageButtons::Ok)
+                    .show();
+            }
+            ExitCode::from(101)
+        }
     }
 }

@@ -1,7 +1,8 @@
-//! Smoke tests of the built binaries: `mojiscope`, the command line, and
-//! `mojiscope-app`, the desktop app it starts. Their other purpose: an
-//! integration test here makes `cargo test --workspace` build both, and the
-//! end-to-end tests in the `mojiscope-tests` crate run them.
+//! Smoke tests of the built binaries: `mojiscope`, the desktop app and the
+//! command line, and `mojiscope-cli`, the command line alone, which starts
+//! `mojiscope` for the app. Their other purpose: an integration test here
+//! makes `cargo test --workspace` build both, and the end-to-end tests in
+//! the `mojiscope-tests` crate run `mojiscope`.
 
 use std::process::Command;
 
@@ -16,12 +17,11 @@ fn assert_answers_label(executable: &std::path::Path) {
     assert!(output.stderr.is_empty(), "{output:?}");
 }
 
-/// Both executables answer the subcommands: `mojiscope-app` as
-/// `mojiscope` does.
+/// Both executables answer the subcommands.
 #[test]
 fn both_executables_run_and_answer() {
     assert_answers_label(env!("CARGO_BIN_EXE_mojiscope").as_ref());
-    assert_answers_label(env!("CARGO_BIN_EXE_mojiscope-app").as_ref());
+    assert_answers_label(env!("CARGO_BIN_EXE_mojiscope-cli").as_ref());
 }
 
 /// Runs `executable FILE` with a display that does not exist, and checks
@@ -38,26 +38,28 @@ fn assert_opening_says(executable: &std::path::Path, message: &str) {
     assert!(stderr.contains(message), "{stderr}");
 }
 
-/// `mojiscope FILE` with a display starts `mojiscope-app` on FILE. The
-/// display named here does not exist, so the app says it cannot start:
-/// that message is the app's, not the command line's.
+/// `mojiscope-cli FILE` with a display starts `mojiscope` (beside it) on
+/// FILE. The display named here does not exist, so the app says it cannot
+/// start: that message is the app's, not the command line's.
 #[test]
 fn the_command_line_starts_the_desktop_app() {
     assert_opening_says(
-        env!("CARGO_BIN_EXE_mojiscope").as_ref(),
+        env!("CARGO_BIN_EXE_mojiscope-cli").as_ref(),
         "cannot start the desktop app",
     );
 }
 
-/// Without `mojiscope-app` beside it (or where the package installs it),
-/// `mojiscope FILE` says so, and the subcommands still work.
+/// Installed alone under the app's name, as the package installs it but
+/// without the app in `lib/mojiscope`, the command line does not start
+/// itself: `mojiscope FILE` says the app is missing, and the subcommands
+/// still work.
 #[test]
 fn the_command_line_without_the_desktop_app() {
     let dir = tempfile::tempdir().expect("a scratch directory");
     let lone = dir
         .path()
         .join(format!("mojiscope{}", std::env::consts::EXE_SUFFIX));
-    std::fs::copy(env!("CARGO_BIN_EXE_mojiscope"), &lone).expect("copied");
+    std::fs::copy(env!("CARGO_BIN_EXE_mojiscope-cli"), &lone).expect("copied");
     assert_opening_says(&lone, "the desktop app is not installed");
     assert_answers_label(&lone);
 }

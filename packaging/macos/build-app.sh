@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Builds target/macos/mojiscope.app: the desktop app's release executable
-# (mojiscope-app, which answers the subcommands too), Info.plist (from
+# Builds target/macos/mojiscope.app: the release binary, Info.plist (from
 # packaging/macos/, with the version filled in) and mojiscope.icns, made from
 # the icon's PNGs in assets/icons/. Run it on macOS:
 #
@@ -24,8 +23,8 @@ esac
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 target_dir=${CARGO_TARGET_DIR:-target}
 if [ -z "$binary" ]; then
-  cargo build --release --locked -p mojiscope --bin mojiscope-app
-  binary="$target_dir/release/mojiscope-app"
+  cargo build --release --locked -p mojiscope --bin mojiscope
+  binary="$target_dir/release/mojiscope"
 fi
 
 app="$target_dir/macos/mojiscope.app"

@@ -1,9 +1,8 @@
-//! `mojiscopew`: starts the desktop app, `mojiscope-app` (the executable
-//! beside it), without a console window, passing its arguments on. It is
-//! what the Windows Start menu entry and file associations run;
-//! `mojiscope.exe` and `mojiscope-app.exe` stay console programs, so
-//! `mojiscope decode FILE` in a terminal prints there, waits, and returns
-//! its exit status as the command-line contract says.
+//! `mojiscopew`: starts `mojiscope` (the executable beside it) without a
+//! console window, passing its arguments on. It is what the Windows Start
+//! menu entry and file associations run; `mojiscope.exe` stays a console
+//! program, so `mojiscope decode FILE` in a terminal prints there, waits,
+//! and returns its exit status as the command-line contract says.
 //!
 //! Why a second executable: a Windows program is either a console program
 //! (Windows opens a console window for it when it is started from Explorer)
@@ -13,12 +12,11 @@
 //! before the output). This launcher is a GUI program that starts the
 //! console one with `CREATE_NO_WINDOW`, all through the standard library: no
 //! `unsafe`, and no change to how the command line behaves. The cost: a
-//! second, small executable, and the app's window belongs to
-//! `mojiscope-app.exe`, not to the launcher that a pinned taskbar icon
-//! points at.
+//! second, small executable, and the app's window belongs to `mojiscope.exe`,
+//! not to the launcher that a pinned taskbar icon points at.
 //!
 //! Built only with the `windows-bundle` feature; elsewhere it just runs
-//! `mojiscope-app` (which is how its behaviour can be checked on Linux).
+//! `mojiscope` (which is how its behaviour can be checked on Linux).
 
 #![cfg_attr(windows, windows_subsystem = "windows")]
 
@@ -28,9 +26,9 @@ use std::process::{Command, ExitCode};
 
 /// The app's executable, expected beside this one.
 const APP: &str = if cfg!(windows) {
-    "mojiscope-app.exe"
+    "mojiscope.exe"
 } else {
-    "mojiscope-app"
+    "mojiscope"
 };
 
 fn main() -> ExitCode {

@@ -1,15 +1,17 @@
 //! What both executables do with their arguments. `mojiscope` is the
-//! command line, and starts the desktop app (`mojiscope-app`) when asked
-//! for it; `mojiscope-app` is the desktop app, and answers the same
-//! subcommands. They differ only in how the app is opened, which each
-//! passes to [`main`].
+//! desktop app and the command line; `mojiscope-cli` is the command line
+//! alone, which starts `mojiscope` when asked for the app. They differ only
+//! in how the app is opened, which each passes to [`main`].
 //!
 //! Why two executables: the desktop app's libraries (the windowing, the
 //! renderer, the accessibility bridge) bring tens of thousands of pointers
 //! that the dynamic loader relocates, page by page, whenever an executable
 //! holding them starts, even for `mojiscope detect`. Without them the
 //! command line starts about a third of a millisecond sooner, as fast as
-//! the C detectors do (BENCHMARKS.md).
+//! the C detectors do (BENCHMARKS.md). The Debian package installs
+//! `mojiscope-cli` as `/usr/bin/mojiscope`; a build's `mojiscope` stays the
+//! one executable that does everything, so that a copy of it alone, a
+//! screen reader and a process list all see the app as before.
 
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write as _};
