@@ -223,3 +223,29 @@ fn the_context_menu_copies_as_escaped_bytes_and_as_text() {
     harness.step();
     assert_eq!(copied(&harness).as_deref(), Some("日本"));
 }
+
+/// F1 (and Help ▸ Keyboard shortcuts) lists the keys; the window stays
+/// open beside the work, and F1 again or its close button closes it.
+#[test]
+fn f1_lists_the_keyboard_shortcuts() {
+    let mut harness = shift_jis();
+    assert!(!harness.state().shortcuts.is_open());
+    press(&mut harness, Modifiers::NONE, Key::F1);
+    harness.run_steps(2);
+    assert!(harness.state().shortcuts.is_open());
+    harness.get_by_label("Keyboard shortcuts");
+    harness.get_by_label("Ctrl+Shift+S");
+    harness.get_by_label("The focused pane's next or previous error");
+    // The keys still reach the app with the window open.
+    press(&mut harness, Modifiers::COMMAND, Key::H);
+    assert!(harness.state().shortcuts.is_open());
+    // F1 again closes it; so does its close button.
+    press(&mut harness, Modifiers::NONE, Key::F1);
+    harness.run_steps(2);
+    assert!(!harness.state().shortcuts.is_open());
+    press(&mut harness, Modifiers::NONE, Key::F1);
+    harness.run_steps(2);
+    harness.get_by_label("Close window").click();
+    harness.run_steps(2);
+    assert!(!harness.state().shortcuts.is_open());
+}

@@ -56,6 +56,7 @@ const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q)
 const FOCUS_HEX: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::H);
 const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
 const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
+const SHORTCUTS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F1);
 
 impl InspectorApp {
     /// Alt and a digit (a recent file), Alt and a menu's letter, F10.
@@ -226,6 +227,11 @@ impl InspectorApp {
             if input.consume_shortcut(&QUIT) {
                 self.commands.push(Command::Quit);
             }
+            // F1 again closes the list.
+            if input.consume_shortcut(&SHORTCUTS) {
+                let show = !self.shortcuts.is_open();
+                self.commands.push(Command::ShowShortcuts(show));
+            }
             if input.consume_shortcut(&FOCUS_HEX) {
                 self.commands.push(Command::FocusHex);
             }
@@ -263,5 +269,61 @@ impl InspectorApp {
                 self.commands.push(Command::NextError);
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use eframe::egui::{KeyboardShortcut, ModifierNames};
+
+    use super::*;
+    use crate::ui::shortcuts::GROUPS;
+
+    /// A shortcut as the menus and the shortcuts window write it.
+    fn written(shortcut: KeyboardShortcut) -> String {
+        shortcut
+            .format(&ModifierNames::NAMES, false)
+            .replace("Up", "↑")
+            .replace("Down", "↓")
+            .replace("Equals", "=")
+            .replace("Plus", "+")
+            .replace("Minus", "-")
+    }
+
+    #[test]
+    fn every_shortcut_bound_is_in_the_shortcuts_window() {
+        let listed: Vec<&str> = GROUPS
+            .iter()
+            .flat_map(|(_, rows)| rows.iter())
+            .flat_map(|(keys, _)| keys.split(", "))
+            .collect();
+        for shortcut in [
+            OPEN,
+            OPEN_FOLDER,
+            RELOAD,
+            REPAIR,
+            CLOSE,
+            GO_TO,
+            SAVE_AS,
+            ZOOM_IN,
+            ZOOM_IN_PLUS,
+            ZOOM_OUT,
+            ZOOM_RESET,
+            INSPECTOR_TALLER,
+            INSPECTOR_SHORTER,
+            SAVE_AS_UTF8,
+            FIND,
+            QUIT,
+            FOCUS_HEX,
+            PREVIOUS_ERROR,
+            NEXT_ERROR,
+            SHORTCUTS,
+        ] {
+            let written = written(shortcut);
+            assert!(
+                listed.contains(&written.as_str()),
+                "{written} is not listed in {listed:?}"
+            );
+        }
     }
 }

@@ -52,6 +52,7 @@ impl InspectorApp {
         }
         // Back where it came from when what opened over the panes closes.
         let open = self.about.is_open()
+            || self.shortcuts.is_open()
             || self.save.is_open()
             || self.repair_window.is_open()
             || eframe::egui::Popup::is_any_open(ctx);
@@ -308,6 +309,7 @@ impl InspectorApp {
             | Command::SetDarkMode(_) => self.apply_setting(&command),
             Command::CancelJobs => self.cancel_jobs(),
             Command::ShowAbout => self.about.open(),
+            Command::ShowShortcuts(show) => self.shortcuts.set_open(show),
             Command::ResizeInspector(taller) => self.views.inspector_resize = Some(taller),
             Command::ShowWhy(encoding) => self.views.why = Some(encoding),
             Command::ShowLesson(lesson) => self.teaching.open(lesson),

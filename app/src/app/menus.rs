@@ -184,6 +184,9 @@ impl InspectorApp {
     }
 
     fn help_menu_ui(&mut self, ui: &mut Ui) {
+        if menu::item(ui, "&Keyboard shortcuts", Some("F1"), true) {
+            self.commands.push(Command::ShowShortcuts(true));
+        }
         if menu::item(ui, "&About mojiscope", None, true) {
             self.commands.push(Command::ShowAbout);
         }

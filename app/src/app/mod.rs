@@ -40,6 +40,7 @@ use crate::model::watch::FileWatch;
 use crate::ui::about::About;
 use crate::ui::folder_view::FolderWindow;
 use crate::ui::repair_view::RepairView;
+use crate::ui::shortcuts::Shortcuts;
 use crate::ui::teaching::Teaching;
 
 /// The desktop app.
@@ -66,6 +67,8 @@ pub struct InspectorApp {
     repaint: Repaint,
     /// Help ▸ About mojiscope.
     pub about: About,
+    /// Help ▸ Keyboard shortcuts.
+    pub shortcuts: Shortcuts,
     /// The Learn menu's windows.
     pub teaching: Teaching,
     /// Repair ▸ Repair mojibake…: the repair and which changes are accepted.
@@ -119,6 +122,7 @@ impl InspectorApp {
             watch: None,
             repaint,
             about: About::default(),
+            shortcuts: Shortcuts::default(),
             teaching: Teaching::default(),
             repair: RepairTask::default(),
             repair_window: RepairView::default(),

@@ -38,6 +38,7 @@ impl InspectorApp {
         }
         Panel::bottom("status bar").show(ui, |ui| self.status_ui(ui, palette));
         self.about.ui(ui);
+        self.shortcuts.ui(ui.ctx());
         self.teaching.ui(ui);
         self.hand_repair_ui(ui.ctx(), palette);
         let document = self

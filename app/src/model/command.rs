@@ -105,6 +105,8 @@ pub enum Command {
     CancelJobs,
     /// Show Help ▸ About mojiscope.
     ShowAbout,
+    /// Show (true) or hide Help ▸ Keyboard shortcuts.
+    ShowShortcuts(bool),
     /// Show how detection ranks an encoding, and why.
     ShowWhy(&'static Encoding),
     /// Open a window of the Learn menu.

@@ -20,6 +20,7 @@ pub mod repair_view;
 pub mod rows;
 pub mod save_dialog;
 pub mod segment_strip;
+pub mod shortcuts;
 pub mod teaching;
 pub mod why;
 
