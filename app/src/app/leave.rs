@@ -19,9 +19,9 @@ pub struct LeaveState {
     /// Whether the question has been shown (its first frame takes the
     /// keyboard focus).
     shown: bool,
-    /// The user's "Discard changes": the command that waited runs next,
-    /// past the question.
-    discarding: bool,
+    /// The command that waited runs next, past the question: the user
+    /// chose "Discard changes", or the changes were saved meanwhile.
+    let_through: bool,
     /// The user chose to close the window, changes and all.
     quitting: bool,
     /// The user's "Save as…": what waits for the save, which the Save as
@@ -84,7 +84,7 @@ impl InspectorApp {
         }
         // The command the user's answer let through (taken here, so that it
         // lets through no later one).
-        let let_through = std::mem::take(&mut self.leave.discarding);
+        let let_through = std::mem::take(&mut self.leave.let_through);
         if let_through || self.unsaved_changes().is_none() {
             return true;
         }
@@ -198,7 +198,7 @@ impl InspectorApp {
         match leaving {
             Some(Leave::Command(command)) => {
                 // Run with the frame's other commands, past the question.
-                self.leave.discarding = true;
+                self.leave.let_through = true;
                 self.commands.push(command);
             }
             Some(Leave::Quit) => {

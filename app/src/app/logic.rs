@@ -44,11 +44,7 @@ impl InspectorApp {
                 .find(|path| !path.as_os_str().is_empty())
         });
         if let Some(path) = dropped {
-            self.commands.push(if path.is_dir() {
-                Command::OpenFolder(path)
-            } else {
-                Command::Open(path)
-            });
+            self.commands.push(Command::open_path(path));
         }
         // Back where it came from when what opened over the panes closes.
         let open = self.about.is_open()

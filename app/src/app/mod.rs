@@ -176,11 +176,7 @@ impl InspectorApp {
     /// Opens `path` now (the command applied at once): a folder in the
     /// folder window, as File ▸ Open folder… and dropping it do.
     pub fn open(&mut self, path: &Path) {
-        self.apply(if path.is_dir() {
-            Command::OpenFolder(path.to_path_buf())
-        } else {
-            Command::Open(path.to_path_buf())
-        });
+        self.apply(Command::open_path(path.to_path_buf()));
     }
 
     /// Whether no background job is running or has events to deliver.

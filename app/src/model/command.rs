@@ -133,6 +133,18 @@ pub enum Command {
     HandRepair(HandRepair),
 }
 
+impl Command {
+    /// Opens `path` as what it is: a folder in the folder window (as File ▸
+    /// Open folder… does), anything else as the document.
+    pub fn open_path(path: PathBuf) -> Self {
+        if path.is_dir() {
+            Command::OpenFolder(path)
+        } else {
+            Command::Open(path)
+        }
+    }
+}
+
 /// A view the selection can be made in from the keyboard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
