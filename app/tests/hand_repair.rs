@@ -885,6 +885,10 @@ fn a_save_as_cancelled_leaves_the_file_open() {
     assert!(!harness.state().save.is_open());
     assert!(harness.state().session.document.is_some());
     assert!(harness.state().unsaved_changes().is_some());
+    assert_eq!(
+        harness.state().session.notice.as_deref(),
+        Some("Closing the file cancelled: the changes are not saved")
+    );
     // Nothing waits any more: a later save closes nothing.
     harness.state_mut().push(Command::SaveAs);
     harness.run_steps(4);

@@ -110,8 +110,14 @@ impl InspectorApp {
         if self.unsaved_changes().is_none() {
             let leaving = self.leave.after_save.take();
             self.go(ctx, leaving);
-        } else if !self.save.is_open() {
-            self.leave.after_save = None;
+        } else if !self.save.is_open()
+            && let Some(leaving) = self.leave.after_save.take()
+        {
+            // The status line said it waited for the save: no longer.
+            self.session.notice = Some(format!(
+                "{} cancelled: the changes are not saved",
+                leaving.doing()
+            ));
         }
     }
 
