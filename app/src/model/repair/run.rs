@@ -578,16 +578,17 @@ mod tests {
                 (state >> 32) as u8
             })
             .collect();
-        let started = std::time::Instant::now();
+        // The decode reports progress after each chunk: none came.
+        let mut reported = Vec::new();
         let error = repair_file(
             &random,
             request(WINDOWS_1252, BomHandling::None),
             MAX_TEXT_BYTES,
             &AtomicBool::new(false),
-            &mut |_, _| {},
+            &mut |done, total| reported.push((done, total)),
         )
         .unwrap_err();
-        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        assert_eq!(reported, []);
         assert!(
             error
                 .to_string()
