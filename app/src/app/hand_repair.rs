@@ -11,7 +11,7 @@ use eframe::egui::{self, InputState, Key, Modifiers, Ui};
 use mojiscope_core::DecodeErrorMode;
 use mojiscope_core::EncodeErrorMode;
 
-use super::InspectorApp;
+use super::{InspectorApp, keys};
 use crate::model::command::{Command, Lesson};
 use crate::model::copy;
 use crate::model::repair::manual::{
@@ -231,15 +231,13 @@ impl InspectorApp {
 
     /// Ctrl+Z, Ctrl+Shift+Z (and Ctrl+Y), Ctrl+E: not while typing.
     pub(super) fn hand_repair_shortcuts(&mut self, input: &mut InputState) {
-        let shift_command = Modifiers::COMMAND | Modifiers::SHIFT;
-        if input.consume_key(shift_command, Key::Z) || input.consume_key(Modifiers::COMMAND, Key::Y)
-        {
+        if keys::consume(input, keys::REDO) || input.consume_key(Modifiers::COMMAND, Key::Y) {
             self.commands.push(Command::HandRepair(HandRepair::Redo));
         }
-        if input.consume_key(Modifiers::COMMAND, Key::Z) {
+        if keys::consume(input, keys::UNDO) {
             self.commands.push(Command::HandRepair(HandRepair::Undo));
         }
-        if input.consume_key(Modifiers::COMMAND, Key::E) {
+        if keys::consume(input, keys::REINTERPRET) {
             self.commands
                 .push(Command::HandRepair(HandRepair::Reinterpret));
         }
@@ -401,14 +399,14 @@ impl InspectorApp {
         } else {
             "&Undo"
         };
-        if menu::item(ui, undo, Some("Ctrl+Z"), self.edits.can_undo()) {
+        if keys::menu_item(ui, undo, keys::UNDO, self.edits.can_undo()) {
             commands.push(Command::HandRepair(HandRepair::Undo));
         }
-        if menu::item(ui, "Re&do", Some("Ctrl+Shift+Z"), self.edits.can_redo()) {
+        if keys::menu_item(ui, "Re&do", keys::REDO, self.edits.can_redo()) {
             commands.push(Command::HandRepair(HandRepair::Redo));
         }
         ui.separator();
-        if menu::item(ui, "&Reinterpret selection…", Some("Ctrl+E"), selected) {
+        if keys::menu_item(ui, "&Reinterpret selection…", keys::REINTERPRET, selected) {
             commands.push(Command::HandRepair(HandRepair::Reinterpret));
         }
         if menu::item(ui, "Send selection to the Mojibake &lab", None, selected) {

@@ -1,62 +1,102 @@
 //! The keyboard: every shortcut, read once a frame before the layout, and
 //! turned into commands.
 
-use eframe::egui::{Context, Event, EventFilter, InputState, Key, KeyboardShortcut, Modifiers};
+use eframe::egui::{
+    Context, Event, EventFilter, InputState, Key, KeyboardShortcut, ModifierNames, Modifiers, Ui,
+};
 
 use super::InspectorApp;
 use crate::model::command::{Command, CopyAs, View};
 use crate::model::cursor::Motion;
 use crate::model::layout::zoom_step;
+use crate::ui::menu;
 
-const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
-const OPEN_FOLDER: KeyboardShortcut =
+pub(super) const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+pub(super) const OPEN_FOLDER: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::O);
-const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
-const REPAIR: KeyboardShortcut =
+pub(super) const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::R);
+pub(super) const REPAIR: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::R);
-const CLOSE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
-const GO_TO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
+pub(super) const CLOSE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::W);
+pub(super) const GO_TO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
 /// Save as (Ctrl+Shift+S): the modifiers of both.
-const SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(
+pub(super) const SAVE_AS: KeyboardShortcut = KeyboardShortcut::new(
     Modifiers {
         shift: true,
         ..Modifiers::COMMAND
     },
     Key::S,
 );
-const ZOOM_IN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Equals);
+pub(super) const ZOOM_IN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Equals);
 /// Ctrl++ (with Shift, on layouts where + is Shift+=) zooms in too.
-const ZOOM_IN_PLUS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Plus);
-const ZOOM_OUT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Minus);
-const ZOOM_RESET: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
+pub(super) const ZOOM_IN_PLUS: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND, Key::Plus);
+pub(super) const ZOOM_OUT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Minus);
+pub(super) const ZOOM_RESET: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
 /// View ▸ Grow the inspector (Ctrl+Shift+Up) and Shrink it (Ctrl+Shift+Down).
-const INSPECTOR_TALLER: KeyboardShortcut = KeyboardShortcut::new(
+pub(super) const INSPECTOR_TALLER: KeyboardShortcut = KeyboardShortcut::new(
     Modifiers {
         shift: true,
         ..Modifiers::COMMAND
     },
     Key::ArrowUp,
 );
-const INSPECTOR_SHORTER: KeyboardShortcut = KeyboardShortcut::new(
+pub(super) const INSPECTOR_SHORTER: KeyboardShortcut = KeyboardShortcut::new(
     Modifiers {
         shift: true,
         ..Modifiers::COMMAND
     },
     Key::ArrowDown,
 );
-const SAVE_AS_UTF8: KeyboardShortcut = KeyboardShortcut::new(
+pub(super) const SAVE_AS_UTF8: KeyboardShortcut = KeyboardShortcut::new(
     Modifiers {
         shift: true,
         ..Modifiers::COMMAND
     },
     Key::U,
 );
-const FIND: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::F);
-const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
-const FOCUS_HEX: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::H);
-const PREVIOUS_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
-const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
-const SHORTCUTS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F1);
+pub(super) const FIND: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::F);
+pub(super) const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
+pub(super) const FOCUS_HEX: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::H);
+pub(super) const PREVIOUS_ERROR: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::SHIFT, Key::F8);
+pub(super) const NEXT_ERROR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F8);
+pub(super) const FIND_NEXT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F3);
+pub(super) const FIND_PREVIOUS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F3);
+pub(super) const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+/// Ctrl+Y redoes too.
+pub(super) const REDO: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+pub(super) const REINTERPRET: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
+pub(super) const SHORTCUTS: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F1);
+
+/// A shortcut as the menus and the shortcuts window write it: the menus
+/// take it from the binding, so the two cannot differ.
+pub(super) fn shortcut_text(shortcut: KeyboardShortcut) -> String {
+    shortcut
+        .format(&ModifierNames::NAMES, false)
+        .replace("Up", "↑")
+        .replace("Down", "↓")
+        .replace("Equals", "=")
+        .replace("Plus", "+")
+        .replace("Minus", "-")
+}
+
+/// A menu entry that says its shortcut ([`menu::item`]).
+pub(super) fn menu_item(
+    ui: &mut Ui,
+    label: &str,
+    shortcut: KeyboardShortcut,
+    enabled: bool,
+) -> bool {
+    menu::item(ui, label, Some(&shortcut_text(shortcut)), enabled)
+}
+
+/// Consumes the key of `shortcut` with exactly its modifiers.
+pub(super) fn consume(input: &mut InputState, shortcut: KeyboardShortcut) -> bool {
+    input.consume_key(shortcut.modifiers, shortcut.logical_key)
+}
 
 impl InspectorApp {
     /// Alt and a digit (a recent file), Alt and a menu's letter, F10.
@@ -250,10 +290,10 @@ impl InspectorApp {
                 });
             }
             // Shift+F3 first: F3's shortcut would also match with Shift held.
-            if input.consume_key(Modifiers::SHIFT, Key::F3) {
+            if consume(input, FIND_PREVIOUS) {
                 self.commands.push(Command::FindNext(false));
             }
-            if input.consume_key(Modifiers::NONE, Key::F3) {
+            if consume(input, FIND_NEXT) {
                 self.commands.push(Command::FindNext(true));
             }
             if typing {
@@ -274,21 +314,8 @@ impl InspectorApp {
 
 #[cfg(test)]
 mod tests {
-    use eframe::egui::{KeyboardShortcut, ModifierNames};
-
     use super::*;
     use crate::ui::shortcuts::GROUPS;
-
-    /// A shortcut as the menus and the shortcuts window write it.
-    fn written(shortcut: KeyboardShortcut) -> String {
-        shortcut
-            .format(&ModifierNames::NAMES, false)
-            .replace("Up", "↑")
-            .replace("Down", "↓")
-            .replace("Equals", "=")
-            .replace("Plus", "+")
-            .replace("Minus", "-")
-    }
 
     #[test]
     fn every_shortcut_bound_is_in_the_shortcuts_window() {
@@ -317,9 +344,14 @@ mod tests {
             FOCUS_HEX,
             PREVIOUS_ERROR,
             NEXT_ERROR,
+            FIND_NEXT,
+            FIND_PREVIOUS,
+            UNDO,
+            REDO,
+            REINTERPRET,
             SHORTCUTS,
         ] {
-            let written = written(shortcut);
+            let written = shortcut_text(shortcut);
             assert!(
                 listed.contains(&written.as_str()),
                 "{written} is not listed in {listed:?}"

@@ -4,8 +4,8 @@
 
 use eframe::egui::{self, Id, MenuBar, Popup, Ui};
 
-use super::InspectorApp;
 use super::repair_mojibake::repair_menu_ui;
+use super::{InspectorApp, keys};
 use crate::model::command::Command;
 use crate::model::layout::{Arrangement, zoom_step, zoom_text};
 use crate::model::settings::Settings;
@@ -49,7 +49,7 @@ impl InspectorApp {
     fn file_menu_ui(&mut self, ui: &mut Ui) {
         let commands = &mut self.commands;
         let has_document = self.session.document.is_some();
-        if menu::item(ui, "&Open…", Some("Ctrl+O"), self.dialogs_enabled) {
+        if keys::menu_item(ui, "&Open…", keys::OPEN, self.dialogs_enabled) {
             commands.push(Command::OpenDialog);
         }
         ui.menu_button(menu::label_job(ui, "Open &Recent"), |ui| {
@@ -64,19 +64,19 @@ impl InspectorApp {
                 }
             }
         });
-        if menu::item(ui, "Open &folder…", Some("Ctrl+Shift+O"), true) {
+        if keys::menu_item(ui, "Open &folder…", keys::OPEN_FOLDER, true) {
             commands.push(Command::OpenFolderDialog);
         }
-        if menu::item(ui, "Re&load", Some("Ctrl+R"), has_document) {
+        if keys::menu_item(ui, "Re&load", keys::RELOAD, has_document) {
             commands.push(Command::Reload);
         }
-        if menu::item(ui, "&Close", Some("Ctrl+W"), has_document) {
+        if keys::menu_item(ui, "&Close", keys::CLOSE, has_document) {
             commands.push(Command::Close);
         }
         ui.separator();
         super::save_as::save_menu_ui(ui, commands, has_document);
         ui.separator();
-        if menu::item(ui, "&Quit", Some("Ctrl+Q"), true) {
+        if keys::menu_item(ui, "&Quit", keys::QUIT, true) {
             commands.push(Command::Quit);
         }
     }
@@ -85,30 +85,30 @@ impl InspectorApp {
         let commands = &mut self.commands;
         let settings = &self.settings;
         let zoom = settings.zoom();
-        if menu::item(ui, "Zoom &in", Some("Ctrl+="), true) {
+        if keys::menu_item(ui, "Zoom &in", keys::ZOOM_IN, true) {
             commands.push(Command::Zoom(zoom_step(zoom, true)));
         }
-        if menu::item(ui, "Zoom &out", Some("Ctrl+-"), true) {
+        if keys::menu_item(ui, "Zoom &out", keys::ZOOM_OUT, true) {
             commands.push(Command::Zoom(zoom_step(zoom, false)));
         }
         let actual = format!("&Actual size (now {})", zoom_text(zoom));
-        if menu::item(ui, &actual, Some("Ctrl+0"), true) {
+        if keys::menu_item(ui, &actual, keys::ZOOM_RESET, true) {
             commands.push(Command::Zoom(1.0));
         }
         ui.separator();
         let has_document = self.session.document.is_some();
-        if menu::item(
+        if keys::menu_item(
             ui,
             "&Grow the inspector",
-            Some("Ctrl+Shift+↑"),
+            keys::INSPECTOR_TALLER,
             has_document,
         ) {
             commands.push(Command::ResizeInspector(true));
         }
-        if menu::item(
+        if keys::menu_item(
             ui,
             "Shrin&k the inspector",
-            Some("Ctrl+Shift+↓"),
+            keys::INSPECTOR_SHORTER,
             has_document,
         ) {
             commands.push(Command::ResizeInspector(false));
@@ -152,22 +152,22 @@ impl InspectorApp {
     fn navigate_menu_ui(&mut self, ui: &mut Ui) {
         let commands = &mut self.commands;
         let has_document = self.session.document.is_some();
-        if menu::item(ui, "&Next error", Some("F8"), has_document) {
+        if keys::menu_item(ui, "&Next error", keys::NEXT_ERROR, has_document) {
             commands.push(Command::NextError);
         }
-        if menu::item(ui, "&Previous error", Some("Shift+F8"), has_document) {
+        if keys::menu_item(ui, "&Previous error", keys::PREVIOUS_ERROR, has_document) {
             commands.push(Command::PreviousError);
         }
-        if menu::item(ui, "&Go to offset…", Some("Ctrl+G"), has_document) {
+        if keys::menu_item(ui, "&Go to offset…", keys::GO_TO, has_document) {
             commands.push(Command::ShowGoTo);
         }
-        if menu::item(ui, "&Find…", Some("Ctrl+F"), has_document) {
+        if keys::menu_item(ui, "&Find…", keys::FIND, has_document) {
             commands.push(Command::ShowFind { hex: false });
         }
-        if menu::item(ui, "Find ne&xt", Some("F3"), has_document) {
+        if keys::menu_item(ui, "Find ne&xt", keys::FIND_NEXT, has_document) {
             commands.push(Command::FindNext(true));
         }
-        if menu::item(ui, "Find pre&vious", Some("Shift+F3"), has_document) {
+        if keys::menu_item(ui, "Find pre&vious", keys::FIND_PREVIOUS, has_document) {
             commands.push(Command::FindNext(false));
         }
         ui.separator();
@@ -178,13 +178,13 @@ impl InspectorApp {
                 commands.push(Command::FocusPaneByKeyboard(pane));
             }
         }
-        if menu::item(ui, "Focus the &hex view", Some("Ctrl+H"), has_document) {
+        if keys::menu_item(ui, "Focus the &hex view", keys::FOCUS_HEX, has_document) {
             commands.push(Command::FocusHex);
         }
     }
 
     fn help_menu_ui(&mut self, ui: &mut Ui) {
-        if menu::item(ui, "&Keyboard shortcuts", Some("F1"), true) {
+        if keys::menu_item(ui, "&Keyboard shortcuts", keys::SHORTCUTS, true) {
             self.commands.push(Command::ShowShortcuts(true));
         }
         if menu::item(ui, "&About mojiscope", None, true) {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use eframe::egui::Ui;
 
-use super::InspectorApp;
+use super::{InspectorApp, keys};
 use crate::model::command::Command;
 use crate::model::repair::RepairRequest;
 use crate::model::repair::manual::{
@@ -16,7 +16,6 @@ use crate::model::repair::task::RepairJob;
 use crate::model::save::TextSource;
 use crate::model::save::save_as::OpenRequest;
 use crate::model::wording::plural;
-use crate::ui::menu;
 
 impl InspectorApp {
     /// Opens the Repair window and repairs the focused pane's decode of the
@@ -222,7 +221,7 @@ const STALE_SAVE: &str = "cannot save the repaired text: the file was reloaded a
 
 /// The Repair menu.
 pub(super) fn repair_menu_ui(ui: &mut Ui, commands: &mut Vec<Command>, has_document: bool) {
-    if menu::item(ui, "&Repair mojibake…", Some("Ctrl+Shift+R"), has_document) {
+    if keys::menu_item(ui, "&Repair mojibake…", keys::REPAIR, has_document) {
         commands.push(Command::Repair);
     }
 }

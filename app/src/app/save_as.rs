@@ -6,14 +6,13 @@ use std::sync::Arc;
 
 use eframe::egui::Ui;
 
-use super::InspectorApp;
 use super::dialogs::FileDialog;
+use super::{InspectorApp, keys};
 use crate::model::command::Command;
 use crate::model::save::save_as::{OpenRequest, Outcome};
 use crate::model::save::{Saved, TextSource};
 use crate::theme::Palette;
 use crate::ui::decode_view::mixed_name;
-use crate::ui::menu;
 use crate::ui::readings::edits_in_words;
 use crate::ui::save_dialog::{DialogEnv, save_dialog_ui};
 
@@ -120,10 +119,10 @@ impl InspectorApp {
 
 /// The File menu's Save as and Save as UTF-8.
 pub(super) fn save_menu_ui(ui: &mut Ui, commands: &mut Vec<Command>, has_document: bool) {
-    if menu::item(ui, "&Save as…", Some("Ctrl+Shift+S"), has_document) {
+    if keys::menu_item(ui, "&Save as…", keys::SAVE_AS, has_document) {
         commands.push(Command::SaveAs);
     }
-    if menu::item(ui, "Save as &UTF-8…", Some("Ctrl+Shift+U"), has_document) {
+    if keys::menu_item(ui, "Save as &UTF-8…", keys::SAVE_AS_UTF8, has_document) {
         commands.push(Command::SaveAsUtf8);
     }
 }
