@@ -185,8 +185,9 @@ pub fn fit_in_screen(screen: Rect, pos: Pos2, size: Vec2) -> (Pos2, Vec2) {
 
 #[cfg(test)]
 mod tests {
-    use super::below_verdict_line;
-    use eframe::egui::{Rect, pos2, vec2};
+    use eframe::egui::{pos2, vec2};
+
+    use super::*;
 
     #[test]
     fn windows_open_below_the_verdict_line_within_the_screen() {
@@ -213,8 +214,6 @@ mod tests {
             (pos2(300.0, 96.0), vec2(960.0, 660.0))
         );
     }
-
-    use super::*;
 
     #[test]
     fn error_counts_read_well() {
