@@ -130,6 +130,10 @@ pub struct Language {
     /// The encodings that can write the language, as bits over the positions
     /// of [`ENCODINGS`](crate::ENCODINGS).
     pub encodings: u64,
+    /// What one of its letters costs on average, in units of
+    /// 1/[`COST_SCALE`] nat (the entropy of its letters alone): about 3
+    /// nats in an alphabet, about 6 to 7 in Chinese, Japanese and Korean.
+    pub letter_cost: u8,
     /// The explicit symbols (folded characters), sorted by code point.
     pub symbols: &'static [u32],
     /// The cost of each symbol, then of each class: −ln P(symbol).

@@ -11,7 +11,7 @@ mod tables;
 mod text;
 mod utf16;
 
-use mojiscope_indexes::language::{LANGUAGES, Script};
+use mojiscope_indexes::language::{COST_SCALE, LANGUAGES, Language, Script};
 
 use crate::bom::bom_sniff;
 use crate::encoding::{
@@ -113,8 +113,21 @@ pub(crate) const ERRORS_OUTWEIGHED: u64 = 8;
 
 /// Above this average cost (in nats) of a pair with a character beyond
 /// ASCII, the best reading is itself implausible (fitting text costs 2 to
-/// 5), and the confidence falls with every nat more.
+/// 5 in an alphabet), and the confidence falls with every nat more.
 const IMPLAUSIBLE_NATS_PER_CHAR: f64 = 7.0;
+
+/// In a language whose letters cost more (Chinese, Japanese and Korean,
+/// with thousands of them: 6 to 7 nats on average), a reading is
+/// implausible above this many nats more than its average letter: every
+/// alphabet's letters cost less than 4 nats, so that their limit stays
+/// [`IMPLAUSIBLE_NATS_PER_CHAR`].
+const IMPLAUSIBLE_EXCESS: f64 = 3.0;
+
+/// Above what average cost of a pair with a character beyond ASCII a
+/// reading in `language` is implausible.
+fn implausible_nats_per_char(language: &Language) -> f64 {
+    IMPLAUSIBLE_NATS_PER_CHAR.max(f64::from(language.letter_cost) / COST_SCALE + IMPLAUSIBLE_EXCESS)
+}
 
 /// The ranking of the candidate encodings for some bytes.
 #[derive(Clone, Debug)]
@@ -1098,12 +1111,20 @@ fn weigh_declaration(
 /// for it is strong: at least [`ERRORS_OUTWEIGHED`] characters beyond ASCII
 /// for each error (a UTF-8 file with one broken sequence among hundreds of
 /// good ones), in a decode that is not byte by byte (a single-byte
-/// encoding's error is a byte it never writes, which no file in it holds).
-/// Others are put below every clean decode, in their order.
+/// encoding's error is a byte it never writes, which no file in it holds),
+/// whose characters read as plausible text: implausible characters are no
+/// evidence (GBK's reading of a list of Thai words, where its lead bytes
+/// meet line ends). Others are put below every clean decode, in their
+/// order.
 fn keep_errors_below_clean_decodes(ranked: &mut [Ranked]) {
     let below = |c: &Ranked| {
         let errors = c.stats.ranking_errors();
-        let outweighed = c.decoding.is_none() && c.stats.non_ascii >= ERRORS_OUTWEIGHED * errors;
+        let plausible = c.fit.is_none_or(|fit| {
+            fit.high_nats_per_char()
+                .is_none_or(|nats| nats <= implausible_nats_per_char(fit.language))
+        });
+        let outweighed =
+            c.decoding.is_none() && c.stats.non_ascii >= ERRORS_OUTWEIGHED * errors && plausible;
         errors > 0 && !outweighed
     };
     let worst_clean = ranked
@@ -1283,10 +1304,11 @@ fn finish(
         }
         // However sure the ranking is among the candidates, an answer whose
         // text is still implausible is no sure answer.
-        if let Some(nats) = best.fit.and_then(|fit| fit.high_nats_per_char())
-            && nats > IMPLAUSIBLE_NATS_PER_CHAR
+        if let Some(fit) = best.fit
+            && let Some(nats) = fit.high_nats_per_char()
+            && nats > implausible_nats_per_char(fit.language)
         {
-            confidence *= (-(nats - IMPLAUSIBLE_NATS_PER_CHAR) / 2.0).exp();
+            confidence *= (-(nats - implausible_nats_per_char(fit.language)) / 2.0).exp();
             notes.push(Note::ImplausibleText {
                 nats_per_char: nats,
             });
@@ -1839,6 +1861,43 @@ mod tests {
                 .iter()
                 .all(|n| !matches!(n, Note::ErrorsOutweighed { .. }))
         );
+    }
+
+    #[test]
+    fn errors_in_text_that_reads_as_gibberish_are_not_outweighed() {
+        // Rare characters of GBK's second level, and a lead byte before a
+        // line feed: many characters beyond ASCII for its one error, but
+        // they read as no Chinese, so a clean decode ranks above.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = |n: u8| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            u8::try_from(state % u64::from(n)).unwrap_or(0)
+        };
+        let mut bytes = Vec::new();
+        for line in 0..4 {
+            for _ in 0..8 {
+                bytes.extend([0xD8 + next(0x20), 0xA1 + next(0x5E)]);
+            }
+            if line == 1 {
+                bytes.push(0xD8);
+            }
+            bytes.push(b'\n');
+        }
+        let detection = detect(&bytes);
+        check_ranking(&detection);
+        let gbk = detection.candidate(GBK).expect("GBK is ranked");
+        assert_eq!(gbk.errors, 1);
+        assert_eq!(detection.candidates[0].errors, 0, "{detection:?}");
+        // The same characters without the error: GBK may rank first.
+        let clean: Vec<u8> = bytes
+            .iter()
+            .enumerate()
+            .filter(|&(at, &b)| !(b == 0xD8 && bytes.get(at + 1) == Some(&b'\n')))
+            .map(|(_, &b)| b)
+            .collect();
+        assert_eq!(detect(&clean).candidate(GBK).map(|c| c.errors), Some(0));
     }
 
     /// The first 64 bytes of a file, cut in its first character beyond

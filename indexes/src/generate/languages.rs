@@ -9,7 +9,11 @@
 //! (`<tag>.txt`), which gives the punctuation of every language and the
 //! letters of those Lingua lacks. From Lingua's counts of a letter and of
 //! the pairs it starts and ends, the generator also recovers how often the
-//! letter starts and ends a word.
+//! letter starts and ends a word. Chinese, Japanese and Korean, whose
+//! Lingua models hold single characters, learn their pairs from their UDHR
+//! text and Lingua's held-out sentences (`lingua/<tag>.sentences.txt`);
+//! simplified Chinese reads Lingua's traditional characters through
+//! OpenCC's table (`opencc/TSCharacters.txt`).
 //!
 //! Run it with `cargo run -p mojiscope-indexes --bin generate-language-tables`.
 //! The `language_tables_are_fresh` test renders in memory and compares with
@@ -331,11 +335,38 @@ fn is_letter_or_boundary(c: char) -> bool {
     c == ' ' || c.is_alphabetic()
 }
 
+/// Chinese, Japanese and Korean, whose Lingua models hold single characters
+/// only: each language's tag, the tag of the model of its characters, and
+/// whether that model's traditional characters stand for their simplified
+/// forms (simplified Chinese, which Lingua has no model of).
+const CHARACTER_MODELS: [(&str, &str, bool); 4] = [
+    ("ja", "ja", false),
+    ("ko", "ko", false),
+    ("zh-Hans", "zh-Hant", true),
+    ("zh-Hant", "zh-Hant", false),
+];
+
+/// How many letters the counts of a language with a model of its
+/// characters stand for: a character that often in a million is a symbol
+/// of its own (the rarer ones count for their class).
+const CHARACTER_MODEL_LETTERS: f64 = 1e6;
+
+/// The weight of the model of characters in such a language's letter
+/// counts; the rest is its text's (the UDHR and sentences), which is what
+/// its pairs are learned from.
+const CHARACTER_MODEL_WEIGHT: f64 = 0.9;
+
 impl Counts {
     /// The counts of a language: Lingua's, with the UDHR text's punctuation
     /// (and combining marks) weighed to the same number of letters; or the
-    /// UDHR text's alone.
+    /// UDHR text's alone; or, for Chinese, Japanese and Korean, their text's
+    /// with Lingua's model of their characters ([`Counts::read_characters`]).
     fn read(spec: &LanguageSpec, dir: &Path) -> Result<Self, GenerateError> {
+        if let Some(&(_, model, simplify)) =
+            CHARACTER_MODELS.iter().find(|(tag, _, _)| *tag == spec.tag)
+        {
+            return Self::read_characters(spec, dir, model, simplify);
+        }
         let text = read(dir.join(format!("{}.txt", spec.tag)))?;
         let lingua_path = |model: &str| dir.join(format!("lingua/{}.{model}.json", spec.tag));
         let mut lingua = match (
@@ -384,6 +415,87 @@ impl Counts {
                 source: std::io::ErrorKind::NotFound.into(),
             }),
         }
+    }
+
+    /// The counts of a language with thousands of letters, of which its
+    /// text (the UDHR, and Lingua's held-out sentences beyond those the
+    /// evaluation keeps, `lingua/<tag>.sentences.txt`) shows only some:
+    /// the letters are Lingua's model of the characters of `model` (a
+    /// character's share of all, learned from large corpora; read as
+    /// simplified through OpenCC's table if `simplify`), blended with the
+    /// text's by [`CHARACTER_MODEL_WEIGHT`], and counted as
+    /// [`CHARACTER_MODEL_LETTERS`] letters; the rest (word boundaries,
+    /// punctuation) is the text's, weighed alike. The pairs are the text's,
+    /// as many as it has: their estimates must know how little was seen
+    /// ([`Model::train`] smooths them by how many continuations each
+    /// symbol has).
+    fn read_characters(
+        spec: &LanguageSpec,
+        dir: &Path,
+        model: &str,
+        simplify: bool,
+    ) -> Result<Self, GenerateError> {
+        let missing = |path: PathBuf| GenerateError::Read {
+            path,
+            source: std::io::ErrorKind::NotFound.into(),
+        };
+        let udhr = dir.join(format!("{}.txt", spec.tag));
+        let mut text = read(udhr.clone())?.ok_or_else(|| missing(udhr))?;
+        if let Some(sentences) = read(dir.join(format!("lingua/{}.sentences.txt", spec.tag)))? {
+            text.push_str(&sentences);
+        }
+        let file = format!("lingua/{model}.unigrams.json");
+        let json = read(dir.join(&file))?.ok_or_else(|| missing(dir.join(&file)))?;
+        let simplified = if simplify {
+            let table = "opencc/TSCharacters.txt";
+            let tsv = read(dir.join(table))?.ok_or_else(|| missing(dir.join(table)))?;
+            simplified_forms(&tsv, table)?
+        } else {
+            HashMap::new()
+        };
+        let mut shares: HashMap<char, f64> = HashMap::new();
+        for (numerator, denominator, grams) in ngrams(&json, &file)? {
+            for gram in grams {
+                let mut chars = gram.chars();
+                if let (Some(c), None) = (chars.next(), chars.next()) {
+                    let c = simplified.get(&c).copied().unwrap_or(c);
+                    *shares.entry(language::fold(c)).or_default() += numerator / denominator;
+                }
+            }
+        }
+        let model_total = sorted_sum(shares.iter().map(|(&c, &n)| (c, n)));
+        let mut counts = Self::from_text(&text);
+        let text_letters = sorted_sum(
+            counts
+                .symbols
+                .iter()
+                .filter(|&(&c, _)| c.is_alphabetic())
+                .map(|(&c, &n)| (c, n)),
+        );
+        if model_total <= 0.0 || text_letters <= 0.0 {
+            return Err(GenerateError::Format {
+                file,
+                message: "letters in the model and in the text".to_owned(),
+            });
+        }
+        let scale = CHARACTER_MODEL_LETTERS / text_letters;
+        let mut symbols: Vec<(char, f64)> = counts.symbols.drain().collect();
+        symbols.sort_by_key(|&(c, _)| c);
+        for (c, n) in symbols {
+            let n = if c.is_alphabetic() {
+                n * scale * (1.0 - CHARACTER_MODEL_WEIGHT)
+            } else {
+                n * scale
+            };
+            counts.symbols.insert(c, n);
+        }
+        let mut model_shares: Vec<(char, f64)> = shares.into_iter().collect();
+        model_shares.sort_by_key(|&(c, _)| c);
+        for (c, share) in model_shares {
+            *counts.symbols.entry(c).or_default() +=
+                share / model_total * CHARACTER_MODEL_LETTERS * CHARACTER_MODEL_WEIGHT;
+        }
+        Ok(counts)
     }
 
     /// Gives the marks of [`TYPOGRAPHY`] that the training data has less
@@ -520,6 +632,34 @@ impl Counts {
     }
 }
 
+/// The simplified form of each traditional character of OpenCC's table
+/// (`TRADITIONAL TAB SIMPLIFIED...`, the first of several forms, which is
+/// the usual one).
+fn simplified_forms(tsv: &str, file: &str) -> Result<HashMap<char, char>, GenerateError> {
+    let mut forms = HashMap::new();
+    for line in tsv.lines().filter(|line| !line.is_empty()) {
+        let one_char = |field: Option<&str>| {
+            let mut chars = field?.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        };
+        let Some((traditional, simplified)) = line.split_once('\t') else {
+            return Err(GenerateError::Format {
+                file: file.to_owned(),
+                message: format!("TRADITIONAL TAB SIMPLIFIED, not {line:?}"),
+            });
+        };
+        let traditional = one_char(Some(traditional));
+        let simplified = one_char(simplified.split(' ').next());
+        if let (Some(traditional), Some(simplified)) = (traditional, simplified) {
+            forms.insert(traditional, simplified);
+        }
+    }
+    Ok(forms)
+}
+
 /// The letters of a language's training text that are its legacy text read
 /// as windows-1252, each with the letter it stands for: Lingua's corpora
 /// hold such mojibake (a sixth of the Czech "ě" is written "ì", more than
@@ -634,6 +774,8 @@ fn ngrams(json: &str, file: &str) -> Result<Vec<(f64, f64, Vec<String>)>, Genera
 struct Model {
     /// Explicit symbols, sorted.
     symbols: Vec<char>,
+    /// The average cost of a letter among the explicit symbols.
+    letter_cost: u8,
     unigram: Vec<u8>,
     backoff: Vec<u8>,
     pairs: Vec<(u32, u8)>,
@@ -767,11 +909,27 @@ impl Model {
         }
         let all_pairs: f64 = left_counts.iter().sum();
         let min_pair = 2.0_f64.max(all_pairs * MIN_PAIR_SHARE);
+        // Chinese, Japanese and Korean learn their pairs from a text that
+        // shows a few of the continuations of each of thousands of symbols:
+        // a symbol's prior is as strong as it has continuations (Witten
+        // and Bell's estimate), so that a common symbol's unseen
+        // continuations keep the probability that its many seen ones say
+        // it has. A fixed prior would price them as rarities.
+        let mut continuations = vec![0.0f64; symbol_counts.len()];
+        if matches!(
+            spec.script,
+            Script::Japanese | Script::Chinese | Script::Korean
+        ) {
+            for &(left, _) in pair_counts.keys() {
+                continuations[left] += 1.0;
+            }
+        }
+        let prior = |left: usize| PAIR_PRIOR.max(continuations[left]);
         // However much data there is, the continuations it never shows
         // (punctuation, which Lingua's models leave out, and rare letters)
         // keep some probability.
         let backoff_cost = |left: usize| {
-            -(PAIR_PRIOR / (left_counts[left] + PAIR_PRIOR))
+            -(prior(left) / (left_counts[left] + prior(left)))
                 .max(MIN_BACKOFF)
                 .ln()
         };
@@ -780,14 +938,25 @@ impl Model {
             if n < min_pair || left == implausible || right == implausible {
                 continue;
             }
-            let p = (n + PAIR_PRIOR * probability[right]) / (left_counts[left] + PAIR_PRIOR);
+            let p = (n + prior(left) * probability[right]) / (left_counts[left] + prior(left));
             let cost = -p.ln();
             let estimate = backoff_cost(left) + unigram_cost(right);
             if (cost - estimate).abs() >= PAIR_MIN_GAIN {
                 pairs.push((((left as u32) << 16) | right as u32, quantize(cost)));
             }
         }
+        // What a letter of the language costs on average (its letters'
+        // entropy): a few nats in an alphabet, twice that among thousands
+        // of ideographs.
+        let (mut letter_mass, mut letter_entropy) = (0.0, 0.0);
+        for (index, &c) in symbols.iter().enumerate() {
+            if c.is_alphabetic() {
+                letter_mass += probability[index];
+                letter_entropy += probability[index] * unigram_cost(index);
+            }
+        }
         Self {
+            letter_cost: quantize(letter_entropy / letter_mass.max(f64::MIN_POSITIVE)),
             unigram: (0..symbol_counts.len())
                 .map(|i| quantize(unigram_cost(i)))
                 .collect(),
@@ -807,6 +976,7 @@ impl Model {
         let _ = writeln!(out, "        name: {:?},", spec.name);
         let _ = writeln!(out, "        script: Script::{:?},", spec.script);
         let _ = writeln!(out, "        encodings: {encodings:#018x},");
+        let _ = writeln!(out, "        letter_cost: {},", self.letter_cost);
         let symbols: Vec<String> = self
             .symbols
             .iter()
