@@ -601,3 +601,28 @@ fn chinese_japanese_and_korean_text_is_read_with_confidence() {
     assert!(count > 50, "only {count} samples");
     assert!(report.is_empty(), "{report}");
 }
+
+#[test]
+fn errors_in_implausible_text_outweigh_no_clean_decode() {
+    // Thai words one to a line, in windows-874: GBK reads each two bytes as
+    // a Chinese character, and where a lead byte meets a line end, an
+    // error. Once Chinese characters cost what real text says they do,
+    // such a reading came near a clean Thai one on a few lines; its
+    // characters are gibberish all the same, and its errors must count.
+    let words: Vec<String> = lines("sentences/th.txt")
+        .iter()
+        .flat_map(|line| line.split(' ').map(str::to_owned).collect::<Vec<_>>())
+        .filter(|word| word.chars().count() > 1 && !word.is_ascii())
+        .collect();
+    let mut report = String::new();
+    let mut count = 0;
+    for size in [48, 64, 96] {
+        let inputs = samples(&words, WINDOWS_874, size, |_| true);
+        count += inputs.len();
+        report += &failures("th", &inputs, WINDOWS_874, |bytes, d| {
+            !decodes_alike(d.best(), WINDOWS_874, bytes)
+        });
+    }
+    assert!(count > 100, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}

@@ -670,6 +670,35 @@ mod tests {
     }
 
     #[test]
+    fn every_letter_its_text_writes_often_is_a_symbol() {
+        // Lingua's models leave out the combining vowel signs Unicode
+        // counts as letters (the Thai ones above and below their
+        // consonant, in most Thai words): a letter the UDHR text writes at
+        // least once in a thousand is a symbol all the same, whichever
+        // source has it.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("languages");
+        for language in &LANGUAGES {
+            let text = std::fs::read_to_string(dir.join(format!("{}.txt", language.tag)))
+                .unwrap_or_else(|error| panic!("{}: {error}", language.tag));
+            let mut counts = std::collections::BTreeMap::<char, usize>::new();
+            for c in text.chars().map(fold).filter(|c| c.is_alphabetic()) {
+                *counts.entry(c).or_default() += 1;
+            }
+            let letters: usize = counts.values().sum();
+            for (c, n) in counts {
+                if n * 1000 >= letters {
+                    assert!(
+                        language.symbols.contains(&u32::from(c)),
+                        "{}: {c} (U+{:04X}), {n} of {letters} letters",
+                        language.tag,
+                        u32::from(c)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_texts_cost_is_its_pairs_between_word_boundaries() {
         let czech = for_tag("cs").unwrap();
         let pairs = [(' ', 'd'), ('d', 'ě'), ('ě', 't'), ('t', 'i'), ('i', ' ')];

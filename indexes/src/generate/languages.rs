@@ -26,7 +26,7 @@
 //! the unigram with a Dirichlet prior. Only the pairs whose cost differs from
 //! the backed-off estimate are stored, which keeps the tables small.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -396,13 +396,19 @@ impl Counts {
                     )
                 };
                 let scale = letters(&lingua) / letters(&udhr).max(1.0);
+                // What Lingua counts: the word boundary and the letters its
+                // model has. It leaves out the combining vowel signs Unicode
+                // counts as alphabetic (the Thai ones above and below their
+                // consonant, in most Thai words): those are the UDHR's.
+                let has: HashSet<char> = lingua.symbols.keys().copied().collect();
+                let counted = |c: char| is_letter_or_boundary(c) && (c == ' ' || has.contains(&c));
                 for (&c, &n) in &udhr.symbols {
-                    if !is_letter_or_boundary(c) {
+                    if !counted(c) {
                         *lingua.symbols.entry(c).or_default() += n * scale;
                     }
                 }
                 for (&(left, right), &n) in &udhr.pairs {
-                    if !is_letter_or_boundary(left) || !is_letter_or_boundary(right) {
+                    if !counted(left) || !counted(right) {
                         *lingua.pairs.entry((left, right)).or_default() += n * scale;
                     }
                 }
