@@ -45,7 +45,10 @@ const ASCII_LETTER_COST: u64 = 1;
 const CASE_BREAK_COST: f64 = 8.0;
 
 /// Valid UTF-8 with non-ASCII content, and valid ISO-2022-JP that switches
-/// to Japanese, are ranked at least this many nats above any other decode.
+/// to Japanese, are ranked at least this many nats above all the other
+/// decodes together (their log-sum at [`TEMPERATURE`]): however many of
+/// them read alike, structure leaves them a share of the confidence below
+/// 4%.
 const STRUCTURE_LEAD: f64 = 10.0;
 
 /// What a sequence cut by the end costs a decode with nothing else beyond
@@ -128,6 +131,13 @@ const IMPLAUSIBLE_EXCESS: f64 = 3.0;
 fn implausible_nats_per_char(language: &Language) -> f64 {
     IMPLAUSIBLE_NATS_PER_CHAR.max(f64::from(language.letter_cost) / COST_SCALE + IMPLAUSIBLE_EXCESS)
 }
+
+/// How many characters beyond ASCII a decode settled by structure (see
+/// [`STRUCTURE_LEAD`]) needs for its answer to be sure however its text
+/// reads: random bytes beyond ASCII make a valid UTF-8 sequence about one
+/// time in sixteen, and four without an invalid one far less than once in
+/// ten thousand.
+const STRUCTURE_SURE_CHARS: u64 = 4;
 
 /// The ranking of the candidate encodings for some bytes.
 #[derive(Clone, Debug)]
@@ -591,6 +601,16 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
             })
             .unwrap_or_else(|| rank(bytes, &runs, &histograms, utf16, declaration.as_ref()))
     };
+    let mut ranking = ranking;
+    if utf8_windows && let Some(best) = ranking.ranked.first_mut().filter(|c| c.encoding == UTF_8) {
+        // Every window is valid UTF-8: all their characters beyond ASCII
+        // (one lead byte each) show its structure, not only the evidence's.
+        best.structure_chars = histograms
+            .iter()
+            .flat_map(|counts| &counts[0xC2..=0xF4])
+            .map(|&n| u64::from(n))
+            .sum();
+    }
     if let Some(encoding) = ranking.utf16 {
         notes.push(Note::Utf16WithoutBom { encoding });
     }
@@ -786,13 +806,10 @@ fn rank(
                 .is_some_and(settled)
         };
         if holds {
-            let others = ranked
-                .iter()
-                .filter(|c| c.encoding != strong)
-                .map(|c| c.log_likelihood)
-                .fold(f64::NEG_INFINITY, f64::max);
+            let others = log_sum(ranked.iter().filter(|c| c.encoding != strong));
             if let Some(candidate) = ranked.iter_mut().find(|c| c.encoding == strong) {
                 candidate.log_likelihood = candidate.log_likelihood.max(others + STRUCTURE_LEAD);
+                candidate.settled = true;
             }
             break;
         }
@@ -809,8 +826,9 @@ fn rank(
         candidate.fit = scorer.fit(&candidate, &served);
         candidate.group = usize::MAX;
         let best = ranked.first().map_or(0.0, |c| c.log_likelihood);
+        candidate.settled = strong;
         candidate.log_likelihood = if strong {
-            best + STRUCTURE_LEAD
+            log_sum(ranked.iter()) + STRUCTURE_LEAD
         } else {
             prior(candidate.encoding)
                 - candidate.fit.map_or(0.0, |fit| fit.cost)
@@ -826,6 +844,23 @@ fn rank(
         weighed,
         utf16: named,
     }
+}
+
+/// The log-likelihood of `candidates` together, at [`TEMPERATURE`]: what
+/// one candidate must reach to hold as much of the confidence as all of
+/// them.
+fn log_sum<'a>(candidates: impl Iterator<Item = &'a Ranked> + Clone) -> f64 {
+    let best = candidates
+        .clone()
+        .map(|c| c.log_likelihood)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if best == f64::NEG_INFINITY {
+        return best;
+    }
+    let weights: f64 = candidates
+        .map(|c| ((c.log_likelihood - best) / TEMPERATURE).exp())
+        .sum();
+    best + TEMPERATURE * weights.ln()
 }
 
 /// Every override choice with what its decode of the evidence shows.
@@ -1111,18 +1146,21 @@ fn weigh_declaration(
 /// for it is strong: at least [`ERRORS_OUTWEIGHED`] characters beyond ASCII
 /// for each error (a UTF-8 file with one broken sequence among hundreds of
 /// good ones), in a decode that is not byte by byte (a single-byte
-/// encoding's error is a byte it never writes, which no file in it holds),
-/// whose characters read as plausible text: implausible characters are no
-/// evidence (GBK's reading of a list of Thai words, where its lead bytes
-/// meet line ends). Others are put below every clean decode, in their
-/// order.
+/// encoding's error is a byte it never writes, which no file in it holds).
+/// UTF-8's characters are evidence by their structure, which random bytes
+/// seldom have; a double-byte decoder reads nearly any two bytes beyond
+/// ASCII as a character, so its characters are evidence only when they
+/// read as plausible text (not GBK's reading of a list of Thai words, where
+/// its lead bytes meet line ends). Others are put below every clean decode,
+/// in their order.
 fn keep_errors_below_clean_decodes(ranked: &mut [Ranked]) {
     let below = |c: &Ranked| {
         let errors = c.stats.ranking_errors();
-        let plausible = c.fit.is_none_or(|fit| {
-            fit.high_nats_per_char()
-                .is_none_or(|nats| nats <= implausible_nats_per_char(fit.language))
-        });
+        let plausible = c.encoding == UTF_8
+            || c.fit.is_none_or(|fit| {
+                fit.high_nats_per_char()
+                    .is_none_or(|nats| nats <= implausible_nats_per_char(fit.language))
+            });
         let outweighed =
             c.decoding.is_none() && c.stats.non_ascii >= ERRORS_OUTWEIGHED * errors && plausible;
         errors > 0 && !outweighed
@@ -1206,6 +1244,12 @@ struct Ranked {
     log_likelihood: f64,
     /// Whether the file's declaration was weighed for it.
     declared: bool,
+    /// Whether structure no other text has put it first (valid UTF-8 with
+    /// text beyond ASCII, ISO-2022-JP's escapes, UTF-16's byte pattern).
+    settled: bool,
+    /// How many characters beyond ASCII show that structure beyond the
+    /// evidence's (every window is valid UTF-8).
+    structure_chars: u64,
 }
 
 impl Ranked {
@@ -1223,6 +1267,8 @@ impl Ranked {
             fit: None,
             log_likelihood: 0.0,
             declared: false,
+            settled: false,
+            structure_chars: 0,
         }
     }
 
@@ -1303,8 +1349,13 @@ fn finish(
             });
         }
         // However sure the ranking is among the candidates, an answer whose
-        // text is still implausible is no sure answer.
-        if let Some(fit) = best.fit
+        // text is still implausible is no sure answer; but structure that
+        // holds over enough characters is no accident, whatever they read
+        // as (a page of sample text in a dozen scripts).
+        let structure_holds =
+            best.settled && best.stats.non_ascii.max(best.structure_chars) >= STRUCTURE_SURE_CHARS;
+        if !structure_holds
+            && let Some(fit) = best.fit
             && let Some(nats) = fit.high_nats_per_char()
             && nats > implausible_nats_per_char(fit.language)
         {
@@ -1860,6 +1911,25 @@ mod tests {
                 .notes
                 .iter()
                 .all(|n| !matches!(n, Note::ErrorsOutweighed { .. }))
+        );
+    }
+
+    #[test]
+    fn utf8_in_many_scripts_outweighs_its_few_errors() {
+        // Text in several scripts reads as no one language, yet its valid
+        // sequences are evidence: a broken byte or two leave it UTF-8.
+        let mut bytes = "Grüße, 日本語, Ελληνικά, Привет, 😀\n"
+            .repeat(8)
+            .into_bytes();
+        bytes.insert(100, 0xFF);
+        bytes.insert(200, 0xC3);
+        let detection = detect(&bytes);
+        assert_eq!(detection.best(), UTF_8, "{detection:?}");
+        assert!(
+            detection
+                .notes
+                .iter()
+                .any(|n| matches!(n, Note::ErrorsOutweighed { .. }))
         );
     }
 
