@@ -626,3 +626,44 @@ fn errors_in_implausible_text_outweigh_no_clean_decode() {
     assert!(count > 100, "only {count} samples");
     assert!(report.is_empty(), "{report}");
 }
+
+#[test]
+fn structure_is_sure_however_its_text_reads() {
+    // ISO-2022-JP is 7-bit: dozens of candidates read its bytes alike, and
+    // its escapes must lead all of them together, not each one.
+    let mut report = String::new();
+    let mut count = 0;
+    let sure = |d: &Detection| !d.is_weak && d.confidence > 0.95;
+    for file in ["ja.txt", "sentences/ja.txt"] {
+        let text = lines(file);
+        for size in [1024, 4096] {
+            let inputs = samples(&text, ISO_2022_JP, size, |line| !line.is_ascii());
+            count += inputs.len();
+            report += &failures("ja", &inputs, ISO_2022_JP, |bytes, d| {
+                !decodes_alike(d.best(), ISO_2022_JP, bytes) || !sure(d)
+            });
+        }
+    }
+    // Valid UTF-8 holding a sentence of each of a dozen languages reads as
+    // no one language; its structure says UTF-8 all the same.
+    let tags = [
+        "de", "el", "ru", "he", "th", "ja", "ko", "zh-Hans", "ar", "tr", "pl", "vi",
+    ];
+    let sentences: Vec<Vec<String>> = tags
+        .iter()
+        .map(|tag| lines(&format!("sentences/{tag}.txt")))
+        .collect();
+    for round in 0..20 {
+        let mut text = String::new();
+        for lines in &sentences {
+            text.push_str(&lines[round % lines.len()]);
+            text.push('\n');
+        }
+        count += 1;
+        report += &failures("several", &[text.into_bytes()], UTF_8, |bytes, d| {
+            !decodes_alike(d.best(), UTF_8, bytes) || !sure(d)
+        });
+    }
+    assert!(count > 30, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}
