@@ -29,6 +29,21 @@ fn lines(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The messages and the sentences of `tag` (those it has), each as its
+/// non-empty lines.
+fn texts(tag: &str) -> Vec<Vec<String>> {
+    [format!("{tag}.txt"), format!("sentences/{tag}.txt")]
+        .into_iter()
+        .filter(|file| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/detect")
+                .join(file)
+                .exists()
+        })
+        .map(|file| lines(&file))
+        .collect()
+}
+
 /// Samples of `lines` that `encoding` writes, those with a line that
 /// `keep` accepts, each of consecutive lines joined by line feeds until the
 /// encoded bytes reach `size` (then cut to `size`, on a character boundary
@@ -117,22 +132,30 @@ fn read_right(
 ) -> (String, usize) {
     let mut report = String::new();
     let mut count = 0;
-    for file in [format!("{tag}.txt"), format!("sentences/{tag}.txt")] {
-        if !Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/detect")
-            .join(&file)
-            .exists()
-        {
-            continue;
-        }
-        let text = lines(&file);
-        for &size in sizes {
-            let inputs = samples(&text, encoding, size, keep);
-            count += inputs.len();
-            report += &failures(tag, &inputs, encoding, |bytes, d| {
-                !decodes_alike(d.best(), encoding, bytes)
-            });
-        }
+    for text in texts(tag) {
+        let (failed, n) = lines_read_right(tag, &text, encoding, sizes, keep);
+        report += &failed;
+        count += n;
+    }
+    (report, count)
+}
+
+/// [`read_right`] of the samples of `lines`, named `label`.
+fn lines_read_right(
+    label: &str,
+    lines: &[String],
+    encoding: &'static Encoding,
+    sizes: &[usize],
+    keep: impl Fn(&str) -> bool + Copy,
+) -> (String, usize) {
+    let mut report = String::new();
+    let mut count = 0;
+    for &size in sizes {
+        let inputs = samples(lines, encoding, size, keep);
+        count += inputs.len();
+        report += &failures(label, &inputs, encoding, |bytes, d| {
+            !decodes_alike(d.best(), encoding, bytes)
+        });
     }
     (report, count)
 }
@@ -345,15 +368,7 @@ fn western_text_is_not_read_as_macintosh() {
         "af", "sq",
     ] {
         for encoding in [WINDOWS_1252, ISO_8859_15] {
-            for file in [format!("{tag}.txt"), format!("sentences/{tag}.txt")] {
-                if !Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("tests/detect")
-                    .join(&file)
-                    .exists()
-                {
-                    continue;
-                }
-                let text = lines(&file);
+            for text in texts(tag) {
                 for size in [1024, 4096] {
                     let inputs = samples(&text, encoding, size, |line| !line.is_ascii());
                     count += inputs.len();
@@ -495,15 +510,11 @@ fn latin_letters_are_no_thai_digits() {
         }
     }
     let thai = lines("sentences/th.txt");
-    for size in [64, 256, 1024] {
-        let inputs = samples(&thai, WINDOWS_874, size, |line| {
-            line.contains(|c| ('\u{E50}'..='\u{E59}').contains(&c))
-        });
-        count += inputs.len();
-        report += &failures("th", &inputs, WINDOWS_874, |bytes, d| {
-            !decodes_alike(d.best(), WINDOWS_874, bytes)
-        });
-    }
+    let (failed, n) = lines_read_right("th", &thai, WINDOWS_874, &[64, 256, 1024], |line| {
+        line.contains(|c| ('\u{E50}'..='\u{E59}').contains(&c))
+    });
+    report += &failed;
+    count += n;
     assert!(count > 100, "only {count} samples");
     assert!(report.is_empty(), "{report}");
 }
@@ -575,15 +586,7 @@ fn chinese_japanese_and_korean_text_is_read_with_confidence() {
         ("ko", &[mojiscope_core::EUC_KR][..]),
     ] {
         for &encoding in encodings {
-            for file in [format!("{tag}.txt"), format!("sentences/{tag}.txt")] {
-                if !Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("tests/detect")
-                    .join(&file)
-                    .exists()
-                {
-                    continue;
-                }
-                let text = lines(&file);
+            for text in texts(tag) {
                 for size in [1024, 4096] {
                     let inputs = samples(&text, encoding, size, |line| !line.is_ascii());
                     count += inputs.len();
@@ -614,15 +617,7 @@ fn errors_in_implausible_text_outweigh_no_clean_decode() {
         .flat_map(|line| line.split(' ').map(str::to_owned).collect::<Vec<_>>())
         .filter(|word| word.chars().count() > 1 && !word.is_ascii())
         .collect();
-    let mut report = String::new();
-    let mut count = 0;
-    for size in [48, 64, 96] {
-        let inputs = samples(&words, WINDOWS_874, size, |_| true);
-        count += inputs.len();
-        report += &failures("th", &inputs, WINDOWS_874, |bytes, d| {
-            !decodes_alike(d.best(), WINDOWS_874, bytes)
-        });
-    }
+    let (report, count) = lines_read_right("th", &words, WINDOWS_874, &[48, 64, 96], |_| true);
     assert!(count > 100, "only {count} samples");
     assert!(report.is_empty(), "{report}");
 }
