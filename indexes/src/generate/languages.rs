@@ -12,8 +12,9 @@
 //! letter starts and ends a word. Chinese, Japanese and Korean, whose
 //! Lingua models hold single characters, learn their pairs from their UDHR
 //! text and Lingua's held-out sentences (`lingua/<tag>.sentences.txt`);
-//! simplified Chinese reads Lingua's traditional characters through
-//! OpenCC's table (`opencc/TSCharacters.txt`).
+//! simplified Chinese reads Lingua's traditional characters through one of
+//! OpenCC's tables (`opencc/TSCharacters.txt`), traditional Chinese the
+//! simplified sentences through the other (`opencc/STCharacters.txt`).
 //!
 //! Run it with `cargo run -p mojiscope-indexes --bin generate-language-tables`.
 //! The `language_tables_are_fresh` test renders in memory and compares with
@@ -335,15 +336,71 @@ fn is_letter_or_boundary(c: char) -> bool {
     c == ' ' || c.is_alphabetic()
 }
 
-/// Chinese, Japanese and Korean, whose Lingua models hold single characters
-/// only: each language's tag, the tag of the model of its characters, and
-/// whether that model's traditional characters stand for their simplified
-/// forms (simplified Chinese, which Lingua has no model of).
-const CHARACTER_MODELS: [(&str, &str, bool); 4] = [
-    ("ja", "ja", false),
-    ("ko", "ko", false),
-    ("zh-Hans", "zh-Hant", true),
-    ("zh-Hant", "zh-Hant", false),
+/// Where a language whose Lingua model holds single characters (Chinese,
+/// Japanese, Korean) takes its letters and its pairs from.
+struct CharacterModel {
+    tag: &'static str,
+    /// The tag of the model of its characters.
+    model: &'static str,
+    /// The tag of the sentences its pairs are learned from, beside its
+    /// UDHR text.
+    sentences: &'static str,
+    /// How the model's characters, and the sentences', are read: as they
+    /// are, or through one of OpenCC's tables (Lingua's Chinese is
+    /// traditional, its sentences simplified).
+    model_forms: Forms,
+    sentence_forms: Forms,
+}
+
+/// Chinese characters as they are written, or in their other forms.
+#[derive(Clone, Copy, PartialEq)]
+enum Forms {
+    AsWritten,
+    Simplified,
+    Traditional,
+}
+
+impl Forms {
+    /// OpenCC's table from the other forms to these, if these are not the
+    /// characters as written.
+    fn table(self) -> Option<&'static str> {
+        match self {
+            Self::AsWritten => None,
+            Self::Simplified => Some("opencc/TSCharacters.txt"),
+            Self::Traditional => Some("opencc/STCharacters.txt"),
+        }
+    }
+}
+
+const fn character_model(tag: &'static str) -> CharacterModel {
+    CharacterModel {
+        tag,
+        model: tag,
+        sentences: tag,
+        model_forms: Forms::AsWritten,
+        sentence_forms: Forms::AsWritten,
+    }
+}
+
+/// Chinese, Japanese and Korean. Simplified Chinese, which Lingua has no
+/// model of, reads its traditional characters as simplified; traditional
+/// Chinese, which has no sentences, reads the simplified ones as
+/// traditional (the first form OpenCC gives: "後" for "后", "臺" for "台",
+/// so its pairs are those of standard traditional text, as Big5 text more
+/// often writes "台").
+const CHARACTER_MODELS: [CharacterModel; 4] = [
+    character_model("ja"),
+    character_model("ko"),
+    CharacterModel {
+        model: "zh-Hant",
+        model_forms: Forms::Simplified,
+        ..character_model("zh-Hans")
+    },
+    CharacterModel {
+        sentences: "zh-Hans",
+        sentence_forms: Forms::Traditional,
+        ..character_model("zh-Hant")
+    },
 ];
 
 /// How many letters the counts of a language with a model of its
@@ -362,10 +419,8 @@ impl Counts {
     /// UDHR text's alone; or, for Chinese, Japanese and Korean, their text's
     /// with Lingua's model of their characters ([`Counts::read_characters`]).
     fn read(spec: &LanguageSpec, dir: &Path) -> Result<Self, GenerateError> {
-        if let Some(&(_, model, simplify)) =
-            CHARACTER_MODELS.iter().find(|(tag, _, _)| *tag == spec.tag)
-        {
-            return Self::read_characters(spec, dir, model, simplify);
+        if let Some(model) = CHARACTER_MODELS.iter().find(|m| m.tag == spec.tag) {
+            return Self::read_characters(spec, dir, model);
         }
         let text = read(dir.join(format!("{}.txt", spec.tag)))?;
         let lingua_path = |model: &str| dir.join(format!("lingua/{}.{model}.json", spec.tag));
@@ -426,45 +481,50 @@ impl Counts {
     /// The counts of a language with thousands of letters, of which its
     /// text (the UDHR, and Lingua's held-out sentences beyond those the
     /// evaluation keeps, `lingua/<tag>.sentences.txt`) shows only some:
-    /// the letters are Lingua's model of the characters of `model` (a
-    /// character's share of all, learned from large corpora; read as
-    /// simplified through OpenCC's table if `simplify`), blended with the
-    /// text's by [`CHARACTER_MODEL_WEIGHT`], and counted as
+    /// the letters are Lingua's model of its characters (a character's
+    /// share of all, learned from large corpora), blended with the text's
+    /// by [`CHARACTER_MODEL_WEIGHT`], and counted as
     /// [`CHARACTER_MODEL_LETTERS`] letters; the rest (word boundaries,
     /// punctuation) is the text's, weighed alike. The pairs are the text's,
     /// as many as it has: their estimates must know how little was seen
     /// ([`Model::train`] smooths them by how many continuations each
-    /// symbol has).
+    /// symbol has). See [`CharacterModel`] for what each language reads.
     fn read_characters(
         spec: &LanguageSpec,
         dir: &Path,
-        model: &str,
-        simplify: bool,
+        model: &CharacterModel,
     ) -> Result<Self, GenerateError> {
         let missing = |path: PathBuf| GenerateError::Read {
             path,
             source: std::io::ErrorKind::NotFound.into(),
         };
+        let forms = |forms: Forms| -> Result<HashMap<char, char>, GenerateError> {
+            let Some(table) = forms.table() else {
+                return Ok(HashMap::new());
+            };
+            let tsv = read(dir.join(table))?.ok_or_else(|| missing(dir.join(table)))?;
+            other_forms(&tsv, table)
+        };
         let udhr = dir.join(format!("{}.txt", spec.tag));
         let mut text = read(udhr.clone())?.ok_or_else(|| missing(udhr))?;
-        if let Some(sentences) = read(dir.join(format!("lingua/{}.sentences.txt", spec.tag)))? {
-            text.push_str(&sentences);
+        let sentences = format!("lingua/{}.sentences.txt", model.sentences);
+        if let Some(sentences) = read(dir.join(sentences))? {
+            let sentence_forms = forms(model.sentence_forms)?;
+            text.extend(
+                sentences
+                    .chars()
+                    .map(|c| sentence_forms.get(&c).copied().unwrap_or(c)),
+            );
         }
-        let file = format!("lingua/{model}.unigrams.json");
+        let file = format!("lingua/{}.unigrams.json", model.model);
         let json = read(dir.join(&file))?.ok_or_else(|| missing(dir.join(&file)))?;
-        let simplified = if simplify {
-            let table = "opencc/TSCharacters.txt";
-            let tsv = read(dir.join(table))?.ok_or_else(|| missing(dir.join(table)))?;
-            simplified_forms(&tsv, table)?
-        } else {
-            HashMap::new()
-        };
+        let model_forms = forms(model.model_forms)?;
         let mut shares: HashMap<char, f64> = HashMap::new();
         for (numerator, denominator, grams) in ngrams(&json, &file)? {
             for gram in grams {
                 let mut chars = gram.chars();
                 if let (Some(c), None) = (chars.next(), chars.next()) {
-                    let c = simplified.get(&c).copied().unwrap_or(c);
+                    let c = model_forms.get(&c).copied().unwrap_or(c);
                     *shares.entry(language::fold(c)).or_default() += numerator / denominator;
                 }
             }
@@ -638,10 +698,9 @@ impl Counts {
     }
 }
 
-/// The simplified form of each traditional character of OpenCC's table
-/// (`TRADITIONAL TAB SIMPLIFIED...`, the first of several forms, which is
-/// the usual one).
-fn simplified_forms(tsv: &str, file: &str) -> Result<HashMap<char, char>, GenerateError> {
+/// The other form of each character of one of OpenCC's tables (`FROM TAB
+/// TO...`, the first of several forms, which is the usual one).
+fn other_forms(tsv: &str, file: &str) -> Result<HashMap<char, char>, GenerateError> {
     let mut forms = HashMap::new();
     for line in tsv.lines().filter(|line| !line.is_empty()) {
         let one_char = |field: Option<&str>| {
@@ -651,16 +710,14 @@ fn simplified_forms(tsv: &str, file: &str) -> Result<HashMap<char, char>, Genera
                 _ => None,
             }
         };
-        let Some((traditional, simplified)) = line.split_once('\t') else {
+        let Some((from, to)) = line.split_once('\t') else {
             return Err(GenerateError::Format {
                 file: file.to_owned(),
-                message: format!("TRADITIONAL TAB SIMPLIFIED, not {line:?}"),
+                message: format!("FROM TAB TO, not {line:?}"),
             });
         };
-        let traditional = one_char(Some(traditional));
-        let simplified = one_char(simplified.split(' ').next());
-        if let (Some(traditional), Some(simplified)) = (traditional, simplified) {
-            forms.insert(traditional, simplified);
+        if let (Some(from), Some(to)) = (one_char(Some(from)), one_char(to.split(' ').next())) {
+            forms.insert(from, to);
         }
     }
     Ok(forms)
