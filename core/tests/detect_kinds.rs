@@ -662,3 +662,27 @@ fn structure_is_sure_however_its_text_reads() {
     assert!(count > 30, "only {count} samples");
     assert!(report.is_empty(), "{report}");
 }
+
+#[test]
+fn indented_text_is_no_utf16() {
+    // Markup and code indented with spaces, read two bytes at a time, have
+    // a steady high byte 0x20 ("††††" in UTF-16BE): no script's text lives
+    // in U+2000 to U+2FFF, so that pattern is no UTF-16.
+    let mut report = String::new();
+    let mut count = 0;
+    for (tag, encoding) in [("ru", UTF_8), ("ru", WINDOWS_1251), ("fr", WINDOWS_1252)] {
+        let indented: Vec<String> = lines(&format!("sentences/{tag}.txt"))
+            .iter()
+            .map(|line| format!("{}<br>\n{}{line}", " ".repeat(24), " ".repeat(24)))
+            .collect();
+        for size in [64, 96, 200] {
+            let inputs = samples(&indented, encoding, size, |line| !line.is_ascii());
+            count += inputs.len();
+            report += &failures(tag, &inputs, encoding, |_, d| {
+                d.utf16_without_bom().is_some()
+            });
+        }
+    }
+    assert!(count > 100, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}

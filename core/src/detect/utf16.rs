@@ -177,15 +177,27 @@ fn by_byte_pattern(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'static En
         .find(|&(high, _)| {
             let low = 1 - high;
             let (value, share) = top(high);
+            let script = is_script_block(value);
             let high_is_steady = (value == 0 && share >= 0.3)
-                || ((0x01..=0x33).contains(&value) && share >= 0.5)
-                || (value <= 0x33 && share >= 0.25 && zero_share(high) + share >= 0.6);
+                || (value != 0 && script && share >= 0.5)
+                || (script && share >= 0.25 && zero_share(high) + share >= 0.6);
             high_is_steady && zero_share(low) <= 0.05
         })
         .map(|(_, encoding)| encoding)?;
     // The decode must read as text too (a line of "****" has steady high
     // bytes, and reads as U+2A2A signs).
     reads_as_text(candidate, bytes, windows, PATTERN_TEXT_SHARE).then_some(candidate)
+}
+
+/// Whether code units whose high byte is `high` are the letters of a
+/// script's running text: U+0000 to U+1FFF (Latin, Greek, Cyrillic,
+/// Hebrew, Arabic, Thai, ..., Vietnamese's precomposed letters) and U+3000
+/// to U+33FF (kana, CJK punctuation, Hangul jamo). Not U+2000 to U+2FFF,
+/// punctuation and signs, where no text stays: a high byte of 0x20 there
+/// is a run of ASCII spaces (indented markup or code, read two bytes at a
+/// time as "††††").
+fn is_script_block(high: usize) -> bool {
+    matches!(high, 0x00..=0x1F | 0x30..=0x33)
 }
 
 /// The share of code units that must decode to text-like characters when
