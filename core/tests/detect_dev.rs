@@ -15,6 +15,12 @@
 //! sniffing included) gives the same text as decoding with the true
 //! encoding.
 //!
+//! A second evaluation takes pieces from inside the files, as a window of
+//! a file, a paste or a text field would show them: of 24, 48, 96 and 200
+//! bytes, each starting at a line that holds a byte beyond ASCII, three per
+//! file and size, spread evenly over such lines (UTF-16 files aside: their
+//! lines do not start after a line feed byte).
+//!
 //! `cargo test --release -p mojiscope-core --test detect_dev -- --ignored --nocapture`
 //! prints the tables; `MOJISCOPE_EVAL_EXPLAIN=1` adds the evidence behind
 //! every wrong answer. Without the data the test says so loudly and passes.
@@ -268,4 +274,107 @@ fn evaluation_on_real_files() {
     assert!(!samples.is_empty(), "no files in {}", dir.display());
     let outcomes = evaluate(&samples);
     println!("{}", report(&outcomes));
+}
+
+/// The sizes of the pieces taken from inside the files.
+const PIECE_SIZES: [usize; 4] = [24, 48, 96, 200];
+
+/// How many pieces of each size a file gives.
+const PIECES: usize = 3;
+
+/// The pieces of `bytes` at each size: starting at lines that hold a byte
+/// beyond ASCII within the piece, spread evenly over them.
+fn pieces(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    for size in PIECE_SIZES {
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(line_starts(bytes))
+            .filter(|&start| !bytes[start..(start + size).min(bytes.len())].is_ascii())
+            .collect();
+        if starts.is_empty() {
+            continue;
+        }
+        let count = PIECES.min(starts.len());
+        for k in 0..count {
+            let start = starts[(2 * k + 1) * starts.len() / (2 * count)];
+            out.push(&bytes[start..(start + size).min(bytes.len())]);
+        }
+    }
+    out
+}
+
+/// Where each line after the first starts.
+fn line_starts(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(at, _)| at + 1)
+        .filter(move |&start| start < bytes.len())
+}
+
+#[test]
+#[ignore = "the evaluation on pieces of real files: cargo test --release -p mojiscope-core --test detect_dev -- --ignored --nocapture"]
+fn evaluation_on_pieces_of_real_files() {
+    let Some(dir) = data_dir() else {
+        eprintln!("\n*** SKIPPED: no detect-dev data ***\n");
+        return;
+    };
+    let explain_all = std::env::var_os("MOJISCOPE_EVAL_EXPLAIN").is_some();
+    // Right and total, by size and by encoding; and the wrong answers.
+    let mut by_size: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    let mut by_encoding: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut wrong = String::new();
+    for sample in samples(&dir) {
+        if sample.encoding.name().starts_with("UTF-16") {
+            continue;
+        }
+        for piece in pieces(&sample.bytes) {
+            let detection = mojiscope_core::detect(piece);
+            let guess = detection.best();
+            let right = guess == sample.encoding
+                || guess.decode(piece).text == sample.encoding.decode(piece).text;
+            for cell in [
+                by_size.entry(piece.len()).or_default(),
+                by_encoding.entry(sample.encoding.name()).or_default(),
+            ] {
+                cell.0 += usize::from(right);
+                cell.1 += 1;
+            }
+            if !right {
+                let _ = writeln!(
+                    wrong,
+                    "- {} bytes of {} ({}) detected as {guess}",
+                    piece.len(),
+                    sample.path,
+                    sample.encoding
+                );
+                if explain_all {
+                    wrong.push_str(&explain(&detection, sample.encoding));
+                }
+            }
+        }
+    }
+    let (right, total) = by_encoding
+        .values()
+        .fold((0, 0), |(r, t), &(cr, ct)| (r + cr, t + ct));
+    println!(
+        "pieces from inside the files: {right}/{total} right ({}%)",
+        percent(right, total)
+    );
+    let sizes: Vec<String> = by_size
+        .iter()
+        .filter(|(size, _)| PIECE_SIZES.contains(size))
+        .map(|(size, &(r, t))| format!("{size} bytes {}% of {t}", percent(r, t)))
+        .collect();
+    println!(
+        "by size (pieces cut short by a file's end aside): {}",
+        sizes.join(", ")
+    );
+    let encodings: Vec<String> = by_encoding
+        .iter()
+        .map(|(name, &(r, t))| format!("{name} {}% of {t}", percent(r, t)))
+        .collect();
+    println!("by encoding: {}", encodings.join(", "));
+    println!("\nWrong answers:\n{wrong}");
 }
