@@ -285,10 +285,12 @@ const PIECES: usize = 3;
 /// The pieces of `bytes` at each size: starting at lines that hold a byte
 /// beyond ASCII within the piece, spread evenly over them.
 fn pieces(bytes: &[u8]) -> Vec<&[u8]> {
+    let lines: Vec<usize> = std::iter::once(0).chain(line_starts(bytes)).collect();
     let mut out = Vec::new();
     for size in PIECE_SIZES {
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(line_starts(bytes))
+        let starts: Vec<usize> = lines
+            .iter()
+            .copied()
             .filter(|&start| !bytes[start..(start + size).min(bytes.len())].is_ascii())
             .collect();
         if starts.is_empty() {

@@ -132,6 +132,15 @@ fn implausible_nats_per_char(language: &Language) -> f64 {
     IMPLAUSIBLE_NATS_PER_CHAR.max(f64::from(language.letter_cost) / COST_SCALE + IMPLAUSIBLE_EXCESS)
 }
 
+/// When `fit` reads as implausible text: its average cost of a pair with a
+/// character beyond ASCII, and how many nats that is above its language's
+/// limit.
+fn implausible(fit: &Fit) -> Option<(f64, f64)> {
+    let nats = fit.high_nats_per_char()?;
+    let excess = nats - implausible_nats_per_char(fit.language);
+    (excess > 0.0).then_some((nats, excess))
+}
+
 /// How many characters beyond ASCII a decode settled by structure (see
 /// [`STRUCTURE_LEAD`]) needs for its answer to be sure however its text
 /// reads: random bytes beyond ASCII make a valid UTF-8 sequence about one
@@ -556,7 +565,7 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
     let all_evidence = || sample::evidence(bytes, &windows, &histograms, sample::EVIDENCE_BUDGET);
     let runs = (!utf8_windows).then(all_evidence);
     let heads = sample::heads(&windows);
-    let ranking = if utf8_windows
+    let mut ranking = if utf8_windows
         || runs
             .as_ref()
             .is_some_and(|r| is_utf8_beyond_ascii(bytes, r))
@@ -601,7 +610,6 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
             })
             .unwrap_or_else(|| rank(bytes, &runs, &histograms, utf16, declaration.as_ref()))
     };
-    let mut ranking = ranking;
     if utf8_windows && let Some(best) = ranking.ranked.first_mut().filter(|c| c.encoding == UTF_8) {
         // Every window is valid UTF-8: all their characters beyond ASCII
         // (one lead byte each) show its structure, not only the evidence's.
@@ -1156,11 +1164,7 @@ fn weigh_declaration(
 fn keep_errors_below_clean_decodes(ranked: &mut [Ranked]) {
     let below = |c: &Ranked| {
         let errors = c.stats.ranking_errors();
-        let plausible = c.encoding == UTF_8
-            || c.fit.is_none_or(|fit| {
-                fit.high_nats_per_char()
-                    .is_none_or(|nats| nats <= implausible_nats_per_char(fit.language))
-            });
+        let plausible = c.encoding == UTF_8 || c.fit.as_ref().and_then(implausible).is_none();
         let outweighed =
             c.decoding.is_none() && c.stats.non_ascii >= ERRORS_OUTWEIGHED * errors && plausible;
         errors > 0 && !outweighed
@@ -1354,12 +1358,8 @@ fn finish(
         // as (a page of sample text in a dozen scripts).
         let structure_holds =
             best.settled && best.stats.non_ascii.max(best.structure_chars) >= STRUCTURE_SURE_CHARS;
-        if !structure_holds
-            && let Some(fit) = best.fit
-            && let Some(nats) = fit.high_nats_per_char()
-            && nats > implausible_nats_per_char(fit.language)
-        {
-            confidence *= (-(nats - implausible_nats_per_char(fit.language)) / 2.0).exp();
+        if !structure_holds && let Some((nats, excess)) = best.fit.as_ref().and_then(implausible) {
+            confidence *= (-excess / 2.0).exp();
             notes.push(Note::ImplausibleText {
                 nats_per_char: nats,
             });
