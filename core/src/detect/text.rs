@@ -595,19 +595,24 @@ impl<'a> TextSink<'a> {
             stats.han += 1;
         }
         let previous = self.chars.info(self.previous);
-        if previous.is(LOWERCASE) && info.is(UPPERCASE) && !(is_ascii && self.previous_is_ascii) {
-            stats.case_breaks += 1;
-        }
-        if previous.is(FORMAT)
-            && format_in_word(self.chars.info(self.before_previous), previous, &info)
-        {
-            stats.formats_in_words += 1;
-        }
-        if digit_beside_letter(previous, &info) {
-            stats.digits_in_words += 1;
-        }
-        if sign_in_word(self.chars.info(self.before_previous), previous, &info) {
-            stats.signs_in_words += 1;
+        // What follows asks of a character beyond ASCII on one side or the
+        // other: a case break, a formatting character, a sign or a digit of
+        // a script.
+        if !(is_ascii && self.previous_is_ascii) {
+            if previous.is(LOWERCASE) && info.is(UPPERCASE) {
+                stats.case_breaks += 1;
+            }
+            if previous.is(FORMAT)
+                && format_in_word(self.chars.info(self.before_previous), previous, &info)
+            {
+                stats.formats_in_words += 1;
+            }
+            if digit_beside_letter(previous, &info) {
+                stats.digits_in_words += 1;
+            }
+            if sign_in_word(self.chars.info(self.before_previous), previous, &info) {
+                stats.signs_in_words += 1;
+            }
         }
         let both_boundaries = info.folded == ' ' && previous.folded == ' ';
         let shared = !stats.ascii_pairs_included && is_ascii && self.previous_is_ascii;
