@@ -4,7 +4,7 @@
 use mojiscope_indexes::language::{self, COST_SCALE, LANGUAGES, Language, Script};
 
 use super::tables::{self, NO_SYMBOL};
-use super::text::{ByteCounts, CharInfo, Chars};
+use super::text::{ByteCounts, CharInfo, Chars, TextStats};
 use super::{ASCII_LETTER_COST, Ranked, scaled, to_f64};
 use crate::encoding::Encoding;
 
@@ -330,8 +330,9 @@ impl<'a> Scorer<'a> {
         } else {
             Vec::new()
         };
-        let whole = self.shortlist(&rights, served, with_ascii, true);
-        let beyond = self.shortlist(&rights, &allowed, with_ascii, false);
+        let stats = &candidate.stats;
+        let whole = self.shortlist(stats, &rights, served, with_ascii, true);
+        let beyond = self.shortlist(stats, &rights, &allowed, with_ascii, false);
         let mut high = Vec::new();
         // The best fit so far, and its cost in units: a language whose
         // pairs alone cost as much is left as soon as they do (costs only
@@ -390,12 +391,14 @@ impl<'a> Scorer<'a> {
     }
 
     /// The [`SHORTLIST`] languages of `languages` that fit best the
-    /// characters `rights` (each with its count) taken alone, and the ASCII
-    /// pairs of the words with characters beyond ASCII (and of the others
-    /// if `whole`); all of them if they are no more. Best first, ties in
-    /// the order of their positions.
+    /// characters `rights` (each with its count) of a decode whose facts
+    /// are `stats` taken alone, and the ASCII pairs of the words with
+    /// characters beyond ASCII (and of the others if `whole`); all of them
+    /// if they are no more. Best first, ties in the order of their
+    /// positions.
     pub(super) fn shortlist(
         &mut self,
+        stats: &TextStats,
         rights: &[(u32, u64)],
         languages: &[usize],
         with_ascii: bool,
@@ -407,7 +410,7 @@ impl<'a> Scorer<'a> {
         // The best so far, as (cost, position), sorted.
         let mut kept: Vec<(u64, usize)> = Vec::with_capacity(SHORTLIST + 1);
         for &index in languages {
-            let mut cost = 0;
+            let mut cost = foreign_digits_cost(stats, &LANGUAGES[index]);
             if with_ascii {
                 cost += self.ascii_cost(index, true).0;
                 if whole {
@@ -491,6 +494,7 @@ impl<'a> Scorer<'a> {
         encoding: &'static Encoding,
         ids: &[u32; 256],
         costs: &PairCosts,
+        digits: u64,
         limit: u64,
     ) -> Result<Cost, u64> {
         let known = self
@@ -509,7 +513,7 @@ impl<'a> Scorer<'a> {
         let Some(pairs) = self.byte_pairs.take() else {
             return Err(limit);
         };
-        let result = self.weigh_byte_pairs(&pairs, ids, costs, limit);
+        let result = self.weigh_byte_pairs(&pairs, ids, costs, digits, limit);
         self.byte_pairs = Some(pairs);
         result
     }
@@ -520,6 +524,7 @@ impl<'a> Scorer<'a> {
         pairs: &BytePairs,
         ids: &[u32; 256],
         costs: &PairCosts,
+        digits: u64,
         limit: u64,
     ) -> Result<Cost, u64> {
         let index = costs.index;
@@ -535,7 +540,7 @@ impl<'a> Scorer<'a> {
             None => (counts.high_pairs.as_slice(), self.right_bytes.as_slice()),
         };
         // Each right-hand member's share of its class, for each time it is one.
-        let mut cost = pairs.script_changes;
+        let mut cost = pairs.script_changes + digits;
         for &(b, n) in rights {
             let id = ids[usize::from(b)];
             cost += u64::from(costs.share(self.chars.info(id), symbols[usize::from(b)])) * n;
@@ -588,11 +593,12 @@ impl<'a> Scorer<'a> {
         limit: u64,
     ) -> Result<Cost, u64> {
         let costs = PairCosts::of(index);
-        let mut cost = 0u64;
-        let mut chars = 0u64;
+        let digits = foreign_digits_cost(&candidate.stats, costs.language);
         if let Some(ids) = &candidate.byte_ids {
-            return self.byte_pairs_cost(candidate.encoding, ids, &costs, limit);
+            return self.byte_pairs_cost(candidate.encoding, ids, &costs, digits, limit);
         }
+        let mut cost = digits;
+        let mut chars = 0u64;
         let ascii_costs = PairCosts::of(ascii_language(index));
         for &(left, right, n) in &candidate.stats.pairs {
             let model = if left < 0x80 && right < 0x80 {
@@ -825,6 +831,17 @@ pub(super) fn unigram_cost(language: &Language, info: &CharInfo, symbol: u16) ->
     u64::from(language.unigram[usize::from(symbol)]) + share
 }
 
+/// What the digits of scripts other than `language`'s cost in a decode
+/// whose facts are `stats`, in units of 1/`COST_SCALE` nat: each as much as
+/// a change of script. Digits fold to a word boundary, as ASCII digits do,
+/// so nothing else prices them: a Thai digit read inside English text
+/// ("H\u{E58}yre" of Norwegian "Høyre" in windows-874) cost less than the
+/// letter "o".
+pub(super) fn foreign_digits_cost(stats: &TextStats, language: &Language) -> u64 {
+    let foreign = stats.all_script_digits - stats.script_digits[language.script as usize];
+    foreign * u64::from(language::SCRIPT_CHANGE_COST)
+}
+
 /// The language pairs of ASCII characters are scored in when the text is in
 /// language `index`: the language itself if it is written in Latin script,
 /// else English (the Latin-script words of Russian or Japanese text, its
@@ -844,7 +861,7 @@ pub(super) fn ascii_language(index: usize) -> usize {
 mod tests {
     use super::*;
     use crate::detect::text;
-    use crate::encoding::{KOI8_R, WINDOWS_1252};
+    use crate::encoding::{KOI8_R, UTF_8, WINDOWS_1252};
 
     /// The cost of the pairs beyond ASCII of a decode byte by byte, pair by
     /// pair as the language model prices each.
@@ -874,6 +891,34 @@ mod tests {
 
     /// The shared ASCII pairs change no script: their characters are
     /// Latin letters or no letters.
+    #[test]
+    fn digits_of_another_script_cost_a_change_of_script() {
+        // Every digit folds to a word boundary; each Thai or Arabic-Indic
+        // digit costs a change of script, but in a language of its script.
+        let text = "H\u{E58}yre \u{E51}\u{E52} \u{668} 8";
+        let mut chars = Chars::new();
+        let whole = 0..text.len();
+        let stats = text::decode_stats(
+            UTF_8,
+            text.as_bytes(),
+            std::slice::from_ref(&whole),
+            &mut chars,
+        );
+        for language in &LANGUAGES {
+            let digits = match language.script {
+                Script::Thai => 1,
+                Script::Arabic => 3,
+                _ => 4,
+            };
+            assert_eq!(
+                foreign_digits_cost(&stats, language),
+                digits * u64::from(language::SCRIPT_CHANGE_COST),
+                "{}",
+                language.tag
+            );
+        }
+    }
+
     #[test]
     fn ascii_pairs_change_no_script() {
         let chars = Chars::new();
@@ -946,10 +991,10 @@ mod tests {
             for (index, language) in LANGUAGES.iter().enumerate() {
                 let expected = pair_by_pair(&mut scorer, &ids, index);
                 for costs in [PairCosts::of(index), PairCosts::without_table(index)] {
-                    let cost = scorer.byte_pairs_cost(encoding, &ids, &costs, u64::MAX);
+                    let cost = scorer.byte_pairs_cost(encoding, &ids, &costs, 0, u64::MAX);
                     assert_eq!(cost, Ok(expected), "{encoding} in {}", language.tag);
                     let limit = expected.0 / 2;
-                    let stopped = scorer.byte_pairs_cost(encoding, &ids, &costs, limit);
+                    let stopped = scorer.byte_pairs_cost(encoding, &ids, &costs, 0, limit);
                     assert!(stopped.is_err_and(|cost| cost >= limit), "{encoding}");
                 }
             }

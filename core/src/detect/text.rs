@@ -344,6 +344,10 @@ pub(crate) struct TextStats {
     /// one inside "Espa\u{E51}ol"): numbers of a script stand apart from the
     /// words of others.
     pub(crate) digits_in_words: u64,
+    /// The digits of each script that has its own ([`language::digit_script`]),
+    /// by the script's position in [`Script::ALL`], and all of them.
+    pub(crate) script_digits: [u64; SCRIPTS],
+    pub(crate) all_script_digits: u64,
     /// Signs beyond ASCII between two Latin letters of a word, where words
     /// hold none ("Ac\u{B7}mbaro", "c\u{BD}ur"): a reading that makes signs
     /// of another's letters.
@@ -428,6 +432,10 @@ impl TextStats {
     }
 
     fn note_char(&mut self, info: &CharInfo, count: u64) {
+        if let Some(script) = info.digit {
+            self.script_digits[script as usize] += count;
+            self.all_script_digits += count;
+        }
         if info.is(IMPLAUSIBLE) {
             self.implausible += count;
             self.first_implausible.get_or_insert(info.c);
