@@ -686,3 +686,36 @@ fn indented_text_is_no_utf16() {
     assert!(count > 100, "only {count} samples");
     assert!(report.is_empty(), "{report}");
 }
+
+#[test]
+fn iso_2022_jp_cut_inside_its_first_escape_is_read_as_declared() {
+    // A page that declares ISO-2022-JP and is cut inside the escape that
+    // starts its Japanese text (the first 64 bytes of a page) holds
+    // nothing beyond ASCII in any decode. ISO-2022-JP's decode had weighed
+    // its ASCII text on its own account, a few nats a character more than
+    // every other decode pays, and the declaration could not make up for
+    // it: such pages were read as UTF-8.
+    let mut report = String::new();
+    let mut count = 0;
+    for line in lines("sentences/ja.txt") {
+        let page = format!(
+            "<!DOCTYPE html>\n<html><head><meta charset=\"ISO-2022-JP\"><title>{line}</title></head></html>\n"
+        );
+        let Ok(bytes) = ISO_2022_JP.encode_fatal(&page) else {
+            continue;
+        };
+        let Some(escape) = bytes.iter().position(|&b| b == 0x1B) else {
+            continue;
+        };
+        for cut in [escape + 1, escape + 2] {
+            count += 1;
+            let input = &bytes[..cut];
+            let best = detect(input).best();
+            if !decodes_alike(best, ISO_2022_JP, input) {
+                let _ = writeln!(report, "{cut} bytes of {line:?} read as {best}");
+            }
+        }
+    }
+    assert!(count > 100, "only {count} samples");
+    assert!(report.is_empty(), "{report}");
+}

@@ -725,29 +725,45 @@ pub(crate) fn decode_stats(
     runs: &[Range<usize>],
     chars: &mut Chars,
 ) -> TextStats {
-    let stats = decode_stats_with(encoding, bytes, runs, chars, true);
+    let ascii_apart = encoding.is_ascii_compatible();
+    let stats = decode_stats_with(encoding, bytes, runs, chars, true, ascii_apart);
     if stats.scored_chars < stats.chars
         && stats.non_ascii >= super::ERRORS_OUTWEIGHED * stats.ranking_errors()
     {
         // Ruled out on the way, but its errors are outweighed in the end:
         // its text counts in full.
-        return decode_stats_with(encoding, bytes, runs, chars, false);
+        return decode_stats_with(encoding, bytes, runs, chars, false, ascii_apart);
+    }
+    if !ascii_apart
+        && stats.non_ascii == 0
+        && stats.chars > 0
+        && runs.iter().all(|run| bytes[run.clone()].is_ascii())
+    {
+        // ISO-2022-JP that never leaves ASCII in ASCII bytes (its escapes
+        // cut or broken) reads the ASCII text every other decode reads:
+        // its ASCII pairs are weighed with theirs, once, not on its account
+        // alone (which had put it a few nats a character behind them all).
+        return decode_stats_with(encoding, bytes, runs, chars, true, true);
     }
     stats
 }
 
+/// `ascii_apart`: whether the pairs of ASCII characters are left to the
+/// shared ASCII pairs ([`ByteCounts`]), as a decode that reads ASCII as
+/// ASCII can.
 fn decode_stats_with(
     encoding: &'static Encoding,
     bytes: &[u8],
     runs: &[Range<usize>],
     chars: &mut Chars,
     may_cut: bool,
+    ascii_apart: bool,
 ) -> TextStats {
     // Most characters of a decode make a pair of their own with the one
     // before them, but the evidence's ASCII pairs, which are counted apart.
     let len: usize = runs.iter().map(ExactSizeIterator::len).sum();
     let capacity = (len / PAIR_BYTES).min(MAX_PAIR_CAPACITY);
-    let mut sink = TextSink::new(!encoding.is_ascii_compatible(), chars, may_cut, capacity);
+    let mut sink = TextSink::new(!ascii_apart, chars, may_cut, capacity);
     for (position, run) in runs.iter().enumerate() {
         if position > 0 {
             sink.gap();
