@@ -889,8 +889,6 @@ mod tests {
         (cost, chars)
     }
 
-    /// The shared ASCII pairs change no script: their characters are
-    /// Latin letters or no letters.
     #[test]
     fn digits_of_another_script_cost_a_change_of_script() {
         // Every digit folds to a word boundary; each Thai or Arabic-Indic
@@ -919,6 +917,8 @@ mod tests {
         }
     }
 
+    /// The shared ASCII pairs change no script: their characters are
+    /// Latin letters or no letters.
     #[test]
     fn ascii_pairs_change_no_script() {
         let chars = Chars::new();

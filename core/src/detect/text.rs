@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use mojiscope_indexes::language::{self, CharClass, Language, Script};
 
 use crate::decoder::{BomHandling, DecodeErrorMode, Decoder};
-use crate::encoding::Encoding;
+use crate::encoding::{Encoding, ISO_2022_JP};
 use crate::provenance::{ByteSpan, DecodeErrorKind, DecodeSink, SkipReason};
 
 /// A fast hasher for small integer keys.
@@ -345,8 +345,9 @@ pub(crate) struct TextStats {
     /// words of others.
     pub(crate) digits_in_words: u64,
     /// The digits of each script that has its own ([`language::digit_script`]),
-    /// by the script's position in [`Script::ALL`], and all of them.
+    /// by the script's position in [`Script::ALL`].
     pub(crate) script_digits: [u64; SCRIPTS],
+    /// All of them.
     pub(crate) all_script_digits: u64,
     /// Signs beyond ASCII between two Latin letters of a word, where words
     /// hold none ("Ac\u{B7}mbaro", "c\u{BD}ur"): a reading that makes signs
@@ -734,15 +735,16 @@ pub(crate) fn decode_stats(
         // its text counts in full.
         return decode_stats_with(encoding, bytes, runs, chars, false, ascii_apart);
     }
-    if !ascii_apart
+    if encoding == ISO_2022_JP
         && stats.non_ascii == 0
         && stats.chars > 0
         && runs.iter().all(|run| bytes[run.clone()].is_ascii())
     {
-        // ISO-2022-JP that never leaves ASCII in ASCII bytes (its escapes
-        // cut or broken) reads the ASCII text every other decode reads:
-        // its ASCII pairs are weighed with theirs, once, not on its account
-        // alone (which had put it a few nats a character behind them all).
+        // ISO-2022-JP that never leaves ASCII (its escapes cut or broken)
+        // reads the ASCII text every other decode reads: its ASCII pairs
+        // are weighed with theirs, once, not on its account alone (which
+        // had put it a few nats a character behind them all). UTF-16 is
+        // not: its ASCII text is not that of the bytes.
         return decode_stats_with(encoding, bytes, runs, chars, true, true);
     }
     stats
