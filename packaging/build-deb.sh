@@ -42,9 +42,12 @@ if [ -n "$prebuilt" ]; then
 else
   profile_dir=release
   # The example shares the release build of the library and its
-  # dependencies with the binary cargo-deb builds next.
+  # dependencies with the executables built next: the app, then the
+  # command line alone, linked statically (packaging/build-cli.sh says why).
   generator_profile=(--release)
-  deb_options=()
+  cargo build --locked --quiet --release -p mojiscope --bin mojiscope
+  packaging/build-cli.sh >/dev/null
+  deb_options=(--no-build)
 fi
 
 generated="$target_dir/$profile_dir/packaging"

@@ -21,12 +21,14 @@ cd "$(dirname "$0")/.."
 runs=${RUNS:-9}
 large_mib=${LARGE_MIB:-256}
 data=${DETECT_DEV:-../shared/data/detect-dev}
-cargo build --release -q -p mojiscope
+cargo build --release -q -p mojiscope --bin mojiscope
+packaging/build-cli.sh >/dev/null
 target=$(cargo metadata --format-version 1 --no-deps |
     sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 # The command line as the Debian package installs it (/usr/bin/mojiscope):
-# mojiscope-cli, without the desktop app's libraries (app/src/cli/entry.rs).
-# OURS=mojiscope times the build's one executable instead.
+# mojiscope-cli, without the desktop app's libraries (app/src/cli/entry.rs),
+# linked statically (packaging/build-cli.sh). OURS=mojiscope times the
+# build's one executable, dynamically linked, instead.
 ours="$target/release/${OURS:-mojiscope-cli}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
