@@ -347,7 +347,9 @@ pub(crate) struct TextStats {
     /// The digits of each script that has its own ([`language::digit_script`]),
     /// by the script's position in [`Script::ALL`].
     pub(crate) script_digits: [u64; SCRIPTS],
-    /// All of them.
+    /// All of them, kept beside the counts by script so that what a
+    /// language's foreign digits come to is one subtraction: it is asked
+    /// for every language every decode is weighed in.
     pub(crate) all_script_digits: u64,
     /// Signs beyond ASCII between two Latin letters of a word, where words
     /// hold none ("Ac\u{B7}mbaro", "c\u{BD}ur"): a reading that makes signs
@@ -726,7 +728,15 @@ pub(crate) fn decode_stats(
     runs: &[Range<usize>],
     chars: &mut Chars,
 ) -> TextStats {
-    let ascii_apart = encoding.is_ascii_compatible();
+    // ISO-2022-JP leaves ASCII only at an escape. In ASCII bytes without
+    // one it reads the ASCII text every other decode reads, so its ASCII
+    // pairs are weighed with theirs, once, not on its account alone (which
+    // had put it a few nats a character behind them all); with escapes
+    // that switch to nothing (cut or broken), the same once decoded.
+    // UTF-16's ASCII text is not that of the bytes.
+    let ascii_bytes = || runs.iter().all(|run| bytes[run.clone()].is_ascii());
+    let ascii_apart = encoding.is_ascii_compatible()
+        || (encoding == ISO_2022_JP && reads_as_ascii_alone(bytes, runs));
     let stats = decode_stats_with(encoding, bytes, runs, chars, true, ascii_apart);
     if stats.scored_chars < stats.chars
         && stats.non_ascii >= super::ERRORS_OUTWEIGHED * stats.ranking_errors()
@@ -736,18 +746,29 @@ pub(crate) fn decode_stats(
         return decode_stats_with(encoding, bytes, runs, chars, false, ascii_apart);
     }
     if encoding == ISO_2022_JP
+        && !ascii_apart
         && stats.non_ascii == 0
         && stats.chars > 0
-        && runs.iter().all(|run| bytes[run.clone()].is_ascii())
+        && ascii_bytes()
     {
-        // ISO-2022-JP that never leaves ASCII (its escapes cut or broken)
-        // reads the ASCII text every other decode reads: its ASCII pairs
-        // are weighed with theirs, once, not on its account alone (which
-        // had put it a few nats a character behind them all). UTF-16 is
-        // not: its ASCII text is not that of the bytes.
         return decode_stats_with(encoding, bytes, runs, chars, true, true);
     }
     stats
+}
+
+/// Whether ISO-2022-JP decodes `runs` as ASCII characters and errors
+/// alone, with a character among them: ASCII bytes without an escape (the
+/// shift bytes SO and SI are errors), and one byte that is neither.
+fn reads_as_ascii_alone(bytes: &[u8], runs: &[Range<usize>]) -> bool {
+    let mut character = false;
+    for run in runs {
+        let run = &bytes[run.clone()];
+        if !run.is_ascii() || run.contains(&0x1B) {
+            return false;
+        }
+        character = character || run.iter().any(|&b| !matches!(b, 0x0E | 0x0F));
+    }
+    character
 }
 
 /// `ascii_apart`: whether the pairs of ASCII characters are left to the
