@@ -605,6 +605,71 @@ fn chinese_japanese_and_korean_text_is_read_with_confidence() {
     assert!(report.is_empty(), "{report}");
 }
 
+/// How many characters the best candidate's language weighed.
+fn weighed_chars(detection: &Detection) -> u64 {
+    detection.candidates[0]
+        .evidence
+        .iter()
+        .find_map(|evidence| match evidence {
+            Evidence::Language { chars, .. } => Some(*chars),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn double_byte_text_settles_on_a_glance_and_western_text_on_all_of_it() {
+    // Text in a double-byte encoding that its decoder reads without error
+    // settles on its first lines: the rest is not weighed, and the answer
+    // is the one all of it gives. Western text, where a lone accented
+    // letter beside an ASCII one may read as a Big5 or GBK character
+    // without error, is weighed on all of its evidence at this size.
+    let mut report = String::new();
+    let mut glanced = 0;
+    for (tag, encoding) in [
+        ("zh-Hans", mojiscope_core::GBK),
+        ("zh-Hant", mojiscope_core::BIG5),
+        ("ja", mojiscope_core::SHIFT_JIS),
+        ("ja", mojiscope_core::EUC_JP),
+        ("ko", mojiscope_core::EUC_KR),
+    ] {
+        for text in texts(tag) {
+            for bytes in samples(&text, encoding, 1024, |line| !line.is_ascii()) {
+                let detection = detect(&bytes);
+                let chars = encoding.decode(&bytes).text.chars().count() as u64;
+                if !decodes_alike(detection.best(), encoding, &bytes) {
+                    let _ = writeln!(report, "{tag} in {encoding}: read as {}", detection.best());
+                } else if weighed_chars(&detection) * 2 < chars {
+                    glanced += 1;
+                }
+            }
+        }
+    }
+    assert!(report.is_empty(), "{report}");
+    assert!(glanced > 20, "only {glanced} samples settled on a glance");
+    for (tag, encoding) in [
+        ("fr", WINDOWS_1252),
+        ("de", WINDOWS_1252),
+        ("es", WINDOWS_1252),
+        ("pt", WINDOWS_1252),
+    ] {
+        for text in texts(tag) {
+            for bytes in samples(&text, encoding, 1024, |line| !line.is_ascii()) {
+                let detection = detect(&bytes);
+                let chars = encoding.decode(&bytes).text.chars().count() as u64;
+                if weighed_chars(&detection) * 2 < chars {
+                    let _ = writeln!(
+                        report,
+                        "{tag} in {encoding}: {} of {chars} characters weighed",
+                        weighed_chars(&detection)
+                    );
+                }
+            }
+        }
+    }
+    assert!(report.is_empty(), "{report}");
+}
+
 #[test]
 fn errors_in_implausible_text_outweigh_no_clean_decode() {
     // Thai words one to a line, in windows-874: GBK reads each two bytes as

@@ -592,23 +592,37 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
         // make a byte-by-byte decode read better by the margin). The least
         // is tried only when a decode that is not byte by byte reads all
         // of the evidence without error, as it must to stand: multi-byte
-        // text settles on a few lines, a code page's seldom does.
+        // text settles on a few lines, a code page's seldom does. A glance
+        // (a line or two) comes first when, besides, most bytes beyond
+        // ASCII of the evidence stand beside another, as the characters of
+        // a double-byte encoding do: the other readings then fall far
+        // behind at once. Western text that a multi-byte decode happens to
+        // read clean (a lone accented letter and the ASCII letter after it
+        // make a Big5 or GBK character) would only pay for a glance that
+        // cannot settle.
         let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
         let clean = CleanReads::new(bytes, &runs);
-        [sample::FIRST_BUDGET, sample::SETTLED_BUDGET]
-            .into_iter()
-            .filter(|&budget| evidence_len > budget * 2)
-            .find_map(|budget| {
-                if budget < sample::SETTLED_BUDGET && !multi_byte_reads_clean(&clean) {
-                    return None;
-                }
-                let fewer = sample::evidence(bytes, &windows, &histograms, budget);
-                let covered = covers(bytes, &fewer, &histograms);
-                let ranking = rank(bytes, &fewer, &histograms, utf16, declaration.as_ref());
-                let stands = ranking.is_settled() && (covered || ranking.best_reads_clean(&clean));
-                stands.then_some(ranking)
-            })
-            .unwrap_or_else(|| rank(bytes, &runs, &histograms, utf16, declaration.as_ref()))
+        [
+            sample::GLANCE_BUDGET,
+            sample::FIRST_BUDGET,
+            sample::SETTLED_BUDGET,
+        ]
+        .into_iter()
+        .filter(|&budget| evidence_len > budget * 2)
+        .find_map(|budget| {
+            if budget < sample::SETTLED_BUDGET && !multi_byte_reads_clean(&clean) {
+                return None;
+            }
+            if budget < sample::FIRST_BUDGET && !high_bytes_paired(bytes, &runs) {
+                return None;
+            }
+            let fewer = sample::evidence(bytes, &windows, &histograms, budget);
+            let covered = covers(bytes, &fewer, &histograms);
+            let ranking = rank(bytes, &fewer, &histograms, utf16, declaration.as_ref());
+            let stands = ranking.is_settled() && (covered || ranking.best_reads_clean(&clean));
+            stands.then_some(ranking)
+        })
+        .unwrap_or_else(|| rank(bytes, &runs, &histograms, utf16, declaration.as_ref()))
     };
     if utf8_windows && let Some(best) = ranking.ranked.first_mut().filter(|c| c.encoding == UTF_8) {
         // Every window is valid UTF-8: all their characters beyond ASCII
@@ -693,6 +707,9 @@ impl<'a> CleanReads<'a> {
 
     /// Whether `encoding` decodes the runs without error.
     fn reads_clean(&self, encoding: &'static Encoding) -> bool {
+        // GBK's decoder is gb18030's (the standard's GBK section): one
+        // decode tells both.
+        let encoding = if encoding == GB18030 { GBK } else { encoding };
         let known = self
             .known
             .borrow()
@@ -728,6 +745,22 @@ fn letter_scale(counts: &ByteCounts, histograms: &[[u32; 256]]) -> f64 {
         return 1.0;
     }
     (to_f64(window_letters) / to_f64(window_high)) / (to_f64(letters) / to_f64(high))
+}
+
+/// Whether most bytes beyond ASCII of `runs` stand beside another, as the
+/// two bytes of a double-byte character do: there are at least half as
+/// many pairs of them side by side as there are of them.
+fn high_bytes_paired(bytes: &[u8], runs: &[Range<usize>]) -> bool {
+    let (mut high, mut pairs) = (0usize, 0usize);
+    for run in runs {
+        let run = &bytes[run.clone()];
+        high += run.iter().filter(|&&b| b >= 0x80).count();
+        pairs += run
+            .windows(2)
+            .filter(|pair| pair[0] >= 0x80 && pair[1] >= 0x80)
+            .count();
+    }
+    high > 0 && pairs * 2 >= high
 }
 
 /// Whether some ASCII-compatible decode that is not byte by byte (UTF-8

@@ -22,11 +22,17 @@ pub(crate) const EVIDENCE_BUDGET: usize = 16 * 1024;
 /// not weighed.
 pub(crate) const SETTLED_BUDGET: usize = 4 * 1024;
 
-/// The least evidence: what the other candidates are ranked on when the
-/// bytes are valid UTF-8 with text beyond ASCII, which settles the answer,
-/// and what is ranked first when a multi-byte decode reads it without
-/// error (Shift_JIS, EUC-KR, ... settle on a few lines).
+/// Less still: what the other candidates are ranked on when the bytes are
+/// valid UTF-8 with text beyond ASCII, which settles the answer, and what
+/// is ranked first when a multi-byte decode reads all of the evidence
+/// without error (Shift_JIS, EUC-KR, ... settle on a few lines).
 pub(crate) const FIRST_BUDGET: usize = 1024;
+
+/// The least evidence, a glance (a line or two, as a line is taken whole):
+/// ranked before [`FIRST_BUDGET`] when, besides, most bytes beyond ASCII
+/// of the evidence stand beside another, as in text in a double-byte
+/// encoding, whose every character is two bytes of evidence.
+pub(crate) const GLANCE_BUDGET: usize = 256;
 
 /// The longest segment of the evidence: a line, or as much of a long line
 /// as ends at a byte below 0x21 within this many bytes.
