@@ -151,6 +151,12 @@ pub(crate) fn evidence(
         // A byte the rest of the window holds and the evidence does not may
         // be the one that tells two encodings apart (the one place a text
         // uses a letter or a quotation mark): its line is evidence too.
+        // A glance takes no such lines: it stands only when its best decode
+        // reads all of the evidence without error, rare bytes included, and
+        // is far ahead on the glance alone.
+        if budget <= GLANCE_BUDGET {
+            continue;
+        }
         // The bytes beyond ASCII the window holds and the evidence does
         // not: each occurs only after the cursor (every byte beyond ASCII
         // before it is in the evidence or was looked for), so once none is
