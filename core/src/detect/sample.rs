@@ -32,7 +32,7 @@ pub(crate) const FIRST_BUDGET: usize = 1024;
 /// ranked before [`FIRST_BUDGET`] when, besides, most bytes beyond ASCII
 /// of the evidence stand beside another, as in text in a double-byte
 /// encoding, whose every character is two bytes of evidence.
-pub(crate) const GLANCE_BUDGET: usize = 256;
+pub(crate) const GLANCE_BUDGET: usize = 128;
 
 /// The longest segment of the evidence: a line, or as much of a long line
 /// as ends at a byte below 0x21 within this many bytes.
