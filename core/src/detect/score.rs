@@ -130,10 +130,11 @@ impl<'a> Scorer<'a> {
         let count_of =
             |pairs: &[(u8, u8, u32)]| pairs.iter().map(|&(_, _, n)| u64::from(n)).sum::<u64>();
         let ascii_counts = [count_of(&counts.ascii_pairs), count_of(&counts.word_pairs)];
-        let right_bytes = (0..=255u8)
+        let mut right_bytes: Vec<(u8, u64)> = (0..=255u8)
             .filter(|&b| right[usize::from(b)] > 0)
             .map(|b| (b, right[usize::from(b)]))
             .collect();
+        right_bytes.sort_by_key(|&(b, n)| (std::cmp::Reverse(n), b));
         Self {
             counts,
             chars,
@@ -741,6 +742,7 @@ pub(super) fn right_chars(candidate: &Ranked, right_bytes: &[(u8, u64)]) -> Vec<
             false
         }
     });
+    counts.sort_by_key(|&(id, n)| (std::cmp::Reverse(n), id));
     counts
 }
 
