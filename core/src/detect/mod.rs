@@ -592,16 +592,31 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
         // make a byte-by-byte decode read better by the margin). The least
         // is tried only when a decode that is not byte by byte reads all
         // of the evidence without error, as it must to stand: multi-byte
-        // text settles on a few lines, a code page's seldom does. A glance
-        // (a line or two) comes first when, besides, most bytes beyond
+        // text settles on a few lines, a code page's seldom does.
+        let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
+        let clean = CleanReads::new(bytes, &runs);
+        // A glance (a line or two) comes first when most bytes beyond
         // ASCII of the evidence stand beside another, as the characters of
         // a double-byte encoding do: the other readings then fall far
         // behind at once. Western text that a multi-byte decode happens to
         // read clean (a lone accented letter and the ASCII letter after it
         // make a Big5 or GBK character) would only pay for a glance that
-        // cannot settle.
-        let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
-        let clean = CleanReads::new(bytes, &runs);
+        // cannot settle. It stands only when its best decode is not byte
+        // by byte and reads all of the evidence without error, so whether
+        // some multi-byte decode reads clean is asked of the glance alone
+        // (the alphabets' text, paired too, fails that at once), and the
+        // rest of the evidence is decoded in the best one only.
+        let glance = || {
+            if !high_bytes_paired(bytes, &runs) {
+                return None;
+            }
+            let fewer = sample::evidence(bytes, &windows, &histograms, sample::GLANCE_BUDGET);
+            if !multi_byte_reads_clean(&CleanReads::new(bytes, &fewer)) {
+                return None;
+            }
+            let ranking = rank(bytes, &fewer, &histograms, utf16, declaration.as_ref());
+            (ranking.is_settled() && ranking.best_reads_clean(&clean)).then_some(ranking)
+        };
         [
             sample::GLANCE_BUDGET,
             sample::FIRST_BUDGET,
@@ -610,10 +625,10 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
         .into_iter()
         .filter(|&budget| evidence_len > budget * 2)
         .find_map(|budget| {
-            if budget < sample::SETTLED_BUDGET && !multi_byte_reads_clean(&clean) {
-                return None;
+            if budget == sample::GLANCE_BUDGET {
+                return glance();
             }
-            if budget < sample::FIRST_BUDGET && !high_bytes_paired(bytes, &runs) {
+            if budget < sample::SETTLED_BUDGET && !multi_byte_reads_clean(&clean) {
                 return None;
             }
             let fewer = sample::evidence(bytes, &windows, &histograms, budget);
@@ -751,14 +766,27 @@ fn letter_scale(counts: &ByteCounts, histograms: &[[u32; 256]]) -> f64 {
 /// two bytes of a double-byte character do: there are at least half as
 /// many pairs of them side by side as there are of them.
 fn high_bytes_paired(bytes: &[u8], runs: &[Range<usize>]) -> bool {
-    let (mut high, mut pairs) = (0usize, 0usize);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let (mut high, mut pairs) = (0u32, 0u32);
     for run in runs {
+        // Eight bytes at a time: the high bit of each byte beyond ASCII,
+        // and of each such byte whose next byte is one too.
         let run = &bytes[run.clone()];
-        high += run.iter().filter(|&&b| b >= 0x80).count();
-        pairs += run
-            .windows(2)
-            .filter(|pair| pair[0] >= 0x80 && pair[1] >= 0x80)
-            .count();
+        let mut words = run.chunks_exact(8);
+        let mut last_high = false;
+        for word in &mut words {
+            let bits = u64::from_le_bytes(word.try_into().expect("eight bytes")) & HIGH;
+            high += bits.count_ones();
+            pairs += (bits & (bits >> 8)).count_ones();
+            pairs += u32::from(last_high && bits & 0x80 != 0);
+            last_high = bits >> 63 != 0;
+        }
+        for &b in words.remainder() {
+            let is_high = b >= 0x80;
+            high += u32::from(is_high);
+            pairs += u32::from(last_high && is_high);
+            last_high = is_high;
+        }
     }
     high > 0 && pairs * 2 >= high
 }
@@ -2311,6 +2339,38 @@ mod tests {
         // Bytes that are not those ranges are taken for the whole input.
         let short = detect_examined(bytes.len(), &examined[..100]);
         assert_eq!(ranking(&short), ranking(&detect(&examined[..100])));
+    }
+
+    #[test]
+    fn high_bytes_are_paired_as_byte_by_byte_counting_says() {
+        // Every pattern of bytes beyond ASCII and not over 13 bytes (eight
+        // at a time and the rest), in one run and cut in two.
+        let naive = |bytes: &[u8], runs: &[Range<usize>]| {
+            let (mut high, mut pairs) = (0, 0);
+            for run in runs {
+                let run = &bytes[run.clone()];
+                high += run.iter().filter(|&&b| b >= 0x80).count();
+                pairs += run
+                    .windows(2)
+                    .filter(|w| w[0] >= 0x80 && w[1] >= 0x80)
+                    .count();
+            }
+            high > 0 && pairs * 2 >= high
+        };
+        for pattern in 0u32..1 << 13 {
+            let bytes: Vec<u8> = (0..13)
+                .map(|i| if pattern >> i & 1 == 1 { 0xA4 } else { b'a' })
+                .collect();
+            // Two runs, start..cut and cut..end (the first may be empty).
+            for (start, cut, end) in [(0, 0, 13), (0, 5, 13), (0, 9, 13), (2, 2, 11)] {
+                let runs = [start..cut, cut..end];
+                assert_eq!(
+                    high_bytes_paired(&bytes, &runs),
+                    naive(&bytes, &runs),
+                    "{bytes:?} in {runs:?}"
+                );
+            }
+        }
     }
 
     #[test]
