@@ -572,7 +572,7 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
     {
         // UTF-8 ranks first whatever the others read (and the bytes are no
         // UTF-16): they are weighed on less of it.
-        let fewer = sample::evidence(bytes, &windows, &histograms, sample::FIRST_BUDGET);
+        let fewer = utf8_evidence(bytes, &windows, &histograms);
         let runs = if is_utf8_beyond_ascii(bytes, &fewer) {
             fewer
         } else {
@@ -760,6 +760,35 @@ fn letter_scale(counts: &ByteCounts, histograms: &[[u32; 256]]) -> f64 {
         return 1.0;
     }
     (to_f64(window_letters) / to_f64(window_high)) / (to_f64(letters) / to_f64(high))
+}
+
+/// What the other candidates are weighed on when UTF-8 ranks first: a
+/// glance when it holds [`UTF8_GLANCE_CHARS`] characters beyond ASCII or
+/// more (one alone may be no structure: see [`settles_as_structure`]),
+/// else 1 KiB of the evidence.
+fn utf8_evidence(
+    bytes: &[u8],
+    windows: &[Range<usize>],
+    histograms: &[[u32; 256]],
+) -> Vec<Range<usize>> {
+    let glance = sample::evidence(bytes, windows, histograms, sample::GLANCE_BUDGET);
+    if lead_bytes(bytes, &glance) >= UTF8_GLANCE_CHARS {
+        glance
+    } else {
+        sample::evidence(bytes, windows, histograms, sample::FIRST_BUDGET)
+    }
+}
+
+/// How many characters beyond ASCII of UTF-8 a glance must hold to be
+/// what the other candidates are weighed on: with two, its structure
+/// settles UTF-8 whatever they are.
+const UTF8_GLANCE_CHARS: usize = 2;
+
+/// How many bytes of `runs` start a sequence of UTF-8 beyond ASCII.
+fn lead_bytes(bytes: &[u8], runs: &[Range<usize>]) -> usize {
+    runs.iter()
+        .map(|run| bytes[run.clone()].iter().filter(|&&b| b >= 0xC0).count())
+        .sum()
 }
 
 /// Whether most bytes beyond ASCII of `runs` stand beside another, as the
