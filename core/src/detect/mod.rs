@@ -578,71 +578,25 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
         } else {
             runs.unwrap_or_else(all_evidence)
         };
-        rank(bytes, &runs, &histograms, None, declaration.as_ref())
+        rank(bytes, &runs, &histograms.counts, None, declaration.as_ref())
     } else {
         let runs = runs.unwrap_or_else(all_evidence);
         let utf16 = utf16::looks_like(bytes, &heads)
             .map(|(encoding, strong)| (encoding, strong, heads.as_slice()));
-        // Most text settles its encoding within its first lines: rank on
-        // less evidence first, and on all of it unless that settled it.
-        // The less stands when it holds every byte beyond ASCII the windows
-        // hold (then every decode reads them all), or when its best decode
-        // is not byte by byte and reads all of the evidence without error
-        // (Shift_JIS clean over the sample: no byte the less left out can
-        // make a byte-by-byte decode read better by the margin). The least
-        // is tried only when a decode that is not byte by byte reads all
-        // of the evidence without error, as it must to stand: multi-byte
-        // text settles on a few lines, a code page's seldom does.
-        let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
-        let clean = CleanReads::new(bytes, &runs);
-        // A glance (a line or two) comes first when most bytes beyond
-        // ASCII of the evidence stand beside another, as the characters of
-        // a double-byte encoding do: the other readings then fall far
-        // behind at once. Western text that a multi-byte decode happens to
-        // read clean (a lone accented letter and the ASCII letter after it
-        // make a Big5 or GBK character) would only pay for a glance that
-        // cannot settle. It stands only when its best decode is not byte
-        // by byte and reads all of the evidence without error, so whether
-        // some multi-byte decode reads clean is asked of the glance alone
-        // (the alphabets' text, paired too, fails that at once), and the
-        // rest of the evidence is decoded in the best one only.
-        let glance = || {
-            if !high_bytes_paired(bytes, &runs) {
-                return None;
-            }
-            let fewer = sample::evidence(bytes, &windows, &histograms, sample::GLANCE_BUDGET);
-            if !multi_byte_reads_clean(&CleanReads::new(bytes, &fewer)) {
-                return None;
-            }
-            let ranking = rank(bytes, &fewer, &histograms, utf16, declaration.as_ref());
-            (ranking.is_settled() && ranking.best_reads_clean(&clean)).then_some(ranking)
-        };
-        [
-            sample::GLANCE_BUDGET,
-            sample::FIRST_BUDGET,
-            sample::SETTLED_BUDGET,
-        ]
-        .into_iter()
-        .filter(|&budget| evidence_len > budget * 2)
-        .find_map(|budget| {
-            if budget == sample::GLANCE_BUDGET {
-                return glance();
-            }
-            if budget < sample::SETTLED_BUDGET && !multi_byte_reads_clean(&clean) {
-                return None;
-            }
-            let fewer = sample::evidence(bytes, &windows, &histograms, budget);
-            let covered = covers(bytes, &fewer, &histograms);
-            let ranking = rank(bytes, &fewer, &histograms, utf16, declaration.as_ref());
-            let stands = ranking.is_settled() && (covered || ranking.best_reads_clean(&clean));
-            stands.then_some(ranking)
-        })
-        .unwrap_or_else(|| rank(bytes, &runs, &histograms, utf16, declaration.as_ref()))
+        rank_in_steps(
+            bytes,
+            &windows,
+            &histograms,
+            &runs,
+            utf16,
+            declaration.as_ref(),
+        )
     };
     if utf8_windows && let Some(best) = ranking.ranked.first_mut().filter(|c| c.encoding == UTF_8) {
         // Every window is valid UTF-8: all their characters beyond ASCII
         // (one lead byte each) show its structure, not only the evidence's.
         best.structure_chars = histograms
+            .counts
             .iter()
             .flat_map(|counts| &counts[0xC2..=0xF4])
             .map(|&n| u64::from(n))
@@ -658,6 +612,75 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
         declaration,
         ranking.weighed,
     )
+}
+
+/// Ranks the candidates on the evidence `runs` of `windows`, or on less of
+/// it when that settles the answer.
+///
+/// Most text settles its encoding within its first lines: rank on less
+/// evidence first, and on all of it unless that settled it. The less
+/// stands when it holds every byte beyond ASCII the windows hold (then
+/// every decode reads them all), or when its best decode is not byte by
+/// byte and reads all of the evidence without error (Shift_JIS clean over
+/// the sample: no byte the less left out can make a byte-by-byte decode
+/// read better by the margin). The least is tried only when a decode that
+/// is not byte by byte reads all of the evidence without error, as it must
+/// to stand: multi-byte text settles on a few lines, a code page's seldom
+/// does.
+///
+/// A glance (a line or two) comes first when most bytes beyond ASCII of
+/// the evidence stand beside another, as the characters of a double-byte
+/// encoding do: the other readings then fall far behind at once. Western
+/// text that a multi-byte decode happens to read clean (a lone accented
+/// letter and the ASCII letter after it make a Big5 or GBK character)
+/// would only pay for a glance that cannot settle. It stands only when its
+/// best decode is not byte by byte and reads all of the evidence without
+/// error, so whether some multi-byte decode reads clean is asked of the
+/// glance alone (the alphabets' text, paired too, fails that at once), and
+/// the rest of the evidence is decoded in the best one only.
+fn rank_in_steps(
+    bytes: &[u8],
+    windows: &[Range<usize>],
+    histograms: &sample::Histograms,
+    runs: &[Range<usize>],
+    utf16: Option<(&'static Encoding, bool, &[Range<usize>])>,
+    declaration: Option<&Declaration>,
+) -> Ranking {
+    let ranked = |runs: &[Range<usize>]| rank(bytes, runs, &histograms.counts, utf16, declaration);
+    let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
+    let clean = CleanReads::new(bytes, runs);
+    let glance = || {
+        if !high_bytes_paired(bytes, runs) {
+            return None;
+        }
+        let fewer = sample::evidence(bytes, windows, histograms, sample::GLANCE_BUDGET);
+        if !multi_byte_reads_clean(&CleanReads::new(bytes, &fewer)) {
+            return None;
+        }
+        let ranking = ranked(&fewer);
+        (ranking.is_settled() && ranking.best_reads_clean(&clean)).then_some(ranking)
+    };
+    [
+        sample::GLANCE_BUDGET,
+        sample::FIRST_BUDGET,
+        sample::SETTLED_BUDGET,
+    ]
+    .into_iter()
+    .filter(|&budget| evidence_len > budget * 2)
+    .find_map(|budget| {
+        if budget == sample::GLANCE_BUDGET {
+            return glance();
+        }
+        if budget < sample::SETTLED_BUDGET && !multi_byte_reads_clean(&clean) {
+            return None;
+        }
+        let fewer = sample::evidence(bytes, windows, histograms, budget);
+        let covered = covers(bytes, &fewer, &histograms.counts);
+        let ranking = ranked(&fewer);
+        let stands = ranking.is_settled() && (covered || ranking.best_reads_clean(&clean));
+        stands.then_some(ranking)
+    })
+    .unwrap_or_else(|| ranked(runs))
 }
 
 /// The ranking of the candidates on some evidence.
@@ -769,7 +792,7 @@ fn letter_scale(counts: &ByteCounts, histograms: &[[u32; 256]]) -> f64 {
 fn utf8_evidence(
     bytes: &[u8],
     windows: &[Range<usize>],
-    histograms: &[[u32; 256]],
+    histograms: &sample::Histograms,
 ) -> Vec<Range<usize>> {
     let glance = sample::evidence(bytes, windows, histograms, sample::GLANCE_BUDGET);
     if lead_bytes(bytes, &glance) >= UTF8_GLANCE_CHARS {

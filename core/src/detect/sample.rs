@@ -97,7 +97,7 @@ fn holds_evidence(bytes: &[u8]) -> bool {
 pub(crate) fn evidence(
     bytes: &[u8],
     windows: &[Range<usize>],
-    histograms: &[[u32; 256]],
+    histograms: &Histograms,
     budget: usize,
 ) -> Vec<Range<usize>> {
     let share = budget / windows.len().max(1);
@@ -107,7 +107,11 @@ pub(crate) fn evidence(
         _ if range.is_empty() => {}
         _ => runs.push(range),
     };
-    for (window, counts) in windows.iter().zip(histograms) {
+    for ((window, counts), blocks) in windows
+        .iter()
+        .zip(&histograms.counts)
+        .zip(&histograms.blocks)
+    {
         let text = &bytes[window.clone()];
         if text.len() <= share {
             push(&mut runs, window.clone());
@@ -161,38 +165,32 @@ pub(crate) fn evidence(
         // not: each occurs only after the cursor (every byte beyond ASCII
         // before it is in the evidence or was looked for), so once none is
         // left the rest of the window need not be read.
-        let mut wanted = [false; 256];
-        let mut left = 0usize;
+        let mut wanted = 0u128;
         for b in 0x80..256 {
             if counts[b] > 0 && !seen[b] {
-                wanted[b] = true;
-                left += 1;
+                wanted |= 1 << (b - 0x80);
             }
         }
-        if left == 0 {
-            continue;
-        }
-        let found = |b: u8, wanted: &mut [bool; 256], left: &mut usize| {
-            if std::mem::take(&mut wanted[usize::from(b)]) {
-                *left -= 1;
+        let found = |b: u8, wanted: &mut u128| {
+            if b >= 0x80 {
+                *wanted &= !(1 << (b - 0x80));
             }
         };
         let mut extra = 0;
         let mut boundary = position;
         let mut cursor = position;
-        while cursor < text.len() && extra < share / RARE_SHARE && left > 0 {
-            let Some(offset) = text[cursor..].iter().position(|&b| wanted[usize::from(b)]) else {
+        while cursor < text.len() && extra < share / RARE_SHARE && wanted != 0 {
+            let Some(at) = next_wanted(text, blocks, cursor, wanted) else {
                 break;
             };
-            let at = cursor + offset;
-            found(text[at], &mut wanted, &mut left);
+            found(text[at], &mut wanted);
             let Some(start) = segment_start(text, boundary, at) else {
                 cursor = at + 1;
                 continue;
             };
             let end = segment_end(text, at);
             for &b in &text[start..end] {
-                found(b, &mut wanted, &mut left);
+                found(b, &mut wanted);
             }
             extra += end - start;
             push(&mut runs, window.start + start..window.start + end);
@@ -223,18 +221,68 @@ fn segment_start(text: &[u8], boundary: usize, at: usize) -> Option<usize> {
         .or((low == boundary).then_some(boundary))
 }
 
-/// How often each byte value occurs in each window.
-pub(crate) fn histograms(bytes: &[u8], windows: &[Range<usize>]) -> Vec<[u32; 256]> {
-    windows
-        .iter()
-        .map(|window| {
-            let mut counts = [0u32; 256];
-            for &b in &bytes[window.clone()] {
-                counts[usize::from(b)] += 1;
+/// How often each byte value occurs in each window, and which bytes beyond
+/// ASCII each block of a window holds.
+pub(crate) struct Histograms {
+    /// How often each byte value occurs, by window.
+    pub(crate) counts: Vec<[u32; 256]>,
+    /// By window, for each [`BLOCK`] bytes of it in turn, a bit for each
+    /// byte beyond ASCII it holds (bit `b - 0x80`): the search for the
+    /// bytes the evidence lacks skips the blocks that hold none of them.
+    blocks: Vec<Vec<u128>>,
+}
+
+/// The bytes of a window whose bytes beyond ASCII [`Histograms`] notes
+/// together.
+const BLOCK: usize = 8192;
+
+/// [`Histograms`] of each window.
+pub(crate) fn histograms(bytes: &[u8], windows: &[Range<usize>]) -> Histograms {
+    let mut counts = Vec::with_capacity(windows.len());
+    let mut blocks = Vec::with_capacity(windows.len());
+    for window in windows {
+        let mut window_counts = [0u32; 256];
+        let mut window_blocks = Vec::with_capacity(window.len().div_ceil(BLOCK));
+        for block in bytes[window.clone()].chunks(BLOCK) {
+            let mut block_counts = [0u16; 256];
+            for &b in block {
+                block_counts[usize::from(b)] += 1;
             }
-            counts
-        })
-        .collect()
+            for (count, &n) in window_counts.iter_mut().zip(&block_counts) {
+                *count += u32::from(n);
+            }
+            let present = block_counts[0x80..]
+                .iter()
+                .enumerate()
+                .fold(0u128, |present, (bit, &n)| {
+                    present | u128::from(n != 0) << bit
+                });
+            window_blocks.push(present);
+        }
+        counts.push(window_counts);
+        blocks.push(window_blocks);
+    }
+    Histograms { counts, blocks }
+}
+
+/// The first position from `from` on of a byte that `wanted` holds (a bit
+/// for each byte beyond ASCII, as in [`Histograms`]) in `text`, whose
+/// blocks hold the bytes `blocks` says.
+fn next_wanted(text: &[u8], blocks: &[u128], from: usize, wanted: u128) -> Option<usize> {
+    let mut at = from;
+    while at < text.len() {
+        let block = at / BLOCK;
+        let end = ((block + 1) * BLOCK).min(text.len());
+        if blocks[block] & wanted != 0
+            && let Some(offset) = text[at..end]
+                .iter()
+                .position(|&b| b >= 0x80 && wanted >> (b - 0x80) & 1 == 1)
+        {
+            return Some(at + offset);
+        }
+        at = end;
+    }
+    None
 }
 
 /// The end of the segment that starts at `start`: just after the next
