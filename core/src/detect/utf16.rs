@@ -90,6 +90,16 @@ fn is_text_like_fast(c: char) -> bool {
     if c.is_ascii() || matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}') {
         return is_text_like(c);
     }
+    // Blocks where no character is text-like (rare ideographs, the
+    // syllabaries and letters of scripts without statistics, private use,
+    // presentation forms): much of what two bytes of a double-byte
+    // encoding read as UTF-16 give.
+    if matches!(
+        u32::from(c),
+        0x3400..=0x4DFF | 0xA000..=0xABFF | 0xD7A4..=0xFB1C | 0xFE00..=0xFE6F | 0xFFA0..=0xFFFF
+    ) {
+        return false;
+    }
     if language::is_implausible(c) {
         return false;
     }
@@ -222,7 +232,7 @@ fn reads_as_text(
     let allowed_others = (1.0 - share) * super::to_f64(units as u64);
     for window in unit_ranges {
         let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
-        for chunk in bytes[window].chunks(512) {
+        for chunk in bytes[window].chunks(128) {
             let _ = decoder.decode(chunk, false, &mut sink);
             if sink.errors > allowed_errors
                 || super::to_f64(sink.other + sink.errors) > allowed_others
