@@ -974,6 +974,10 @@ fn bytes_decoding_to(wanted: fn(char) -> bool) -> [bool; 256] {
     bytes
 }
 
+/// Evidence up to this many bytes has its byte pairs counted by sorting
+/// them, not in [`PAIR_SCRATCH`].
+const FEW_BYTES: usize = 4096;
+
 thread_local! {
     /// Counts of byte pairs, kept zeroed between detections.
     static PAIR_SCRATCH: RefCell<Vec<u32>> = RefCell::new(vec![0; 256 * 256]);
@@ -1200,6 +1204,9 @@ impl ByteCounts {
         let mut triples: FastMap<u32, u32> = FastMap::default();
         let mut touched: Vec<u16> = Vec::new();
         let mut len = 0u64;
+        // Few bytes (a glance) list their pairs and sort them: the table of
+        // every pair would be touched in dozens of pages for them.
+        let few = runs.iter().map(ExactSizeIterator::len).sum::<usize>() <= FEW_BYTES;
         PAIR_SCRATCH.with_borrow_mut(|pair_counts| {
             for run in runs {
                 let run = &bytes[run.clone()];
@@ -1222,6 +1229,10 @@ impl ByteCounts {
                 for pair in run.windows(2) {
                     if (pair[0] | pair[1]) >= 0x80 {
                         let key = u16::from(pair[0]) << 8 | u16::from(pair[1]);
+                        if few {
+                            touched.push(key);
+                            continue;
+                        }
                         let slot = &mut pair_counts[usize::from(key)];
                         if *slot == 0 {
                             touched.push(key);
@@ -1232,14 +1243,25 @@ impl ByteCounts {
                 words.count(run);
             }
             touched.sort_unstable();
-            let high_pairs = touched
-                .iter()
-                .map(|&key| {
-                    let slot = &mut pair_counts[usize::from(key)];
-                    let n = std::mem::take(slot);
-                    ((key >> 8) as u8, key as u8, n)
-                })
-                .collect();
+            let high_pairs = if few {
+                // Every pair as it came, sorted: runs of one key.
+                touched
+                    .chunk_by(|a, b| a == b)
+                    .map(|same| {
+                        let n = u32::try_from(same.len()).unwrap_or(u32::MAX);
+                        ((same[0] >> 8) as u8, same[0] as u8, n)
+                    })
+                    .collect()
+            } else {
+                touched
+                    .iter()
+                    .map(|&key| {
+                        let slot = &mut pair_counts[usize::from(key)];
+                        let n = std::mem::take(slot);
+                        ((key >> 8) as u8, key as u8, n)
+                    })
+                    .collect()
+            };
             let mut format_triples: Vec<(u8, u8, u8, u32)> = triples
                 .into_iter()
                 .map(|(key, n)| ((key >> 16) as u8, (key >> 8) as u8, key as u8, n))
