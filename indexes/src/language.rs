@@ -28,6 +28,7 @@
 //! assert_eq!(LANGUAGES.len(), 60);
 //! ```
 
+use crate::generated::{big5::BIG5, euc_kr::EUC_KR, gb18030::GB18030, jis0208::JIS0208};
 use crate::{big5, euc_kr, gb18030, jis0208};
 
 #[rustfmt::skip]
@@ -360,17 +361,193 @@ pub fn script_change_cost(left: Option<Script>, right: Option<Script>) -> u32 {
 
 /// Whether a Han ideograph is in the first (most common) level of GB 2312,
 /// Big5 or JIS X 0208, or a Hangul syllable among the 2,350 of KS X 1001.
+/// Those of the main blocks (U+4E00 to U+9FFF, and every Hangul syllable)
+/// are read from a table of bits laid out when compiling ([`COMMON`]): the
+/// decodes of Chinese, Japanese and Korean text ask it of each character,
+/// and the four indexes' reverse tables it is drawn from are 512 KiB.
 pub fn is_common_ideograph_or_syllable(c: char) -> bool {
+    match common_bit(u32::from(c)) {
+        Some(bit) => COMMON[bit / 64] >> (bit % 64) & 1 == 1,
+        None => common_by_pointers(c),
+    }
+}
+
+/// [`is_common_ideograph_or_syllable`] from the indexes' pointers.
+fn common_by_pointers(c: char) -> bool {
     if ('\u{AC00}'..='\u{D7A3}').contains(&c) {
         // KS X 1001 Hangul: leading bytes 0xB0..=0xC8, trailing 0xA1..=0xFE.
-        return euc_kr::pointer(c).is_some_and(|p| (47..=71).contains(&(p / 190)) && p % 190 >= 96);
+        return euc_kr::pointer(c).is_some_and(|p| euc_kr_common(p as usize));
     }
-    // GB 2312 level 1: leading bytes 0xB0..=0xD7, trailing 0xA1..=0xFE.
-    gb18030::pointer(c).is_some_and(|p| (47..=86).contains(&(p / 190)) && p % 190 >= 96)
-        // Big5 level 1: 0xA440..=0xC67E.
-        || big5::big5_pointer(c).is_some_and(|p| (35 * 157..69 * 157 + 63).contains(&p))
-        // JIS X 0208 level 1: rows 16..=47.
-        || jis0208::pointer(c).is_some_and(|p| (15..=46).contains(&(p / 94)))
+    gb18030::pointer(c).is_some_and(|p| gb2312_common(p as usize))
+        || big5::big5_pointer(c).is_some_and(|p| big5_common(p as usize))
+        || jis0208::pointer(c).is_some_and(|p| jis_common(p as usize))
+}
+
+/// GB 2312 level 1: leading bytes 0xB0..=0xD7, trailing 0xA1..=0xFE.
+const fn gb2312_common(pointer: usize) -> bool {
+    pointer / 190 >= 47 && pointer / 190 <= 86 && pointer % 190 >= 96
+}
+
+/// Big5 level 1: 0xA440..=0xC67E.
+const fn big5_common(pointer: usize) -> bool {
+    pointer >= 35 * 157 && pointer < 69 * 157 + 63
+}
+
+/// JIS X 0208 level 1: rows 16..=47.
+const fn jis_common(pointer: usize) -> bool {
+    pointer / 94 >= 15 && pointer / 94 <= 46
+}
+
+/// KS X 1001 Hangul: leading bytes 0xB0..=0xC8, trailing 0xA1..=0xFE.
+const fn euc_kr_common(pointer: usize) -> bool {
+    pointer / 190 >= 47 && pointer / 190 <= 71 && pointer % 190 >= 96
+}
+
+/// The main block of Han ideographs, and the Hangul syllables, in
+/// [`COMMON`]'s bits: the ideographs first.
+const HAN: std::ops::RangeInclusive<u32> = 0x4E00..=0x9FFF;
+const HANGUL: std::ops::RangeInclusive<u32> = 0xAC00..=0xD7A3;
+const HAN_LEN: usize = (*HAN.end() - *HAN.start() + 1) as usize;
+const COMMON_BITS: usize = HAN_LEN + (*HANGUL.end() - *HANGUL.start() + 1) as usize;
+const COMMON_WORDS: usize = COMMON_BITS.div_ceil(64);
+
+/// The bit of code point `code_point` in [`COMMON`], if it has one.
+const fn common_bit(code_point: u32) -> Option<usize> {
+    if code_point >= *HAN.start() && code_point <= *HAN.end() {
+        Some((code_point - *HAN.start()) as usize)
+    } else if code_point >= *HANGUL.start() && code_point <= *HANGUL.end() {
+        Some(HAN_LEN + (code_point - *HANGUL.start()) as usize)
+    } else {
+        None
+    }
+}
+
+/// [`is_common_ideograph_or_syllable`] of each code point with a
+/// [`common_bit`].
+static COMMON: [u64; COMMON_WORDS] = common_table(&GB18030, &BIG5, &JIS0208, &EUC_KR);
+
+/// [`COMMON`] from the forward indexes, a pointer's code point marked when
+/// the pointer is the one "index pointer" gives it: the first (for Big5,
+/// the first from the first encoded pointer on, and the last for the code
+/// points the standard names).
+const fn common_table(
+    gb: &[u16],
+    big5: &[u32],
+    jis: &[u16],
+    euc_kr: &[u16],
+) -> [u64; COMMON_WORDS] {
+    let mut common = [0u64; COMMON_WORDS];
+    // Han: GB 2312, Big5 and JIS X 0208, each a code point's first pointer.
+    let mut seen = [[0u64; COMMON_WORDS]; 3];
+    let mut pointer = 0;
+    while pointer < gb.len() {
+        let code_point = gb[pointer] as u32;
+        mark(
+            &mut common,
+            &mut seen[0],
+            code_point,
+            gb2312_common(pointer) && is_han(code_point),
+            true,
+        );
+        pointer += 1;
+    }
+    pointer = big5::FIRST_ENCODED_POINTER as usize;
+    while pointer < big5.len() {
+        let code_point = big5[pointer];
+        let last = is_last_pointer_code_point(code_point);
+        mark(
+            &mut common,
+            &mut seen[1],
+            code_point,
+            big5_common(pointer) && is_han(code_point),
+            !last,
+        );
+        pointer += 1;
+    }
+    // The code points whose last pointer counts: walked backwards.
+    pointer = big5.len();
+    while pointer > big5::FIRST_ENCODED_POINTER as usize {
+        pointer -= 1;
+        let code_point = big5[pointer];
+        if is_last_pointer_code_point(code_point) {
+            mark(
+                &mut common,
+                &mut seen[1],
+                code_point,
+                big5_common(pointer) && is_han(code_point),
+                true,
+            );
+        }
+    }
+    pointer = 0;
+    while pointer < jis.len() {
+        let code_point = jis[pointer] as u32;
+        mark(
+            &mut common,
+            &mut seen[2],
+            code_point,
+            jis_common(pointer) && is_han(code_point),
+            true,
+        );
+        pointer += 1;
+    }
+    // Hangul: KS X 1001 alone.
+    let mut seen_hangul = [0u64; COMMON_WORDS];
+    pointer = 0;
+    while pointer < euc_kr.len() {
+        let code_point = euc_kr[pointer] as u32;
+        if code_point >= *HANGUL.start() && code_point <= *HANGUL.end() {
+            mark(
+                &mut common,
+                &mut seen_hangul,
+                code_point,
+                euc_kr_common(pointer),
+                true,
+            );
+        }
+        pointer += 1;
+    }
+    common
+}
+
+/// Marks `code_point` common if `is_common`, the first time it is `seen`
+/// (when `first`; otherwise leaves it to a later walk).
+const fn mark(
+    common: &mut [u64; COMMON_WORDS],
+    seen: &mut [u64; COMMON_WORDS],
+    code_point: u32,
+    is_common: bool,
+    first: bool,
+) {
+    let Some(bit) = common_bit(code_point) else {
+        return;
+    };
+    let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+    if !first || seen[word] & mask != 0 {
+        return;
+    }
+    seen[word] |= mask;
+    if is_common {
+        common[word] |= mask;
+    }
+}
+
+/// Whether `code_point` is in the main block of Han ideographs: the
+/// Chinese and Japanese indexes decide those, EUC-KR the Hangul syllables.
+const fn is_han(code_point: u32) -> bool {
+    code_point >= *HAN.start() && code_point <= *HAN.end()
+}
+
+/// Whether "index Big5 pointer" gives `code_point` its last pointer.
+const fn is_last_pointer_code_point(code_point: u32) -> bool {
+    let mut i = 0;
+    while i < big5::LAST_POINTER_CODE_POINTS.len() {
+        if big5::LAST_POINTER_CODE_POINTS[i] as u32 == code_point {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether `c` is one of the typographic marks any language's text uses:
@@ -552,6 +729,18 @@ pub fn facts(c: char) -> Facts {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn common_ideographs_and_syllables_are_read_from_the_indexes_alike() {
+        for code_point in (0x4E00..=0x9FFF).chain(0xAC00..=0xD7A3) {
+            let c = char::from_u32(code_point).expect("a scalar value");
+            assert_eq!(
+                super::is_common_ideograph_or_syllable(c),
+                super::common_by_pointers(c),
+                "U+{code_point:04X}"
+            );
+        }
+    }
+
     use super::*;
 
     #[test]
