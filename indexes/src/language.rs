@@ -362,7 +362,7 @@ pub fn script_change_cost(left: Option<Script>, right: Option<Script>) -> u32 {
 /// Whether a Han ideograph is in the first (most common) level of GB 2312,
 /// Big5 or JIS X 0208, or a Hangul syllable among the 2,350 of KS X 1001.
 /// Those of the main blocks (U+4E00 to U+9FFF, and every Hangul syllable)
-/// are read from a table of bits laid out when compiling ([`COMMON`]): the
+/// are read from a table of bits laid out when compiling: the
 /// decodes of Chinese, Japanese and Korean text ask it of each character,
 /// and the four indexes' reverse tables it is drawn from are 512 KiB.
 pub fn is_common_ideograph_or_syllable(c: char) -> bool {
