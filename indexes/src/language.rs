@@ -437,77 +437,69 @@ const fn common_table(
     euc_kr: &[u16],
 ) -> [u64; COMMON_WORDS] {
     let mut common = [0u64; COMMON_WORDS];
-    // Han: GB 2312, Big5 and JIS X 0208, each a code point's first pointer.
-    let mut seen = [[0u64; COMMON_WORDS]; 3];
-    let mut pointer = 0;
-    while pointer < gb.len() {
-        let code_point = gb[pointer] as u32;
-        mark(
-            &mut common,
-            &mut seen[0],
-            code_point,
-            gb2312_common(pointer) && is_han(code_point),
-            true,
-        );
-        pointer += 1;
-    }
-    pointer = big5::FIRST_ENCODED_POINTER as usize;
+    mark_first_pointers(&mut common, gb, Level::Gb2312);
+    mark_first_pointers(&mut common, jis, Level::Jis);
+    mark_first_pointers(&mut common, euc_kr, Level::KsHangul);
+    // Big5: from its first encoded pointer on, and the code points whose
+    // last pointer counts walked backwards.
+    let mut seen = [0u64; COMMON_WORDS];
+    let mut pointer = big5::FIRST_ENCODED_POINTER as usize;
     while pointer < big5.len() {
         let code_point = big5[pointer];
         let last = is_last_pointer_code_point(code_point);
-        mark(
-            &mut common,
-            &mut seen[1],
-            code_point,
-            big5_common(pointer) && is_han(code_point),
-            !last,
-        );
+        let is_common = big5_common(pointer) && is_han(code_point);
+        mark(&mut common, &mut seen, code_point, is_common, !last);
         pointer += 1;
     }
-    // The code points whose last pointer counts: walked backwards.
     pointer = big5.len();
     while pointer > big5::FIRST_ENCODED_POINTER as usize {
         pointer -= 1;
         let code_point = big5[pointer];
         if is_last_pointer_code_point(code_point) {
-            mark(
-                &mut common,
-                &mut seen[1],
-                code_point,
-                big5_common(pointer) && is_han(code_point),
-                true,
-            );
+            let is_common = big5_common(pointer) && is_han(code_point);
+            mark(&mut common, &mut seen, code_point, is_common, true);
         }
     }
-    pointer = 0;
-    while pointer < jis.len() {
-        let code_point = jis[pointer] as u32;
+    common
+}
+
+/// The common level of an index whose first pointer counts: the Chinese
+/// and Japanese ones decide the Han ideographs, EUC-KR the Hangul
+/// syllables.
+#[derive(Clone, Copy)]
+enum Level {
+    Gb2312,
+    Jis,
+    KsHangul,
+}
+
+impl Level {
+    /// Whether `pointer`, whose code point is `code_point`, is in the level.
+    const fn holds(self, pointer: usize, code_point: u32) -> bool {
+        match self {
+            Self::Gb2312 => gb2312_common(pointer) && is_han(code_point),
+            Self::Jis => jis_common(pointer) && is_han(code_point),
+            Self::KsHangul => euc_kr_common(pointer) && !is_han(code_point),
+        }
+    }
+}
+
+/// Marks in `common` the code points of `table` whose first pointer is in
+/// `level`.
+const fn mark_first_pointers(common: &mut [u64; COMMON_WORDS], table: &[u16], level: Level) {
+    let mut seen = [0u64; COMMON_WORDS];
+    let mut pointer = 0;
+    while pointer < table.len() {
+        let code_point = table[pointer] as u32;
         mark(
-            &mut common,
-            &mut seen[2],
+            common,
+            &mut seen,
             code_point,
-            jis_common(pointer) && is_han(code_point),
+            level.holds(pointer, code_point),
             true,
         );
         pointer += 1;
     }
-    // Hangul: KS X 1001 alone.
-    let mut seen_hangul = [0u64; COMMON_WORDS];
-    pointer = 0;
-    while pointer < euc_kr.len() {
-        let code_point = euc_kr[pointer] as u32;
-        if code_point >= *HANGUL.start() && code_point <= *HANGUL.end() {
-            mark(
-                &mut common,
-                &mut seen_hangul,
-                code_point,
-                euc_kr_common(pointer),
-                true,
-            );
-        }
-        pointer += 1;
-    }
-    common
 }
 
 /// Marks `code_point` common if `is_common`, the first time it is `seen`
