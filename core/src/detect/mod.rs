@@ -650,10 +650,10 @@ fn rank_in_steps(
     let evidence_len: usize = runs.iter().map(ExactSizeIterator::len).sum();
     let clean = CleanReads::new(bytes, runs);
     let glance = || {
-        if !high_bytes_paired(bytes, runs) {
+        if !sample::high_bytes_paired(bytes, runs) {
             return None;
         }
-        let fewer = sample::evidence(bytes, windows, histograms, sample::GLANCE_BUDGET);
+        let fewer = sample::glance(bytes, windows, histograms);
         if !multi_byte_reads_clean(&CleanReads::new(bytes, &fewer)) {
             return None;
         }
@@ -794,7 +794,7 @@ fn utf8_evidence(
     windows: &[Range<usize>],
     histograms: &sample::Histograms,
 ) -> Vec<Range<usize>> {
-    let glance = sample::evidence(bytes, windows, histograms, sample::GLANCE_BUDGET);
+    let glance = sample::glance(bytes, windows, histograms);
     if lead_bytes(bytes, &glance) >= UTF8_GLANCE_CHARS {
         glance
     } else {
@@ -812,35 +812,6 @@ fn lead_bytes(bytes: &[u8], runs: &[Range<usize>]) -> usize {
     runs.iter()
         .map(|run| bytes[run.clone()].iter().filter(|&&b| b >= 0xC0).count())
         .sum()
-}
-
-/// Whether most bytes beyond ASCII of `runs` stand beside another, as the
-/// two bytes of a double-byte character do: there are at least half as
-/// many pairs of them side by side as there are of them.
-fn high_bytes_paired(bytes: &[u8], runs: &[Range<usize>]) -> bool {
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    let (mut high, mut pairs) = (0u32, 0u32);
-    for run in runs {
-        // Eight bytes at a time: the high bit of each byte beyond ASCII,
-        // and of each such byte whose next byte is one too.
-        let run = &bytes[run.clone()];
-        let mut words = run.chunks_exact(8);
-        let mut last_high = false;
-        for word in &mut words {
-            let bits = u64::from_le_bytes(word.try_into().expect("eight bytes")) & HIGH;
-            high += bits.count_ones();
-            pairs += (bits & (bits >> 8)).count_ones();
-            pairs += u32::from(last_high && bits & 0x80 != 0);
-            last_high = bits >> 63 != 0;
-        }
-        for &b in words.remainder() {
-            let is_high = b >= 0x80;
-            high += u32::from(is_high);
-            pairs += u32::from(last_high && is_high);
-            last_high = is_high;
-        }
-    }
-    high > 0 && pairs * 2 >= high
 }
 
 /// Whether some ASCII-compatible decode that is not byte by byte (UTF-8
@@ -2391,38 +2362,6 @@ mod tests {
         // Bytes that are not those ranges are taken for the whole input.
         let short = detect_examined(bytes.len(), &examined[..100]);
         assert_eq!(ranking(&short), ranking(&detect(&examined[..100])));
-    }
-
-    #[test]
-    fn high_bytes_are_paired_as_byte_by_byte_counting_says() {
-        // Every pattern of bytes beyond ASCII and not over 13 bytes (eight
-        // at a time and the rest), in one run and cut in two.
-        let naive = |bytes: &[u8], runs: &[Range<usize>]| {
-            let (mut high, mut pairs) = (0, 0);
-            for run in runs {
-                let run = &bytes[run.clone()];
-                high += run.iter().filter(|&&b| b >= 0x80).count();
-                pairs += run
-                    .windows(2)
-                    .filter(|w| w[0] >= 0x80 && w[1] >= 0x80)
-                    .count();
-            }
-            high > 0 && pairs * 2 >= high
-        };
-        for pattern in 0u32..1 << 13 {
-            let bytes: Vec<u8> = (0..13)
-                .map(|i| if pattern >> i & 1 == 1 { 0xA4 } else { b'a' })
-                .collect();
-            // Two runs, start..cut and cut..end (the first may be empty).
-            for (start, cut, end) in [(0, 0, 13), (0, 5, 13), (0, 9, 13), (2, 2, 11)] {
-                let runs = [start..cut, cut..end];
-                assert_eq!(
-                    high_bytes_paired(&bytes, &runs),
-                    naive(&bytes, &runs),
-                    "{bytes:?} in {runs:?}"
-                );
-            }
-        }
     }
 
     #[test]

@@ -85,6 +85,34 @@ fn holds_evidence(bytes: &[u8]) -> bool {
     chunks.remainder().iter().any(|&b| is_evidence(b))
 }
 
+/// Whether most bytes beyond ASCII of `runs` stand beside another, as the
+/// two bytes of a double-byte character do: there are at least half as
+/// many pairs of them side by side as there are of them.
+pub(crate) fn high_bytes_paired(bytes: &[u8], runs: &[Range<usize>]) -> bool {
+    let (mut high, mut pairs) = (0u32, 0u32);
+    for run in runs {
+        // Eight bytes at a time: the high bit of each byte beyond ASCII,
+        // and of each such byte whose next byte is one too.
+        let run = &bytes[run.clone()];
+        let mut words = run.chunks_exact(8);
+        let mut last_high = false;
+        for word in &mut words {
+            let bits = u64::from_le_bytes(word.try_into().expect("eight bytes")) & repeated(0x80);
+            high += bits.count_ones();
+            pairs += (bits & (bits >> 8)).count_ones();
+            pairs += u32::from(last_high && bits & 0x80 != 0);
+            last_high = bits >> 63 != 0;
+        }
+        for &b in words.remainder() {
+            let is_high = b >= 0x80;
+            high += u32::from(is_high);
+            pairs += u32::from(last_high && is_high);
+            last_high = is_high;
+        }
+    }
+    high > 0 && pairs * 2 >= high
+}
+
 /// The runs of bytes detection weighs, in order and not overlapping, at
 /// most `budget` bytes (and a quarter more for rare bytes) spread evenly over
 /// the windows: a window
@@ -99,6 +127,29 @@ pub(crate) fn evidence(
     windows: &[Range<usize>],
     histograms: &Histograms,
     budget: usize,
+) -> Vec<Range<usize>> {
+    draw(bytes, windows, histograms, budget, true)
+}
+
+/// A glance: [`evidence`] of [`GLANCE_BUDGET`] bytes without the lines of
+/// rare bytes. It stands only when its best decode reads all of the
+/// evidence without error, rare bytes included, and is far ahead on the
+/// glance alone: those lines would only make it longer.
+pub(crate) fn glance(
+    bytes: &[u8],
+    windows: &[Range<usize>],
+    histograms: &Histograms,
+) -> Vec<Range<usize>> {
+    draw(bytes, windows, histograms, GLANCE_BUDGET, false)
+}
+
+/// [`evidence`], with the lines of rare bytes if `rare_lines`.
+fn draw(
+    bytes: &[u8],
+    windows: &[Range<usize>],
+    histograms: &Histograms,
+    budget: usize,
+    rare_lines: bool,
 ) -> Vec<Range<usize>> {
     let share = budget / windows.len().max(1);
     let mut runs: Vec<Range<usize>> = Vec::new();
@@ -155,10 +206,7 @@ pub(crate) fn evidence(
         // A byte the rest of the window holds and the evidence does not may
         // be the one that tells two encodings apart (the one place a text
         // uses a letter or a quotation mark): its line is evidence too.
-        // A glance takes no such lines: it stands only when its best decode
-        // reads all of the evidence without error, rare bytes included, and
-        // is far ahead on the glance alone.
-        if budget <= GLANCE_BUDGET {
+        if !rare_lines {
             continue;
         }
         // The bytes beyond ASCII the window holds and the evidence does
@@ -492,6 +540,38 @@ mod tests {
         let runs = evidence(&escaped, &windows, &counts, EVIDENCE_BUDGET);
         assert_eq!(runs.len(), 1);
         assert_eq!(runs[0].start, 0);
+    }
+
+    #[test]
+    fn high_bytes_are_paired_as_byte_by_byte_counting_says() {
+        // Every pattern of bytes beyond ASCII and not over 13 bytes (eight
+        // at a time and the rest), in one run and cut in two.
+        let naive = |bytes: &[u8], runs: &[Range<usize>]| {
+            let (mut high, mut pairs) = (0, 0);
+            for run in runs {
+                let run = &bytes[run.clone()];
+                high += run.iter().filter(|&&b| b >= 0x80).count();
+                pairs += run
+                    .windows(2)
+                    .filter(|w| w[0] >= 0x80 && w[1] >= 0x80)
+                    .count();
+            }
+            high > 0 && pairs * 2 >= high
+        };
+        for pattern in 0u32..1 << 13 {
+            let bytes: Vec<u8> = (0..13)
+                .map(|i| if pattern >> i & 1 == 1 { 0xA4 } else { b'a' })
+                .collect();
+            // Two runs, start..cut and cut..end (the first may be empty).
+            for (start, cut, end) in [(0, 0, 13), (0, 5, 13), (0, 9, 13), (2, 2, 11)] {
+                let runs = [start..cut, cut..end];
+                assert_eq!(
+                    high_bytes_paired(&bytes, &runs),
+                    naive(&bytes, &runs),
+                    "{bytes:?} in {runs:?}"
+                );
+            }
+        }
     }
 
     #[test]
