@@ -98,6 +98,7 @@ pub mod repair;
 #[cfg(test)]
 mod testing;
 mod text;
+mod utf8;
 
 pub use bom::bom_sniff;
 pub use code_page::{CharacterBytes, CodePage, character_bytes};

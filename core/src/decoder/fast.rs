@@ -10,6 +10,7 @@
 
 use super::{DecodeErrorMode, Handler, Step, text_runs};
 use crate::provenance::{ByteSpan, DecodeErrorKind, DecodeSink};
+use crate::utf8;
 
 /// Not in spec: a two-byte decoder's common cases as flat tables (see
 /// [`Handler::pair_table`]): which bytes lead a pair and which are errors
@@ -665,10 +666,10 @@ pub(crate) fn decode_valid_by_probe<H: Handler + Clone>(
 /// The first few bytes are checked by std's scalar validator, which costs
 /// little to start and stops at the first error: where errors are close
 /// together (bytes that are not UTF-8 at all) that is all each costs. Past
-/// them simdutf8 finds where the valid text ends (its `compat` check stops
-/// at the first error, where `basic` would read on to the end, which would
-/// make input with many errors quadratic), and the valid part is validated
-/// once more to make a `str` of it.
+/// them [`utf8::validate`] finds where the valid text ends (it stops at the
+/// first error, where a check of validity alone would read on to the end,
+/// which would make input with many errors quadratic), and the valid part
+/// is validated once more to make a `str` of it.
 #[inline]
 fn utf8_runs<S: DecodeSink>(
     input: &[u8],
@@ -727,14 +728,14 @@ fn utf8_runs<S: DecodeSink>(
         // after the validation reads from the first-level cache.
         let rest = &input[index..];
         let rest = &rest[..char_boundary_before(rest, CHUNK)];
-        let valid = match simdutf8::compat::from_utf8(rest) {
+        let valid = match utf8::validate(rest) {
             Ok(valid) => valid,
-            Err(error) => {
-                let prefix = &rest[..error.valid_up_to()];
+            Err(valid_up_to) => {
+                let prefix = &rest[..valid_up_to];
                 if prefix.len() < 64 {
                     utf8_chunk(prefix).0
                 } else {
-                    simdutf8::basic::from_utf8(prefix).expect("a prefix up to valid_up_to is valid")
+                    utf8::validate(prefix).expect("a prefix up to valid_up_to is valid")
                 }
             }
         };

@@ -28,6 +28,7 @@ pub use segments::{Segment, SegmentNote, Segmentation, segments, segments_with_d
 use std::ops::Range;
 
 use crate::provenance::DecodeErrorKind;
+use crate::utf8;
 use score::{Fit, Scorer};
 use text::{ByteCounts, ByteDecoding, Chars, TextStats};
 
@@ -558,9 +559,7 @@ fn detect_windows(bytes: &[u8], byte_len: usize, windows: Vec<Range<usize>>) -> 
     // Windows that are valid UTF-8 with a byte beyond ASCII make every
     // evidence drawn from them so (its runs start and end on character
     // boundaries): the full evidence need not be drawn to know it.
-    let utf8_windows = windows
-        .iter()
-        .all(|w| simdutf8::basic::from_utf8(&bytes[w.clone()]).is_ok())
+    let utf8_windows = windows.iter().all(|w| utf8::is_valid(&bytes[w.clone()]))
         && windows.iter().any(|w| !bytes[w.clone()].is_ascii());
     let all_evidence = || sample::evidence(bytes, &windows, &histograms, sample::EVIDENCE_BUDGET);
     let runs = (!utf8_windows).then(all_evidence);
@@ -1087,7 +1086,7 @@ fn is_utf8_beyond_ascii(bytes: &[u8], runs: &[Range<usize>]) -> bool {
     let mut beyond = false;
     for run in runs {
         let run = &bytes[run.clone()];
-        if simdutf8::basic::from_utf8(run).is_err() {
+        if !utf8::is_valid(run) {
             return false;
         }
         beyond = beyond || !run.is_ascii();

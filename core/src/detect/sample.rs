@@ -57,9 +57,13 @@ const fn zero_bytes(word: u64) -> u64 {
 }
 
 /// The position of the first line feed in `bytes` (the evidence's lines
-/// are found in windows that are mostly ASCII, many bytes at a time).
+/// are found in windows that are mostly ASCII, many bytes at a time). The
+/// search is memchr's portable one, a word at a time: its SIMD search asks
+/// the processor's features the first time it runs, which costs a
+/// detection in a virtual machine more than the search saves it (see
+/// `crate::utf8`), and lines are short.
 fn find_line_feed(bytes: &[u8]) -> Option<usize> {
-    memchr::memchr(b'\n', bytes)
+    memchr::arch::all::memchr::One::new(b'\n').find(bytes)
 }
 
 /// Whether `bytes` hold a byte that is evidence ([`is_evidence`]), read
