@@ -1198,52 +1198,65 @@ impl AsciiWords {
 
 impl ByteCounts {
     pub(crate) fn new(bytes: &[u8], runs: &[Range<usize>]) -> Self {
+        // Few bytes (a glance) list their pairs and sort them: the table of
+        // every pair would be touched in dozens of pages for them (and made
+        // for them, a quarter of a MiB, in a process that detects once).
+        let few = runs.iter().map(ExactSizeIterator::len).sum::<usize>() <= FEW_BYTES;
+        if few {
+            Self::count(bytes, runs, None)
+        } else {
+            PAIR_SCRATCH.with_borrow_mut(|pair_counts| {
+                Self::count(bytes, runs, Some(pair_counts.as_mut_slice()))
+            })
+        }
+    }
+
+    /// [`ByteCounts::new`], counting the byte pairs in `pair_counts` (kept
+    /// zeroed), or by sorting them if there is none.
+    fn count(bytes: &[u8], runs: &[Range<usize>], mut pair_counts: Option<&mut [u32]>) -> Self {
         let mut counts = [0u64; 256];
         let mut words = AsciiWords::new();
         let formats = &FORMAT_SET;
         let mut triples: FastMap<u32, u32> = FastMap::default();
         let mut touched: Vec<u16> = Vec::new();
         let mut len = 0u64;
-        // Few bytes (a glance) list their pairs and sort them: the table of
-        // every pair would be touched in dozens of pages for them.
-        let few = runs.iter().map(ExactSizeIterator::len).sum::<usize>() <= FEW_BYTES;
-        PAIR_SCRATCH.with_borrow_mut(|pair_counts| {
-            for run in runs {
-                let run = &bytes[run.clone()];
-                len += run.len() as u64;
-                for triple in run.windows(3) {
-                    let [left, middle, right] = [triple[0], triple[1], triple[2]];
-                    if formats[usize::from(middle)]
-                        || (is_sign_byte(middle)
-                            && left.is_ascii_alphabetic()
-                            && right.is_ascii_alphabetic())
-                    {
-                        let key = u32::from(left) << 16 | u32::from(middle) << 8 | u32::from(right);
-                        let n = triples.entry(key).or_default();
-                        *n = n.saturating_add(1);
-                    }
+        for run in runs {
+            let run = &bytes[run.clone()];
+            len += run.len() as u64;
+            for triple in run.windows(3) {
+                let [left, middle, right] = [triple[0], triple[1], triple[2]];
+                if formats[usize::from(middle)]
+                    || (is_sign_byte(middle)
+                        && left.is_ascii_alphabetic()
+                        && right.is_ascii_alphabetic())
+                {
+                    let key = u32::from(left) << 16 | u32::from(middle) << 8 | u32::from(right);
+                    let n = triples.entry(key).or_default();
+                    *n = n.saturating_add(1);
                 }
-                for &b in run {
-                    counts[usize::from(b)] += 1;
-                }
-                for pair in run.windows(2) {
-                    if (pair[0] | pair[1]) >= 0x80 {
-                        let key = u16::from(pair[0]) << 8 | u16::from(pair[1]);
-                        if few {
-                            touched.push(key);
-                            continue;
-                        }
-                        let slot = &mut pair_counts[usize::from(key)];
-                        if *slot == 0 {
-                            touched.push(key);
-                        }
-                        *slot = slot.saturating_add(1);
-                    }
-                }
-                words.count(run);
             }
-            touched.sort_unstable();
-            let high_pairs = if few {
+            for &b in run {
+                counts[usize::from(b)] += 1;
+            }
+            for pair in run.windows(2) {
+                if (pair[0] | pair[1]) >= 0x80 {
+                    let key = u16::from(pair[0]) << 8 | u16::from(pair[1]);
+                    let Some(pair_counts) = pair_counts.as_deref_mut() else {
+                        touched.push(key);
+                        continue;
+                    };
+                    let slot = &mut pair_counts[usize::from(key)];
+                    if *slot == 0 {
+                        touched.push(key);
+                    }
+                    *slot = slot.saturating_add(1);
+                }
+            }
+            words.count(run);
+        }
+        touched.sort_unstable();
+        let high_pairs = match pair_counts {
+            None => {
                 // Every pair as it came, sorted: runs of one key.
                 touched
                     .chunk_by(|a, b| a == b)
@@ -1252,36 +1265,35 @@ impl ByteCounts {
                         ((same[0] >> 8) as u8, same[0] as u8, n)
                     })
                     .collect()
-            } else {
-                touched
-                    .iter()
-                    .map(|&key| {
-                        let slot = &mut pair_counts[usize::from(key)];
-                        let n = std::mem::take(slot);
-                        ((key >> 8) as u8, key as u8, n)
-                    })
-                    .collect()
-            };
-            let mut format_triples: Vec<(u8, u8, u8, u32)> = triples
-                .into_iter()
-                .map(|(key, n)| ((key >> 16) as u8, (key >> 8) as u8, key as u8, n))
-                .collect();
-            format_triples.sort_unstable();
-            let present = (0..=255u8)
-                .filter(|&b| counts[usize::from(b)] > 0)
-                .collect();
-            Self {
-                bytes: counts,
-                high_pairs,
-                present,
-                ascii_pairs: words.listed(false),
-                ascii_letters: words.letters[0],
-                word_pairs: words.listed(true),
-                word_letters: words.letters[1],
-                format_triples,
-                len,
             }
-        })
+            Some(pair_counts) => touched
+                .iter()
+                .map(|&key| {
+                    let slot = &mut pair_counts[usize::from(key)];
+                    let n = std::mem::take(slot);
+                    ((key >> 8) as u8, key as u8, n)
+                })
+                .collect(),
+        };
+        let mut format_triples: Vec<(u8, u8, u8, u32)> = triples
+            .into_iter()
+            .map(|(key, n)| ((key >> 16) as u8, (key >> 8) as u8, key as u8, n))
+            .collect();
+        format_triples.sort_unstable();
+        let present = (0..=255u8)
+            .filter(|&b| counts[usize::from(b)] > 0)
+            .collect();
+        Self {
+            bytes: counts,
+            high_pairs,
+            present,
+            ascii_pairs: words.listed(false),
+            ascii_letters: words.letters[0],
+            word_pairs: words.listed(true),
+            word_letters: words.letters[1],
+            format_triples,
+            len,
+        }
     }
 
     /// Whether every byte of the evidence is ASCII.
