@@ -122,8 +122,8 @@ impl Encoding {
     }
 
     /// The encoding's name, as the standard writes it (e.g. "Shift_JIS").
-    pub fn name(&self) -> &'static str {
-        ENCODINGS[usize::from(self.id)].name
+    pub const fn name(&self) -> &'static str {
+        ENCODINGS[self.id as usize].name
     }
 
     /// The encoding's labels, lowercase, as listed by the standard.
@@ -171,6 +171,13 @@ impl Encoding {
     /// Whether this is one of the single-byte encodings.
     pub fn is_single_byte(&self) -> bool {
         self.family == Family::SingleByte
+    }
+
+    /// Whether the encoding decodes each byte to one character or an error
+    /// whatever the bytes around it: the single-byte encodings and
+    /// x-user-defined.
+    pub(crate) const fn decodes_byte_by_byte(&self) -> bool {
+        matches!(self.family, Family::SingleByte | Family::XUserDefined)
     }
 
     /// Whether ASCII bytes decode to ASCII and back in every state. False

@@ -89,6 +89,37 @@ pub fn for_encoding(name: &str) -> Option<&'static SingleByteIndex> {
     ALL.get(usize::from(position))
 }
 
+/// The code points of the index of the single-byte encoding called `name`
+/// (as [`for_encoding`] takes it), for tables laid out when a program is
+/// compiled; `None` for any other name.
+pub const fn code_points_for(name: &str) -> Option<&'static [Option<char>; 128]> {
+    let mut at = 0;
+    while at < ENCODINGS.len() {
+        let (encoding_name, position) = ENCODINGS[at];
+        if same_str(encoding_name, name) {
+            return Some(&CODE_POINTS[position as usize]);
+        }
+        at += 1;
+    }
+    None
+}
+
+/// Whether `a` and `b` are the same string (`==`, which is no `const fn`).
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut at = 0;
+    while at < a.len() {
+        if a[at] != b[at] {
+            return false;
+        }
+        at += 1;
+    }
+    true
+}
+
 /// Every single-byte index, in the order of the standard's table.
 pub fn all() -> &'static [SingleByteIndex] {
     &ALL
@@ -167,6 +198,16 @@ mod tests {
             );
         }
         assert_eq!(super::ENCODINGS.len(), 28);
+        for &(encoding, _) in &super::ENCODINGS {
+            let index = for_encoding(encoding).expect("an index");
+            assert_eq!(
+                super::code_points_for(encoding),
+                Some(index.code_points()),
+                "{encoding}"
+            );
+        }
+        assert_eq!(super::code_points_for("windows-125"), None);
+        assert_eq!(super::code_points_for("WINDOWS-1252"), None);
         assert_eq!(all().len(), 27);
         for name in [
             "",

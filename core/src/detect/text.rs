@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use mojiscope_indexes::language::{self, CharClass, Language, Script};
 
 use crate::decoder::{BomHandling, DecodeErrorMode, Decoder};
-use crate::encoding::{Encoding, ISO_2022_JP};
+use crate::encoding::{ALL, Encoding, ISO_2022_JP, X_USER_DEFINED};
 use crate::provenance::{ByteSpan, DecodeErrorKind, DecodeSink, SkipReason};
 
 /// A fast hasher for small integer keys.
@@ -859,20 +859,9 @@ pub(crate) struct ByteDecoding {
 }
 
 /// The byte decodings of every encoding that decodes byte by byte (the
-/// single-byte encodings and x-user-defined), in the standard's order,
-/// built once from the engine's own decoders.
+/// single-byte encodings and x-user-defined), in the standard's order.
 pub(crate) fn byte_decodings() -> &'static [ByteDecoding] {
-    static DECODINGS: OnceLock<Vec<ByteDecoding>> = OnceLock::new();
-    DECODINGS.get_or_init(|| {
-        crate::encoding::ALL
-            .iter()
-            .filter(|e| e.is_single_byte() || **e == crate::encoding::X_USER_DEFINED)
-            .map(|&encoding| ByteDecoding {
-                encoding,
-                table: build_byte_table(encoding),
-            })
-            .collect()
-    })
+    &BYTE_DECODINGS
 }
 
 /// The byte decoding of `encoding`, if it decodes byte by byte.
@@ -880,46 +869,58 @@ pub(crate) fn byte_decoding(encoding: &'static Encoding) -> Option<&'static Byte
     byte_decodings().iter().find(|d| d.encoding == encoding)
 }
 
-/// Records what each byte of `0..=255` decodes to.
-struct TableSink(ByteTable);
-
-impl DecodeSink for TableSink {
-    fn ascii(&mut self, run: &[u8], start: u64) {
-        for (offset, &b) in run.iter().enumerate() {
-            self.0[start as usize + offset] = Some(char::from(b));
+/// How many encodings decode byte by byte.
+const BYTE_DECODINGS_LEN: usize = {
+    let mut len = 0;
+    let mut position = 0;
+    while position < ALL.len() {
+        if ALL[position].decodes_byte_by_byte() {
+            len += 1;
         }
+        position += 1;
     }
-    fn scalar(&mut self, c: char, span: ByteSpan) {
-        if let Some(slot) = self.0.get_mut(span.start as usize) {
-            *slot = Some(c);
-        }
-    }
-    fn scalar_pair(&mut self, first: char, _second: char, span: ByteSpan) {
-        self.scalar(first, span);
-    }
-    fn error(&mut self, _kind: DecodeErrorKind, _span: ByteSpan) {}
-    fn skip(&mut self, _reason: SkipReason, _span: ByteSpan) {}
-}
+    len
+};
 
-fn build_byte_table(encoding: &'static Encoding) -> ByteTable {
-    // A single-byte encoding reads its index directly (the decoder's steps
-    // 2 to 5: ASCII as itself, the others through the index), which is
-    // what its decoder gives and far cheaper than running it.
-    if let Some(index) = mojiscope_indexes::single_byte::for_encoding(encoding.name())
-        .filter(|_| encoding.is_single_byte())
-    {
-        return std::array::from_fn(|b| match u8::try_from(b) {
-            Ok(byte) if byte.is_ascii() => Some(char::from(byte)),
-            Ok(byte) => index.code_point(byte - 0x80),
-            Err(_) => None,
-        });
+/// [`byte_decodings`], laid out when the program is compiled: a process
+/// that detects once would spend more time building them than detecting
+/// (tens of microseconds, as much as a glance at Japanese text takes). A
+/// single-byte encoding reads ASCII as itself and the other bytes through
+/// its index (its decoder's steps 2 to 5); x-user-defined reads a byte
+/// beyond ASCII as U+F780 + byte − 0x80. A test checks every entry
+/// against the decoders.
+static BYTE_DECODINGS: [ByteDecoding; BYTE_DECODINGS_LEN] = {
+    let mut decodings = [const {
+        ByteDecoding {
+            encoding: X_USER_DEFINED,
+            table: [None; 256],
+        }
+    }; BYTE_DECODINGS_LEN];
+    let mut len = 0;
+    let mut position = 0;
+    while position < ALL.len() {
+        let encoding = ALL[position];
+        if encoding.decodes_byte_by_byte() {
+            let high = mojiscope_indexes::single_byte::code_points_for(encoding.name());
+            let mut table = [None; 256];
+            let mut byte = 0;
+            while byte < 256 {
+                table[byte] = if byte < 0x80 {
+                    char::from_u32(byte as u32)
+                } else if let Some(high) = high {
+                    high[byte - 0x80]
+                } else {
+                    char::from_u32(0xF780 + byte as u32 - 0x80)
+                };
+                byte += 1;
+            }
+            decodings[len] = ByteDecoding { encoding, table };
+            len += 1;
+        }
+        position += 1;
     }
-    let bytes: [u8; 256] = std::array::from_fn(|b| b as u8);
-    let mut sink = TableSink([None; 256]);
-    let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
-    let _ = decoder.decode(&bytes, true, &mut sink);
-    sink.0
-}
+    decodings
+};
 
 /// The bytes some encoding that decodes byte by byte decodes to an
 /// invisible formatting character (U+200E at 0xFD in windows-1255, ...).
@@ -1546,6 +1547,13 @@ mod tests {
 
     #[test]
     fn byte_tables_match_the_decoders() {
+        let encodings: Vec<&Encoding> = byte_decodings().iter().map(|d| d.encoding).collect();
+        let expected: Vec<&Encoding> = ALL
+            .iter()
+            .copied()
+            .filter(|e| e.is_single_byte() || *e == X_USER_DEFINED)
+            .collect();
+        assert_eq!(encodings, expected);
         for decoding in byte_decodings() {
             for byte in 0..=255u8 {
                 let decoded = decoding
