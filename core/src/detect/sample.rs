@@ -217,32 +217,22 @@ fn draw(
         // not: each occurs only after the cursor (every byte beyond ASCII
         // before it is in the evidence or was looked for), so once none is
         // left the rest of the window need not be read.
-        let mut wanted = 0u128;
-        for b in 0x80..256 {
-            if counts[b] > 0 && !seen[b] {
-                wanted |= 1 << (b - 0x80);
-            }
-        }
-        let found = |b: u8, wanted: &mut u128| {
-            if b >= 0x80 {
-                *wanted &= !(1 << (b - 0x80));
-            }
-        };
+        let mut wanted = Wanted::new(counts, &seen);
         let mut extra = 0;
         let mut boundary = position;
         let mut cursor = position;
-        while cursor < text.len() && extra < share / RARE_SHARE && wanted != 0 {
-            let Some(at) = next_wanted(text, blocks, cursor, wanted) else {
+        while cursor < text.len() && extra < share / RARE_SHARE && wanted.bits != 0 {
+            let Some(at) = next_wanted(text, blocks, cursor, &wanted) else {
                 break;
             };
-            found(text[at], &mut wanted);
+            wanted.found(text[at]);
             let Some(start) = segment_start(text, boundary, at) else {
                 cursor = at + 1;
                 continue;
             };
             let end = segment_end(text, at);
             for &b in &text[start..end] {
-                found(b, &mut wanted);
+                wanted.found(b);
             }
             extra += end - start;
             push(&mut runs, window.start + start..window.start + end);
@@ -317,18 +307,50 @@ pub(crate) fn histograms(bytes: &[u8], windows: &[Range<usize>]) -> Histograms {
     Histograms { counts, blocks }
 }
 
-/// The first position from `from` on of a byte that `wanted` holds (a bit
-/// for each byte beyond ASCII, as in [`Histograms`]) in `text`, whose
-/// blocks hold the bytes `blocks` says.
-fn next_wanted(text: &[u8], blocks: &[u128], from: usize, wanted: u128) -> Option<usize> {
+/// The bytes beyond ASCII a window holds and its evidence does not.
+struct Wanted {
+    /// A bit for each, as in [`Histograms`]: to skip blocks.
+    bits: u128,
+    /// Whether each byte is one: to find them, a load a byte.
+    set: [bool; 256],
+}
+
+impl Wanted {
+    /// The bytes beyond ASCII that `counts` has and `seen` does not.
+    fn new(counts: &[u32; 256], seen: &[bool; 256]) -> Self {
+        let mut wanted = Self {
+            bits: 0,
+            set: [false; 256],
+        };
+        for b in 0x80..256 {
+            if counts[b] > 0 && !seen[b] {
+                wanted.bits |= 1 << (b - 0x80);
+                wanted.set[b] = true;
+            }
+        }
+        wanted
+    }
+
+    /// Byte `b` is in the evidence now.
+    fn found(&mut self, b: u8) {
+        if b >= 0x80 {
+            self.bits &= !(1 << (b - 0x80));
+            self.set[usize::from(b)] = false;
+        }
+    }
+}
+
+/// The first position from `from` on of a byte that `wanted` holds in
+/// `text`, whose blocks hold the bytes `blocks` says.
+fn next_wanted(text: &[u8], blocks: &[u128], from: usize, wanted: &Wanted) -> Option<usize> {
     let mut at = from;
     while at < text.len() {
         let block = at / BLOCK;
         let end = ((block + 1) * BLOCK).min(text.len());
-        if blocks[block] & wanted != 0
+        if blocks[block] & wanted.bits != 0
             && let Some(offset) = text[at..end]
                 .iter()
-                .position(|&b| b >= 0x80 && wanted >> (b - 0x80) & 1 == 1)
+                .position(|&b| wanted.set[usize::from(b)])
         {
             return Some(at + offset);
         }
