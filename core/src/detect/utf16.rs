@@ -26,10 +26,74 @@ pub(crate) fn looks_like(
     bytes: &[u8],
     windows: &[Range<usize>],
 ) -> Option<(&'static Encoding, bool)> {
-    by_byte_pattern(bytes, windows)
+    let units = UnitBytes::count(bytes, windows);
+    by_byte_pattern(bytes, windows, &units)
         .map(|encoding| (encoding, true))
-        .or_else(|| by_text(bytes, windows).map(|encoding| (encoding, false)))
+        .or_else(|| by_text(bytes, windows, &units).map(|encoding| (encoding, false)))
 }
+
+/// The bytes of the windows' code units (which start at even offsets of
+/// the input), by their place in the unit.
+struct UnitBytes {
+    /// How often each byte value is a unit's first byte (`[0]`) and its
+    /// second (`[1]`).
+    counts: [[u32; 256]; 2],
+    /// The bytes the windows end with after their last whole unit.
+    odd_ends: Vec<u8>,
+    /// How many whole units there are.
+    units: usize,
+}
+
+impl UnitBytes {
+    fn count(bytes: &[u8], windows: &[Range<usize>]) -> Self {
+        let mut counts = [[0u32; 256]; 2];
+        let mut odd_ends = Vec::new();
+        let mut units = 0;
+        for window in unit_windows(windows) {
+            let mut pairs = bytes[window].chunks_exact(2);
+            for unit in &mut pairs {
+                counts[0][usize::from(unit[0])] += 1;
+                counts[1][usize::from(unit[1])] += 1;
+                units += 1;
+            }
+            odd_ends.extend_from_slice(pairs.remainder());
+        }
+        Self {
+            counts,
+            odd_ends,
+            units,
+        }
+    }
+
+    /// How many units of `encoding` (UTF-16BE or UTF-16LE) have a high
+    /// byte that no text-like character has ([`TEXT_HIGH_BYTES`]): each
+    /// decodes to a character that is not text-like.
+    fn not_text(&self, encoding: &'static Encoding) -> u64 {
+        let high = &self.counts[usize::from(encoding == UTF_16LE)];
+        (0..256)
+            .filter(|&b| !TEXT_HIGH_BYTES[b])
+            .map(|b| u64::from(high[b]))
+            .sum()
+    }
+}
+
+/// The high bytes of the code units that are text-like characters
+/// ([`is_text_like_fast`]), and of the surrogates (which may pair into
+/// one): a unit with any other high byte is a character of the Basic
+/// Multilingual Plane that is not text-like. A test finds them again from
+/// every code unit.
+static TEXT_HIGH_BYTES: [bool; 256] = {
+    let mut set = [false; 256];
+    let mut high = 0;
+    while high < 256 {
+        set[high] = matches!(
+            high,
+            0x00..=0x07 | 0x0E | 0x1E..=0x21 | 0x30..=0x31 | 0x4E..=0x9F | 0xAC..=0xDF | 0xFB..=0xFF
+        );
+        high += 1;
+    }
+    set
+};
 
 /// Below this many code units the decoded text says too little.
 const MIN_UNITS: u64 = 8;
@@ -43,8 +107,8 @@ const TEXT_SHARE: f64 = 0.9;
 /// known scripts, punctuation), if exactly one does. Bytes in any other
 /// encoding read as UTF-16 give rare ideographs, private-use characters and
 /// unpaired surrogates.
-fn by_text(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'static Encoding> {
-    let reads = |encoding| reads_as_text(encoding, bytes, windows, TEXT_SHARE);
+fn by_text(bytes: &[u8], windows: &[Range<usize>], units: &UnitBytes) -> Option<&'static Encoding> {
+    let reads = |encoding| reads_as_text(encoding, bytes, windows, units, TEXT_SHARE);
     match (reads(UTF_16LE), reads(UTF_16BE)) {
         (true, false) => Some(UTF_16LE),
         (false, true) => Some(UTF_16BE),
@@ -152,23 +216,18 @@ impl DecodeSink for TextLike {
 }
 
 /// The byte pattern of UTF-16 in an alphabet: see [`looks_like`].
-fn by_byte_pattern(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'static Encoding> {
-    let mut counts = [[0u32; 256]; 2];
-    let mut total = 0usize;
-    for window in windows {
-        // Code units start at even offsets of the input.
-        let start = window.start + window.start % 2;
-        let mut units = bytes[start..window.end].chunks_exact(2);
-        for unit in &mut units {
-            for (parity, &b) in unit.iter().enumerate() {
-                counts[parity][usize::from(b)] += 1;
-            }
-        }
-        for &b in units.remainder() {
-            counts[0][usize::from(b)] += 1;
-        }
-        total += window.end.saturating_sub(start);
+fn by_byte_pattern(
+    bytes: &[u8],
+    windows: &[Range<usize>],
+    units: &UnitBytes,
+) -> Option<&'static Encoding> {
+    // Every byte by its parity in the input (an odd last byte is a unit's
+    // first).
+    let mut counts = units.counts;
+    for &b in &units.odd_ends {
+        counts[0][usize::from(b)] += 1;
     }
+    let total = units.units * 2 + units.odd_ends.len();
     if total < MIN_BYTES {
         return None;
     }
@@ -196,7 +255,7 @@ fn by_byte_pattern(bytes: &[u8], windows: &[Range<usize>]) -> Option<&'static En
         .map(|(_, encoding)| encoding)?;
     // The decode must read as text too (a line of "****" has steady high
     // bytes, and reads as U+2A2A signs).
-    reads_as_text(candidate, bytes, windows, PATTERN_TEXT_SHARE).then_some(candidate)
+    reads_as_text(candidate, bytes, windows, units, PATTERN_TEXT_SHARE).then_some(candidate)
 }
 
 /// Whether code units whose high byte is `high` are the letters of a
@@ -221,15 +280,21 @@ fn reads_as_text(
     encoding: &'static Encoding,
     bytes: &[u8],
     windows: &[Range<usize>],
+    units: &UnitBytes,
     share: f64,
 ) -> bool {
     let mut sink = TextLike::default();
     let unit_ranges = unit_windows(windows);
     let allowed_errors = windows.len() as u64 * 2;
     // Beyond this many characters that are not text, the share cannot be
-    // reached: stop there.
-    let units: usize = unit_ranges.iter().map(|w| w.len().div_ceil(2)).sum();
-    let allowed_others = (1.0 - share) * super::to_f64(units as u64);
+    // reached: stop there. The high bytes alone may tell that no decode
+    // can stay below it (most bytes of other encodings, read two by two,
+    // are no text), as the decode would learn after hundreds of units.
+    let unit_count: usize = unit_ranges.iter().map(|w| w.len().div_ceil(2)).sum();
+    let allowed_others = (1.0 - share) * super::to_f64(unit_count as u64);
+    if super::to_f64(units.not_text(encoding)) > allowed_others {
+        return false;
+    }
     for window in unit_ranges {
         let mut decoder = Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
         for chunk in bytes[window].chunks(128) {
@@ -323,6 +388,70 @@ mod tests {
                 u32::from(c)
             );
         }
+    }
+
+    #[test]
+    fn text_high_bytes_are_those_of_text_like_units_and_surrogates() {
+        let mut high = [false; 256];
+        for unit in 0..=0xFFFF_u32 {
+            let text_like = char::from_u32(unit).is_none_or(is_text_like_fast);
+            high[(unit >> 8) as usize] |= text_like;
+        }
+        assert_eq!(high, TEXT_HIGH_BYTES);
+    }
+
+    #[test]
+    fn units_that_cannot_be_text_end_the_reading_at_once() {
+        let page = "<p class=\"note\">日本語のテキストと漢字、ひらがな。</p>\n\
+                    <li><a href=\"/wiki/検索\">検索する</a></li>\n";
+        let texts = [
+            (crate::SHIFT_JIS, page.repeat(20)),
+            (
+                crate::GBK,
+                "<p>简体中文的文本，汉字和标点。</p>\n".repeat(20),
+            ),
+            (
+                crate::EUC_KR,
+                "<p>한국어 텍스트와 문장 부호.</p>\n".repeat(20),
+            ),
+            (
+                crate::WINDOWS_1252,
+                "<p>Déjà vu, naïve café.</p>\n".repeat(20),
+            ),
+        ];
+        for (legacy, text) in texts {
+            let (bytes, _, _) = legacy.encode(&text);
+            let whole = 0..bytes.len();
+            let windows = [whole];
+            let units = UnitBytes::count(&bytes, &windows);
+            let mut rejected = false;
+            for encoding in [UTF_16BE, UTF_16LE] {
+                let mut sink = TextLike::default();
+                let mut decoder =
+                    Decoder::new(encoding, DecodeErrorMode::Replacement, BomHandling::None);
+                let _ = decoder.decode(&bytes, true, &mut sink);
+                // Never more than the decode counts: the reading ends only
+                // where it would have ended.
+                let not_text = units.not_text(encoding);
+                assert!(
+                    not_text <= sink.other,
+                    "{} as {}",
+                    legacy.name(),
+                    encoding.name()
+                );
+                rejected |= not_text * 10 > units.units as u64;
+                assert!(!reads_as_text(
+                    encoding, &bytes, &windows, &units, TEXT_SHARE
+                ));
+            }
+            assert!(rejected, "{}", legacy.name());
+        }
+        // Text that is UTF-16 has no such units.
+        let text = utf16(&"いろはにほへと 色は匂へど".repeat(40), true);
+        let whole = 0..text.len();
+        let units = UnitBytes::count(&text, &[whole]);
+        assert_eq!(units.not_text(UTF_16LE), 0);
+        assert_eq!(check(&text), Some(UTF_16LE));
     }
 
     #[test]
