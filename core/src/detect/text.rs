@@ -92,6 +92,9 @@ pub(crate) struct CharInfo {
 
 impl CharInfo {
     pub(crate) fn of(c: char) -> Self {
+        if let Some(info) = code_page_char(c) {
+            return info;
+        }
         match block_kind(c) {
             Some(kind) => {
                 // Every character of a kind has the same facts: those of
@@ -231,11 +234,64 @@ fn is_plain_letter(c: char) -> bool {
     )
 }
 
-/// The [`CharInfo`] of every ASCII character.
+/// The [`CharInfo`] of every ASCII character: the first of
+/// [`code_page_chars::CHARS`], which holds all of them.
 fn ascii_infos() -> &'static [CharInfo; 128] {
-    static INFOS: OnceLock<[CharInfo; 128]> = OnceLock::new();
-    INFOS.get_or_init(|| std::array::from_fn(|b| CharInfo::of(char::from(b as u8))))
+    code_page_chars::CHARS
+        .first_chunk()
+        .expect("the characters of the code pages start with ASCII")
 }
+
+/// The [`CharInfo`] of `c` if some encoding that decodes byte by byte has
+/// it (every ASCII character among them).
+fn code_page_char(c: char) -> Option<CharInfo> {
+    let chars = &code_page_chars::CHARS;
+    chars
+        .binary_search_by_key(&c, |info| info.c)
+        .ok()
+        .map(|at| chars[at])
+}
+
+/// The [`CharInfo`] of every character of the encodings that decode byte
+/// by byte, worked out when the table was generated: a detection weighs
+/// the decodes of all of them, and working out 500 characters' facts (the
+/// general Unicode lookups, the language tables) cost a process that
+/// detects once a tenth of its time.
+mod code_page_chars;
+
+/// A [`CharInfo`] as [`code_page_chars`] writes it: a script and a digit
+/// script by position in [`Script::ALL`], or [`NO_SCRIPT`].
+const fn listed(
+    c: char,
+    folded: char,
+    script: u8,
+    digit: u8,
+    share: u16,
+    classes: [u8; SCRIPTS],
+    flags: u8,
+) -> CharInfo {
+    CharInfo {
+        c,
+        folded,
+        script: script_at(script),
+        digit: script_at(digit),
+        share,
+        classes,
+        flags,
+    }
+}
+
+/// The script at `position` in [`Script::ALL`], or none for [`NO_SCRIPT`].
+const fn script_at(position: u8) -> Option<Script> {
+    if position == NO_SCRIPT {
+        None
+    } else {
+        Some(Script::ALL[position as usize])
+    }
+}
+
+/// In [`code_page_chars`], no script.
+const NO_SCRIPT: u8 = u8::MAX;
 
 /// The distinct characters of a detection's decodes, each with its
 /// [`CharInfo`]: ASCII characters have their own code as index.
@@ -1543,6 +1599,82 @@ mod tests {
         assert!(!is_plain_letter('\u{D7}'));
         assert!(!is_plain_letter('\u{387}'));
         assert!(!is_plain_letter('\u{482}'));
+    }
+
+    /// What `code_page_chars.rs` holds: [`CharInfo::worked_out`] of every
+    /// character an encoding that decodes byte by byte has, by code point.
+    fn code_page_chars_source() -> String {
+        use std::fmt::Write as _;
+        let mut chars: Vec<char> = byte_decodings()
+            .iter()
+            .flat_map(|decoding| decoding.table.iter().flatten().copied())
+            .collect();
+        chars.sort_unstable();
+        chars.dedup();
+        let position = |script: Option<Script>| {
+            script.map_or(NO_SCRIPT, |script| {
+                let at = Script::ALL.iter().position(|&s| s == script);
+                u8::try_from(at.expect("a script of the list")).expect("few scripts")
+            })
+        };
+        let mut source = String::from(
+            "// @generated from `CharInfo::worked_out` of every character the encodings\n\
+             // that decode byte by byte have. Do not edit: regenerate instead, with\n\
+             // MOJISCOPE_WRITE_TABLES=1 cargo test -p mojiscope-core --lib code_page_chars\n\
+             \n\
+             use super::{CharInfo, listed};\n\
+             \n",
+        );
+        // One character a line, as written.
+        source.push_str("#[rustfmt::skip]\n");
+        let _ = writeln!(
+            source,
+            "pub(super) static CHARS: [CharInfo; {}] = [",
+            chars.len()
+        );
+        for c in chars {
+            // No character of a kind: those have their facts from the first
+            // of the kind asked.
+            assert_eq!(block_kind(c), None, "{c}");
+            let info = CharInfo::worked_out(c);
+            let _ = writeln!(
+                source,
+                "    listed('\\u{{{:04X}}}', '\\u{{{:04X}}}', {}, {}, {}, {:?}, {}),",
+                u32::from(info.c),
+                u32::from(info.folded),
+                position(info.script),
+                position(info.digit),
+                info.share,
+                info.classes,
+                info.flags,
+            );
+        }
+        source.push_str("];\n");
+        source
+    }
+
+    #[test]
+    fn code_page_chars_are_worked_out_from_the_byte_decodings() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src")
+            .join("detect")
+            .join("text")
+            .join("code_page_chars.rs");
+        let source = code_page_chars_source();
+        if std::env::var_os("MOJISCOPE_WRITE_TABLES").is_some() {
+            std::fs::write(&path, &source).expect("the table is written");
+        }
+        let written = std::fs::read_to_string(&path).expect("the table is there");
+        assert!(
+            written == source,
+            "{} is not what the byte decodings and CharInfo::worked_out give: \
+             regenerate it with MOJISCOPE_WRITE_TABLES=1 cargo test -p mojiscope-core \
+             --lib code_page_chars",
+            path.display()
+        );
+        for info in &code_page_chars::CHARS {
+            assert_eq!(CharInfo::of(info.c), CharInfo::worked_out(info.c));
+        }
     }
 
     #[test]
