@@ -343,14 +343,30 @@ impl Wanted {
 /// The first position from `from` on of a byte that `wanted` holds in
 /// `text`, whose blocks hold the bytes `blocks` says.
 fn next_wanted(text: &[u8], blocks: &[u128], from: usize, wanted: &Wanted) -> Option<usize> {
+    // The last bytes wanted are the rarest, looked for furthest: up to
+    // three are found a word at a time (memchr's portable search).
+    let count = wanted.bits.count_ones();
+    let mut few = [0u8; 3];
+    if count <= 3 {
+        let mut bits = wanted.bits;
+        for slot in &mut few {
+            // Bit `b - 0x80` for byte `b`.
+            *slot = 0x80 | bits.trailing_zeros().min(0x7F) as u8;
+            bits &= bits.wrapping_sub(1);
+        }
+    }
+    let find = |text: &[u8]| match count {
+        1 => memchr::arch::all::memchr::One::new(few[0]).find(text),
+        2 => memchr::arch::all::memchr::Two::new(few[0], few[1]).find(text),
+        3 => memchr::arch::all::memchr::Three::new(few[0], few[1], few[2]).find(text),
+        _ => text.iter().position(|&b| wanted.set[usize::from(b)]),
+    };
     let mut at = from;
     while at < text.len() {
         let block = at / BLOCK;
         let end = ((block + 1) * BLOCK).min(text.len());
         if blocks[block] & wanted.bits != 0
-            && let Some(offset) = text[at..end]
-                .iter()
-                .position(|&b| wanted.set[usize::from(b)])
+            && let Some(offset) = find(&text[at..end])
         {
             return Some(at + offset);
         }
@@ -566,6 +582,42 @@ mod tests {
         let runs = evidence(&escaped, &windows, &counts, EVIDENCE_BUDGET);
         assert_eq!(runs.len(), 1);
         assert_eq!(runs[0].start, 0);
+    }
+
+    #[test]
+    fn the_bytes_wanted_are_found_where_they_first_are() {
+        // 40 KiB of pseudo-random text, bytes beyond ASCII growing rarer.
+        let mut state = 0x2545_F491_u32;
+        let text: Vec<u8> = (0..40 * 1024)
+            .map(|_| {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let r = (state >> 16) as u8;
+                if r < 0x80 { r } else { 0x80 | (r & (r >> 3)) }
+            })
+            .collect();
+        let whole = 0..text.len();
+        let found = histograms(&text, &[whole]);
+        let counts = &found.counts[0];
+        for wanted_count in 1..=6 {
+            for first in (0x80..0x100).step_by(7) {
+                let mut seen = [true; 256];
+                let mut bytes = Vec::new();
+                for b in (first..0x100).chain(0x80..first).filter(|&b| counts[b] > 0) {
+                    if bytes.len() < wanted_count {
+                        seen[b] = false;
+                        bytes.push(b as u8);
+                    }
+                }
+                let wanted = Wanted::new(counts, &seen);
+                for from in [0, 1, 8191, 8192, 20_000, 40 * 1024 - 1] {
+                    let plain = text[from..]
+                        .iter()
+                        .position(|b| bytes.contains(b))
+                        .map(|at| from + at);
+                    assert_eq!(next_wanted(&text, &found.blocks[0], from, &wanted), plain);
+                }
+            }
+        }
     }
 
     #[test]
