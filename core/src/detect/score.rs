@@ -76,8 +76,9 @@ pub(super) struct Scorer<'a> {
     /// read in ([`ascii_language`]): every language not written in Latin
     /// script reads them in English, which is summed once for all of them.
     pub(super) ascii_pair_sums: Vec<[Option<(u64, u64)>; 2]>,
-    /// The symbol of each character, per language (`u16::MAX` until
-    /// looked up).
+    /// The symbol of each character, per language without a table of the
+    /// symbols of its alphabets (Chinese, Japanese, Korean: their symbols
+    /// are searched), `u16::MAX` until looked up.
     pub(super) symbols: Vec<Vec<u16>>,
     /// How often each byte is the right-hand member of a byte pair with a
     /// byte beyond ASCII.
@@ -154,6 +155,11 @@ impl<'a> Scorer<'a> {
     /// The symbol of character `id` in language `index`.
     #[inline]
     pub(super) fn symbol(&mut self, index: usize, id: u32) -> u16 {
+        if let Some(direct) = tables::symbol_table(index) {
+            // Read at once, as [`Scorer::shortlist`] reads it: remembering
+            // it would cost more (memory to lay out for each language).
+            return symbol_of(&LANGUAGES[index], Some(direct), self.chars.info(id));
+        }
         match self.symbols[index].get(id as usize) {
             Some(&symbol) if symbol != u16::MAX => symbol,
             _ => self.look_up_symbol(index, id),
