@@ -4,7 +4,7 @@
 use mojiscope_indexes::language::{self, COST_SCALE, LANGUAGES, Language, Script};
 
 use super::tables::{self, NO_SYMBOL};
-use super::text::{ByteCounts, CharInfo, Chars, TextStats};
+use super::text::{ByteCounts, CODE_PAGE_CHARS, CharInfo, Chars, TextStats, code_page_chars};
 use super::{ASCII_LETTER_COST, Ranked, scaled, to_f64};
 use crate::encoding::Encoding;
 
@@ -441,16 +441,22 @@ impl<'a> Scorer<'a> {
                 tables::symbol_table(index)
             };
             let chars = self.chars;
+            let code_page_costs = &CODE_PAGE_UNIGRAMS[index];
             for &(id, n) in rights {
                 if out {
                     break;
                 }
-                let info = chars.info(id);
-                let symbol = match direct {
-                    Some(_) => symbol_of(language, direct, info),
-                    None => self.symbol(index, id),
+                let alone = if let Some(&cost) = code_page_costs.get(id as usize) {
+                    u64::from(cost)
+                } else {
+                    let info = chars.info(id);
+                    let symbol = match direct {
+                        Some(_) => symbol_of(language, direct, info),
+                        None => self.symbol(index, id),
+                    };
+                    unigram_cost(language, info, symbol)
                 };
-                cost += unigram_cost(language, info, symbol) * n;
+                cost += alone * n;
                 out = cost > bound;
             }
             if out {
@@ -810,34 +816,62 @@ impl PairCosts {
 /// The symbol of the character `info` in `language`, whose table of the
 /// symbols of the alphabets ([`tables::symbol_table`]) is `direct`, if it
 /// has one.
+/// (A `const fn`, for [`CODE_PAGE_UNIGRAMS`].)
 #[inline]
-fn symbol_of(language: &Language, direct: Option<&[u8]>, info: &CharInfo) -> u16 {
-    match direct.and_then(|direct| direct.get(info.folded as usize)) {
-        Some(&NO_SYMBOL) => info.class_symbol(language),
-        Some(&symbol) => u16::from(symbol),
-        // Beyond the last symbol (an ideograph in a language of an
-        // alphabet), no symbol of its own.
-        None if language
-            .symbols
-            .last()
-            .is_some_and(|&last| u32::from(info.folded) > last) =>
-        {
-            info.class_symbol(language)
-        }
-        None => info.symbol(language),
+const fn symbol_of(language: &Language, direct: Option<&[u8]>, info: &CharInfo) -> u16 {
+    let folded = info.folded as usize;
+    if let Some(direct) = direct
+        && folded < direct.len()
+    {
+        return match direct[folded] {
+            NO_SYMBOL => info.class_symbol(language),
+            symbol => symbol as u16,
+        };
+    }
+    // Beyond the last symbol (an ideograph in a language of an alphabet),
+    // no symbol of its own.
+    match language.symbols.last() {
+        Some(&last) if folded as u32 > last => info.class_symbol(language),
+        _ => info.symbol(language),
     }
 }
 
 /// The cost of a character alone (its symbol's, and its share of a class)
-/// in `language`, in units of 1/`COST_SCALE` nat.
-pub(super) fn unigram_cost(language: &Language, info: &CharInfo, symbol: u16) -> u64 {
-    let share = if usize::from(symbol) >= language.symbols.len() {
-        u64::from(info.share)
+/// in `language`, in units of 1/`COST_SCALE` nat. (A `const fn`, for
+/// [`CODE_PAGE_UNIGRAMS`].)
+pub(super) const fn unigram_cost(language: &Language, info: &CharInfo, symbol: u16) -> u64 {
+    let share = if symbol as usize >= language.symbols.len() {
+        info.share as u64
     } else {
         0
     };
-    u64::from(language.unigram[usize::from(symbol)]) + share
+    language.unigram[symbol as usize] as u64 + share
 }
+
+/// [`unigram_cost`] of each character of the code pages (by its index in
+/// [`Chars`](super::text::Chars), its position in
+/// [`code_page_chars::CHARS`]) in each language, worked out when the
+/// program is compiled: the shortlist weighs every code page's reading of
+/// the evidence in every language the code page serves, tens of thousands
+/// of characters a detection, each a load here.
+static CODE_PAGE_UNIGRAMS: [[u16; CODE_PAGE_CHARS]; LANGUAGES.len()] = {
+    let mut costs = [[0; CODE_PAGE_CHARS]; LANGUAGES.len()];
+    let mut index = 0;
+    while index < LANGUAGES.len() {
+        let language = &LANGUAGES[index];
+        let direct = tables::symbol_table_const(index);
+        let mut at = 0;
+        while at < CODE_PAGE_CHARS {
+            let info = &code_page_chars::CHARS[at];
+            let cost = unigram_cost(language, info, symbol_of(language, direct, info));
+            assert!(cost <= u16::MAX as u64, "a cost fits");
+            costs[index][at] = cost as u16;
+            at += 1;
+        }
+        index += 1;
+    }
+    costs
+};
 
 /// What the digits of scripts other than `language`'s cost in a decode
 /// whose facts are `stats`, in units of 1/`COST_SCALE` nat: each as much as
@@ -879,6 +913,38 @@ mod tests {
             Self {
                 dense: None,
                 ..Self::of(index)
+            }
+        }
+    }
+
+    #[test]
+    fn code_page_unigrams_are_what_each_language_reads_alone() {
+        let chars = text::Chars::new();
+        for (index, language) in LANGUAGES.iter().enumerate() {
+            assert_eq!(
+                tables::symbol_table_const(index),
+                tables::symbol_table(index),
+                "{}",
+                language.tag
+            );
+            let direct = tables::symbol_table(index);
+            for (id, &cost) in CODE_PAGE_UNIGRAMS[index].iter().enumerate() {
+                let info = chars.info(u32::try_from(id).expect("a thousand characters"));
+                // The symbol as the general search finds it, then read
+                // through the table of the alphabets.
+                let searched = match language.symbols.binary_search(&u32::from(info.folded)) {
+                    Ok(position) => position as u16,
+                    Err(_) => info.class_symbol(language),
+                };
+                let symbol = symbol_of(language, direct, info);
+                assert_eq!(symbol, searched, "{} {:?}", language.tag, info.c);
+                assert_eq!(
+                    u64::from(cost),
+                    unigram_cost(language, info, symbol),
+                    "{} {:?}",
+                    language.tag,
+                    info.c
+                );
             }
         }
     }

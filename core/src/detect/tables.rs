@@ -156,6 +156,14 @@ pub(super) fn symbol_table(index: usize) -> Option<&'static [u8]> {
     SYMBOL_TABLES.get(start..start + DIRECT_LIMIT)
 }
 
+/// [`symbol_table`], for tables laid out when the program is compiled.
+pub(super) const fn symbol_table_const(index: usize) -> Option<&'static [u8]> {
+    match SYMBOL_TABLE_STARTS[index] {
+        Some(start) => Some(SYMBOL_TABLES.split_at(start).1.split_at(DIRECT_LIMIT).0),
+        None => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

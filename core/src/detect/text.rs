@@ -91,10 +91,18 @@ pub(crate) struct CharInfo {
 }
 
 impl CharInfo {
+    /// The facts of `c` ([`Chars`] finds them so when it meets `c`).
+    #[cfg(test)]
     pub(crate) fn of(c: char) -> Self {
-        if let Some(info) = code_page_char(c) {
-            return info;
+        match code_page_position(c) {
+            Some(at) => code_page_chars::CHARS[at],
+            None => Self::beyond_code_pages(c),
         }
+    }
+
+    /// The facts of a character no encoding that decodes byte by byte
+    /// has.
+    fn beyond_code_pages(c: char) -> Self {
         match block_kind(c) {
             Some(kind) => {
                 // Every character of a kind has the same facts: those of
@@ -112,7 +120,7 @@ impl CharInfo {
         }
     }
 
-    /// [`CharInfo::of`] from the general lookups.
+    /// The facts of a character from the general lookups.
     fn worked_out(c: char) -> Self {
         let folded = language::fold(c);
         let facts = language::facts(folded);
@@ -160,18 +168,30 @@ impl CharInfo {
 
     /// The symbol index of the folded form in `language`.
     #[inline]
-    pub(crate) fn symbol(&self, language: &Language) -> u16 {
-        match language.symbols.binary_search(&u32::from(self.folded)) {
-            Ok(position) => position as u16,
-            Err(_) => self.class_symbol(language),
+    pub(crate) const fn symbol(&self, language: &Language) -> u16 {
+        // A binary search, written out to be a `const fn`.
+        let folded = self.folded as u32;
+        let (mut low, mut high) = (0, language.symbols.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            if language.symbols[middle] < folded {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        if low < language.symbols.len() && language.symbols[low] == folded {
+            low as u16
+        } else {
+            self.class_symbol(language)
         }
     }
 
     /// The symbol index of the folded form's class in `language`: its
     /// symbol when it has none of its own there.
     #[inline]
-    pub(crate) fn class_symbol(&self, language: &Language) -> u16 {
-        (language.symbols.len() + usize::from(self.classes[language.script as usize])) as u16
+    pub(crate) const fn class_symbol(&self, language: &Language) -> u16 {
+        (language.symbols.len() + self.classes[language.script as usize] as usize) as u16
     }
 
     fn is(&self, flag: u8) -> bool {
@@ -242,22 +262,25 @@ fn ascii_infos() -> &'static [CharInfo; 128] {
         .expect("the characters of the code pages start with ASCII")
 }
 
-/// The [`CharInfo`] of `c` if some encoding that decodes byte by byte has
-/// it (every ASCII character among them).
-fn code_page_char(c: char) -> Option<CharInfo> {
-    let chars = &code_page_chars::CHARS;
-    chars
+/// The position of `c` in [`code_page_chars::CHARS`], if some encoding
+/// that decodes byte by byte has it (every ASCII character does, at its
+/// own code).
+fn code_page_position(c: char) -> Option<usize> {
+    code_page_chars::CHARS
         .binary_search_by_key(&c, |info| info.c)
         .ok()
-        .map(|at| chars[at])
 }
+
+/// How many characters the encodings that decode byte by byte have: the
+/// first indexes of [`Chars`].
+pub(crate) const CODE_PAGE_CHARS: usize = code_page_chars::CHARS.len();
 
 /// The [`CharInfo`] of every character of the encodings that decode byte
 /// by byte, worked out when the table was generated: a detection weighs
 /// the decodes of all of them, and working out 500 characters' facts (the
 /// general Unicode lookups, the language tables) cost a process that
 /// detects once a tenth of its time.
-mod code_page_chars;
+pub(super) mod code_page_chars;
 
 /// A [`CharInfo`] as [`code_page_chars`] writes it: a script and a digit
 /// script by position in [`Script::ALL`], or [`NO_SCRIPT`].
@@ -294,7 +317,10 @@ const fn script_at(position: u8) -> Option<Script> {
 const NO_SCRIPT: u8 = u8::MAX;
 
 /// The distinct characters of a detection's decodes, each with its
-/// [`CharInfo`]: ASCII characters have their own code as index.
+/// [`CharInfo`]. The characters of the encodings that decode byte by byte
+/// have their position in [`code_page_chars::CHARS`] as index (ASCII
+/// characters their own code), the same in every detection; the others
+/// come after them, in the order they are met.
 pub(crate) struct Chars {
     infos: Vec<CharInfo>,
     index: FastMap<char, u32>,
@@ -310,8 +336,10 @@ const CHAR_CAPACITY: usize = 1024;
 
 impl Chars {
     pub(crate) fn new() -> Self {
+        let mut infos = Vec::with_capacity(CODE_PAGE_CHARS + CHAR_CAPACITY);
+        infos.extend_from_slice(&code_page_chars::CHARS);
         Self {
-            infos: ascii_infos().to_vec(),
+            infos,
             index: FastMap::with_capacity_and_hasher(CHAR_CAPACITY, BuildHasherDefault::default()),
             cache: vec![(0, 0); 1 << CACHE_BITS],
         }
@@ -329,11 +357,16 @@ impl Chars {
         if key == code + 1 {
             return index;
         }
-        let next = self.infos.len() as u32;
-        let index = *self.index.entry(c).or_insert(next);
-        if index == next {
-            self.infos.push(CharInfo::of(c));
-        }
+        let index = if let Some(at) = code_page_position(c) {
+            at as u32
+        } else {
+            let next = self.infos.len() as u32;
+            let index = *self.index.entry(c).or_insert(next);
+            if index == next {
+                self.infos.push(CharInfo::beyond_code_pages(c));
+            }
+            index
+        };
         self.cache[slot] = (code + 1, index);
         index
     }
@@ -1629,7 +1662,7 @@ mod tests {
         source.push_str("#[rustfmt::skip]\n");
         let _ = writeln!(
             source,
-            "pub(super) static CHARS: [CharInfo; {}] = [",
+            "pub(in crate::detect) static CHARS: [CharInfo; {}] = [",
             chars.len()
         );
         for c in chars {

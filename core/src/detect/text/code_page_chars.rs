@@ -5,7 +5,7 @@
 use super::{CharInfo, listed};
 
 #[rustfmt::skip]
-pub(super) static CHARS: [CharInfo; 1004] = [
+pub(in crate::detect) static CHARS: [CharInfo; 1004] = [
     listed('\u{0000}', '\u{0000}', 255, 255, 0, [5, 5, 5, 5, 5, 5, 5, 5, 5], 1),
     listed('\u{0001}', '\u{0001}', 255, 255, 0, [5, 5, 5, 5, 5, 5, 5, 5, 5], 1),
     listed('\u{0002}', '\u{0002}', 255, 255, 0, [5, 5, 5, 5, 5, 5, 5, 5, 5], 1),
