@@ -1056,10 +1056,10 @@ mod tests {
             b"Gr\xFC\xDFe \x81 aus K\xF6ln \x8D\x81, na\xEFve caf\xE9; \xC0 \xE0 \x9C\x9Cur\n";
         let whole = 0..bytes.len();
         let counts = ByteCounts::new(bytes, std::slice::from_ref(&whole));
-        let mut chars = Chars::new();
+        let chars = Chars::new();
         for encoding in [WINDOWS_1252, KOI8_R] {
             let decoding = text::byte_decoding(encoding).expect("a code page");
-            let ids = chars.intern_bytes(decoding, &counts.present);
+            let ids = decoding.ids(&counts.present);
             let chars = &chars;
             let mut scorer = Scorer::new(&counts, chars, 1.0);
             for (index, language) in LANGUAGES.iter().enumerate() {

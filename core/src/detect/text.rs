@@ -271,6 +271,26 @@ fn code_page_position(c: char) -> Option<usize> {
         .ok()
 }
 
+/// [`code_page_position`] of a character some encoding that decodes byte
+/// by byte has, as a `const fn`.
+const fn code_page_index(c: char) -> u16 {
+    let chars = &code_page_chars::CHARS;
+    let (mut low, mut high) = (0, chars.len());
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if (chars[middle].c as u32) < c as u32 {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    assert!(
+        low < chars.len() && chars[low].c as u32 == c as u32,
+        "a character of the code pages"
+    );
+    low as u16
+}
+
 /// How many characters the encodings that decode byte by byte have: the
 /// first indexes of [`Chars`].
 pub(crate) const CODE_PAGE_CHARS: usize = code_page_chars::CHARS.len();
@@ -369,24 +389,6 @@ impl Chars {
         };
         self.cache[slot] = (code + 1, index);
         index
-    }
-
-    /// The indexes of what each byte of `present` decodes to with
-    /// `decoding`, by byte (a space for an error, and for the bytes that do
-    /// not occur).
-    pub(crate) fn intern_bytes(
-        &mut self,
-        decoding: &ByteDecoding,
-        present: &[u8],
-    ) -> Box<[u32; 256]> {
-        let mut ids = Box::new([u32::from(b' '); 256]);
-        for &b in present {
-            ids[usize::from(b)] = match decoding.table[usize::from(b)] {
-                Some(c) => self.intern(c),
-                None => u32::from(b' '),
-            };
-        }
-        ids
     }
 
     /// The character at `index`.
@@ -945,6 +947,22 @@ pub(crate) type ByteTable = [Option<char>; 256];
 pub(crate) struct ByteDecoding {
     pub(crate) encoding: &'static Encoding,
     pub(crate) table: ByteTable,
+    /// The index in [`Chars`] of what each byte decodes to (a space's for
+    /// an error).
+    ids: [u16; 256],
+}
+
+impl ByteDecoding {
+    /// The indexes in [`Chars`] of what each byte of `present` decodes to,
+    /// by byte (a space's for an error, and for the bytes that do not
+    /// occur).
+    pub(crate) fn ids(&self, present: &[u8]) -> Box<[u32; 256]> {
+        let mut ids = Box::new([u32::from(b' '); 256]);
+        for &b in present {
+            ids[usize::from(b)] = u32::from(self.ids[usize::from(b)]);
+        }
+        ids
+    }
 }
 
 /// The byte decodings of every encoding that decodes byte by byte (the
@@ -983,6 +1001,7 @@ static BYTE_DECODINGS: [ByteDecoding; BYTE_DECODINGS_LEN] = {
         ByteDecoding {
             encoding: X_USER_DEFINED,
             table: [None; 256],
+            ids: [0; 256],
         }
     }; BYTE_DECODINGS_LEN];
     let mut len = 0;
@@ -1003,7 +1022,19 @@ static BYTE_DECODINGS: [ByteDecoding; BYTE_DECODINGS_LEN] = {
                 };
                 byte += 1;
             }
-            decodings[len] = ByteDecoding { encoding, table };
+            let mut ids = [b' ' as u16; 256];
+            let mut byte = 0;
+            while byte < 256 {
+                if let Some(c) = table[byte] {
+                    ids[byte] = code_page_index(c);
+                }
+                byte += 1;
+            }
+            decodings[len] = ByteDecoding {
+                encoding,
+                table,
+                ids,
+            };
             len += 1;
         }
         position += 1;
@@ -1728,6 +1759,11 @@ mod tests {
                     .then(|| decoded.text.chars().next())
                     .flatten();
                 assert_eq!(decoding.table[usize::from(byte)], expected);
+                // Its index in every detection's characters is its own.
+                if let Some(c) = expected {
+                    let id = decoding.ids(&[byte])[usize::from(byte)];
+                    assert_eq!(Chars::new().info(id).c, c);
+                }
             }
         }
     }
