@@ -155,6 +155,9 @@ impl<'a> Scorer<'a> {
     /// The symbol of character `id` in language `index`.
     #[inline]
     pub(super) fn symbol(&mut self, index: usize, id: u32) -> u16 {
+        if let Some(&symbol) = CODE_PAGE_SYMBOLS[index].get(id as usize) {
+            return symbol;
+        }
         if let Some(direct) = tables::symbol_table(index) {
             // Read at once, as [`Scorer::shortlist`] reads it: remembering
             // it would cost more (memory to lay out for each language).
@@ -848,6 +851,25 @@ pub(super) const fn unigram_cost(language: &Language, info: &CharInfo, symbol: u
     language.unigram[symbol as usize] as u64 + share
 }
 
+/// [`symbol_of`] each character of the code pages (by its index in
+/// [`Chars`](super::text::Chars)) in each language, worked out when the
+/// program is compiled: the pairs of a code page's reading are weighed in
+/// several languages, each needing the symbol of every byte of them.
+static CODE_PAGE_SYMBOLS: [[u16; CODE_PAGE_CHARS]; LANGUAGES.len()] = {
+    let mut symbols = [[0; CODE_PAGE_CHARS]; LANGUAGES.len()];
+    let mut index = 0;
+    while index < LANGUAGES.len() {
+        let direct = tables::symbol_table_const(index);
+        let mut at = 0;
+        while at < CODE_PAGE_CHARS {
+            symbols[index][at] = symbol_of(&LANGUAGES[index], direct, &code_page_chars::CHARS[at]);
+            at += 1;
+        }
+        index += 1;
+    }
+    symbols
+};
+
 /// [`unigram_cost`] of each character of the code pages (by its index in
 /// [`Chars`](super::text::Chars), its position in
 /// [`code_page_chars::CHARS`]) in each language, worked out when the
@@ -938,6 +960,7 @@ mod tests {
                 };
                 let symbol = symbol_of(language, direct, info);
                 assert_eq!(symbol, searched, "{} {:?}", language.tag, info.c);
+                assert_eq!(CODE_PAGE_SYMBOLS[index][id], symbol);
                 assert_eq!(
                     u64::from(cost),
                     unigram_cost(language, info, symbol),
