@@ -818,8 +818,7 @@ impl PairCosts {
 
 /// The symbol of the character `info` in `language`, whose table of the
 /// symbols of the alphabets ([`tables::symbol_table`]) is `direct`, if it
-/// has one.
-/// (A `const fn`, for [`CODE_PAGE_UNIGRAMS`].)
+/// has one. (A `const fn`, for [`CODE_PAGE_SYMBOLS`].)
 #[inline]
 const fn symbol_of(language: &Language, direct: Option<&[u8]>, info: &CharInfo) -> u16 {
     let folded = info.folded as usize;
@@ -881,11 +880,10 @@ static CODE_PAGE_UNIGRAMS: [[u16; CODE_PAGE_CHARS]; LANGUAGES.len()] = {
     let mut index = 0;
     while index < LANGUAGES.len() {
         let language = &LANGUAGES[index];
-        let direct = tables::symbol_table_const(index);
         let mut at = 0;
         while at < CODE_PAGE_CHARS {
             let info = &code_page_chars::CHARS[at];
-            let cost = unigram_cost(language, info, symbol_of(language, direct, info));
+            let cost = unigram_cost(language, info, CODE_PAGE_SYMBOLS[index][at]);
             assert!(cost <= u16::MAX as u64, "a cost fits");
             costs[index][at] = cost as u16;
             at += 1;
