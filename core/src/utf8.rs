@@ -1,5 +1,5 @@
 //! Whether bytes are UTF-8: the standard library's scalar check at the
-//! first bytes beyond ASCII, then simdutf8 on the rest.
+//! first bytes beyond ASCII, then simdutf8.
 //!
 //! simdutf8 picks its implementation by the processor's features the first
 //! time it runs, and asking the processor costs about 30 µs in a virtual
@@ -8,33 +8,46 @@
 //! encoding is no UTF-8 within its first bytes beyond ASCII (a lone "é" of
 //! windows-1252, two bytes of Shift_JIS), and the scalar check, which stops
 //! at the first error, tells that alone: only text that may be UTF-8 pays
-//! for the fast check of all of it.
+//! for the fast check.
 
 use crate::decoder::ascii_prefix_len;
 
 /// How many bytes from the first byte beyond ASCII the scalar check reads.
 const HEAD: usize = 64;
 
+/// How far [`validate`] looks for a first byte beyond ASCII: a decoder
+/// validates UTF-8 in pieces of tens of KiB, and reading all of a piece's
+/// ASCII once more before simdutf8 reads it would cost as much as
+/// validating it (the lines detection decodes are shorter).
+const REACH: usize = 256;
+
 /// `bytes` as text if they are valid UTF-8; else how many bytes from the
 /// start are (what `Utf8Error::valid_up_to` tells).
 pub(crate) fn validate(bytes: &[u8]) -> Result<&str, usize> {
+    let ascii = ascii_prefix_len(&bytes[..bytes.len().min(REACH)]);
+    if ascii < bytes.len().min(REACH)
+        && let Err(error) = std::str::from_utf8(&bytes[ascii..(ascii + HEAD).min(bytes.len())])
+        // An error within the head, not a sequence the head's end cuts.
+        && error.error_len().is_some()
+    {
+        return Err(ascii + error.valid_up_to());
+    }
+    simdutf8::compat::from_utf8(bytes).map_err(|error| error.valid_up_to())
+}
+
+/// Whether `bytes` are valid UTF-8 (each window of a file detection
+/// samples: its ASCII is read once, however long).
+pub(crate) fn is_valid(bytes: &[u8]) -> bool {
     let ascii = ascii_prefix_len(bytes);
     let rest = &bytes[ascii..];
     let head = &rest[..rest.len().min(HEAD)];
     match std::str::from_utf8(head) {
         // An error within the head, not a sequence the head's end cuts.
-        Err(error) if error.error_len().is_some() => return Err(ascii + error.valid_up_to()),
-        Ok(_) if head.len() == rest.len() => {
-            return std::str::from_utf8(bytes).map_err(|error| error.valid_up_to());
-        }
-        _ => {}
+        Err(error) if error.error_len().is_some() => false,
+        Ok(_) if head.len() == rest.len() => true,
+        // What follows ASCII starts a character: it is checked alone.
+        _ => simdutf8::basic::from_utf8(rest).is_ok(),
     }
-    simdutf8::compat::from_utf8(bytes).map_err(|error| error.valid_up_to())
-}
-
-/// Whether `bytes` are valid UTF-8.
-pub(crate) fn is_valid(bytes: &[u8]) -> bool {
-    validate(bytes).is_ok()
 }
 
 #[cfg(test)]
@@ -52,9 +65,10 @@ mod tests {
             b"\x93\xFA\x96\x7B\x8C\xEA".to_vec(),
         ];
         // Every error and every cut sequence at every distance from the
-        // first byte beyond ASCII, on either side of the head's end.
+        // first byte beyond ASCII, on either side of the head's end, with
+        // the first byte beyond ASCII within reach and beyond it.
         let text = "Ж日本€😀".repeat(20);
-        for ascii in [0, 7, 100] {
+        for ascii in [0, 7, REACH - 50, REACH + 3, 4096] {
             for at in 0..text.len() {
                 let mut bytes = vec![b'a'; ascii];
                 bytes.extend_from_slice(&text.as_bytes()[..at]);

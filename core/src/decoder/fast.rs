@@ -735,7 +735,7 @@ fn utf8_runs<S: DecodeSink>(
                 if prefix.len() < 64 {
                     utf8_chunk(prefix).0
                 } else {
-                    utf8::validate(prefix).expect("a prefix up to valid_up_to is valid")
+                    simdutf8::basic::from_utf8(prefix).expect("a prefix up to valid_up_to is valid")
                 }
             }
         };

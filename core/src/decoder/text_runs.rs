@@ -16,7 +16,6 @@
 use super::fast::{PairLookup, char_boundary_before};
 use super::{Handler, PairTable, Step};
 use crate::provenance::{ByteSpan, CharWidths, DecodeErrorKind, DecodeSink};
-use crate::utf8;
 
 /// Bytes of text gathered before they go to the sink.
 const BUFFER: usize = 1024;
@@ -446,12 +445,13 @@ pub(super) fn utf8<S: DecodeSink>(
             _ => {}
         }
         let chunk = &rest[..char_boundary_before(rest, CHUNK)];
-        match utf8::validate(chunk) {
+        match simdutf8::compat::from_utf8(chunk) {
             Ok(text) => {
                 sink.utf8_run(text, base + index as u64);
                 index += chunk.len();
             }
-            Err(valid) => {
+            Err(error) => {
+                let valid = error.valid_up_to();
                 if valid > 0 {
                     sink.text_run(&chunk[..valid], base + index as u64, CharWidths::UTF_8);
                 }
