@@ -26,11 +26,9 @@ const REACH: usize = 256;
 pub(crate) fn validate(bytes: &[u8]) -> Result<&str, usize> {
     let ascii = ascii_prefix_len(&bytes[..bytes.len().min(REACH)]);
     if ascii < bytes.len().min(REACH)
-        && let Err(error) = std::str::from_utf8(&bytes[ascii..(ascii + HEAD).min(bytes.len())])
-        // An error within the head, not a sequence the head's end cuts.
-        && error.error_len().is_some()
+        && let Some(valid) = head_error(&bytes[ascii..])
     {
-        return Err(ascii + error.valid_up_to());
+        return Err(ascii + valid);
     }
     simdutf8::compat::from_utf8(bytes).map_err(|error| error.valid_up_to())
 }
@@ -38,15 +36,20 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<&str, usize> {
 /// Whether `bytes` are valid UTF-8 (each window of a file detection
 /// samples: its ASCII is read once, however long).
 pub(crate) fn is_valid(bytes: &[u8]) -> bool {
-    let ascii = ascii_prefix_len(bytes);
-    let rest = &bytes[ascii..];
-    let head = &rest[..rest.len().min(HEAD)];
-    match std::str::from_utf8(head) {
-        // An error within the head, not a sequence the head's end cuts.
-        Err(error) if error.error_len().is_some() => false,
-        Ok(_) if head.len() == rest.len() => true,
-        // What follows ASCII starts a character: it is checked alone.
-        _ => simdutf8::basic::from_utf8(rest).is_ok(),
+    // What follows ASCII starts a character: it is checked alone.
+    let rest = &bytes[ascii_prefix_len(bytes)..];
+    if rest.len() <= HEAD {
+        return std::str::from_utf8(rest).is_ok();
+    }
+    head_error(rest).is_none() && simdutf8::basic::from_utf8(rest).is_ok()
+}
+
+/// How many of the first [`HEAD`] bytes of `bytes` are valid UTF-8, if an
+/// error follows them within those bytes (not a sequence their end cuts).
+fn head_error(bytes: &[u8]) -> Option<usize> {
+    match std::str::from_utf8(&bytes[..bytes.len().min(HEAD)]) {
+        Err(error) if error.error_len().is_some() => Some(error.valid_up_to()),
+        _ => None,
     }
 }
 

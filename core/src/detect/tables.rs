@@ -150,14 +150,9 @@ pub(super) fn pair_table(index: usize) -> Option<&'static [u16]> {
 }
 
 /// The symbol of each folded character below [`DIRECT_LIMIT`] in language
-/// `index` ([`NO_SYMBOL`] for those that have none), if it has tables.
-pub(super) fn symbol_table(index: usize) -> Option<&'static [u8]> {
-    let start = (*SYMBOL_TABLE_STARTS.get(index)?)?;
-    SYMBOL_TABLES.get(start..start + DIRECT_LIMIT)
-}
-
-/// [`symbol_table`], for tables laid out when the program is compiled.
-pub(super) const fn symbol_table_const(index: usize) -> Option<&'static [u8]> {
+/// `index` ([`NO_SYMBOL`] for those that have none), if it has tables. (A
+/// `const fn`, for the tables of the code pages' characters.)
+pub(super) const fn symbol_table(index: usize) -> Option<&'static [u8]> {
     match SYMBOL_TABLE_STARTS[index] {
         Some(start) => Some(SYMBOL_TABLES.split_at(start).1.split_at(DIRECT_LIMIT).0),
         None => None,

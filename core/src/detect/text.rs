@@ -265,15 +265,9 @@ fn ascii_infos() -> &'static [CharInfo; 128] {
 /// The position of `c` in [`code_page_chars::CHARS`], if some encoding
 /// that decodes byte by byte has it (every ASCII character does, at its
 /// own code).
-fn code_page_position(c: char) -> Option<usize> {
-    code_page_chars::CHARS
-        .binary_search_by_key(&c, |info| info.c)
-        .ok()
-}
-
-/// [`code_page_position`] of a character some encoding that decodes byte
-/// by byte has, as a `const fn`.
-const fn code_page_index(c: char) -> u16 {
+const fn code_page_position(c: char) -> Option<usize> {
+    // A binary search, written out to be a `const fn` (the byte decodings'
+    // indexes are laid out with it).
     let chars = &code_page_chars::CHARS;
     let (mut low, mut high) = (0, chars.len());
     while low < high {
@@ -284,11 +278,11 @@ const fn code_page_index(c: char) -> u16 {
             high = middle;
         }
     }
-    assert!(
-        low < chars.len() && chars[low].c as u32 == c as u32,
-        "a character of the code pages"
-    );
-    low as u16
+    if low < chars.len() && chars[low].c as u32 == c as u32 {
+        Some(low)
+    } else {
+        None
+    }
 }
 
 /// How many characters the encodings that decode byte by byte have: the
@@ -1026,7 +1020,10 @@ static BYTE_DECODINGS: [ByteDecoding; BYTE_DECODINGS_LEN] = {
             let mut byte = 0;
             while byte < 256 {
                 if let Some(c) = table[byte] {
-                    ids[byte] = code_page_index(c);
+                    ids[byte] = match code_page_position(c) {
+                        Some(at) => at as u16,
+                        None => panic!("a character of the code pages"),
+                    };
                 }
                 byte += 1;
             }
