@@ -975,7 +975,7 @@ fn decode_candidates(
                 .or(as_bytes.filter(|_| encoding.is_ascii_compatible()));
             let mut byte_ids = None;
             let stats = if let Some(decoding) = decoding {
-                let ids = decoding.ids(&byte_counts.present);
+                let ids = decoding.ids_of(&byte_counts.present);
                 let stats = byte_counts.stats(decoding, &ids, chars, bytes, runs);
                 byte_ids = Some(ids);
                 stats

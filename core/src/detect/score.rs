@@ -1074,7 +1074,7 @@ mod tests {
         let chars = Chars::new();
         for encoding in [WINDOWS_1252, KOI8_R] {
             let decoding = text::byte_decoding(encoding).expect("a code page");
-            let ids = decoding.ids(&counts.present);
+            let ids = decoding.ids_of(&counts.present);
             let chars = &chars;
             let mut scorer = Scorer::new(&counts, chars, 1.0);
             for (index, language) in LANGUAGES.iter().enumerate() {

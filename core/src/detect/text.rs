@@ -950,7 +950,7 @@ impl ByteDecoding {
     /// The indexes in [`Chars`] of what each byte of `present` decodes to,
     /// by byte (a space's for an error, and for the bytes that do not
     /// occur).
-    pub(crate) fn ids(&self, present: &[u8]) -> Box<[u32; 256]> {
+    pub(crate) fn ids_of(&self, present: &[u8]) -> Box<[u32; 256]> {
         let mut ids = Box::new([u32::from(b' '); 256]);
         for &b in present {
             ids[usize::from(b)] = u32::from(self.ids[usize::from(b)]);
@@ -1758,7 +1758,7 @@ mod tests {
                 assert_eq!(decoding.table[usize::from(byte)], expected);
                 // Its index in every detection's characters is its own.
                 if let Some(c) = expected {
-                    let id = decoding.ids(&[byte])[usize::from(byte)];
+                    let id = decoding.ids_of(&[byte])[usize::from(byte)];
                     assert_eq!(Chars::new().info(id).c, c);
                 }
             }
